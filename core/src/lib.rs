@@ -1,0 +1,21 @@
+//! spielwerk-core: exact, fast rules engines for card games.
+//!
+//! Every game implements [`Game`] and [`GameState`] (see [`game`]); the registry
+//! ([`load_game`], [`list_games`]) hands them out behind the object-safe
+//! [`DynGame`] / [`DynState`] layer that the Python bindings wrap. This crate knows
+//! nothing of Python or HTTP.
+//!
+//! Rulings (S1…, C1…, T1…, D1…) refer to `RULINGS.md` of the project.
+
+pub mod bots;
+pub mod error;
+pub mod game;
+pub mod registry;
+pub mod rng;
+pub mod schotten_totten;
+pub mod simulate;
+
+pub use error::{Error, IllegalAction};
+pub use game::{Action, DynGame, DynState, Game, GameState};
+pub use registry::{list_games, load_game};
+pub use simulate::{Summary, simulate};

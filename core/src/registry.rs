@@ -1,0 +1,32 @@
+//! The games by name. A new game is added here and nowhere else shared.
+
+use serde_json::{Map, Value};
+
+use crate::error::{Error, Result};
+use crate::game::{DynGame, Game};
+use crate::schotten_totten::SchottenTotten;
+
+type Loader = fn(&Map<String, Value>) -> Result<Box<dyn DynGame>>;
+
+fn loader<G: Game>(options: &Map<String, Value>) -> Result<Box<dyn DynGame>> {
+    Ok(Box::new(G::from_options(options)?))
+}
+
+/// Every game, sorted by name.
+const GAMES: &[(&str, Loader)] = &[(SchottenTotten::NAME, loader::<SchottenTotten>)];
+
+/// The names of the games available, sorted.
+pub fn list_games() -> Vec<&'static str> {
+    GAMES.iter().map(|(name, _)| *name).collect()
+}
+
+/// Loads a game by name with its options (JSON values by option name).
+pub fn load_game(name: &str, options: &Map<String, Value>) -> Result<Box<dyn DynGame>> {
+    match GAMES.iter().find(|(n, _)| *n == name) {
+        Some((_, load)) => load(options),
+        None => Err(Error::UnknownGame {
+            name: name.to_string(),
+            available: list_games().join(", "),
+        }),
+    }
+}

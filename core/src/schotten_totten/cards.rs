@@ -1,0 +1,219 @@
+//! Cards and card sets (S1): six colours R O Y G B P, values 1–9, written `B5`.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use crate::error::Error;
+
+pub const COLORS: [char; 6] = ['R', 'O', 'Y', 'G', 'B', 'P'];
+pub const NUM_COLORS: u8 = 6;
+pub const NUM_VALUES: u8 = 9;
+pub const NUM_CARDS: u8 = NUM_COLORS * NUM_VALUES;
+
+const CARD_SYNTAX: &str = "a card is a colour letter R, O, Y, G, B or P followed by a value 1-9, e.g. 'B5'";
+
+/// One of the 54 cards, stored as `color * 9 + (value - 1)`.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Card(u8);
+
+impl Card {
+    /// `color` in 0..6 (index into [`COLORS`]), `value` in 1..=9.
+    pub const fn new(color: u8, value: u8) -> Card {
+        assert!(color < NUM_COLORS && value >= 1 && value <= NUM_VALUES);
+        Card(color * NUM_VALUES + value - 1)
+    }
+    pub const fn from_index(index: u8) -> Card {
+        assert!(index < NUM_CARDS);
+        Card(index)
+    }
+    pub const fn index(self) -> u8 {
+        self.0
+    }
+    pub const fn color(self) -> u8 {
+        self.0 / NUM_VALUES
+    }
+    pub const fn value(self) -> u8 {
+        self.0 % NUM_VALUES + 1
+    }
+    pub const fn bit(self) -> u64 {
+        1 << self.0
+    }
+    /// All 54 cards in index order.
+    pub fn all() -> impl Iterator<Item = Card> {
+        (0..NUM_CARDS).map(Card)
+    }
+}
+
+impl fmt::Display for Card {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", COLORS[self.color() as usize], self.value())
+    }
+}
+
+impl fmt::Debug for Card {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+impl FromStr for Card {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Card, Error> {
+        let invalid = |allowed: String| Error::InvalidCard {
+            card: s.to_string(),
+            allowed,
+        };
+        let mut chars = s.chars();
+        let (Some(c), Some(v), None) = (chars.next(), chars.next(), chars.next()) else {
+            return Err(invalid(CARD_SYNTAX.to_string()));
+        };
+        let color = COLORS
+            .iter()
+            .position(|&x| x == c.to_ascii_uppercase())
+            .ok_or_else(|| invalid(format!("colours are R, O, Y, G, B, P ({CARD_SYNTAX})")))?;
+        let value = v
+            .to_digit(10)
+            .filter(|v| (1..=9).contains(v))
+            .ok_or_else(|| invalid(format!("values are 1-9 ({CARD_SYNTAX})")))?;
+        Ok(Card::new(color as u8, value as u8))
+    }
+}
+
+impl Serialize for Card {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Card {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Card, D::Error> {
+        let s = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// A set of cards as a 54-bit mask; iterates in card order.
+#[derive(Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub struct CardSet(pub u64);
+
+impl CardSet {
+    pub const EMPTY: CardSet = CardSet(0);
+    pub const ALL: CardSet = CardSet((1 << NUM_CARDS) - 1);
+
+    pub const fn contains(self, card: Card) -> bool {
+        self.0 & card.bit() != 0
+    }
+    pub fn insert(&mut self, card: Card) {
+        self.0 |= card.bit();
+    }
+    pub fn remove(&mut self, card: Card) {
+        self.0 &= !card.bit();
+    }
+    pub const fn len(self) -> u32 {
+        self.0.count_ones()
+    }
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+    pub const fn union(self, other: CardSet) -> CardSet {
+        CardSet(self.0 | other.0)
+    }
+    pub const fn minus(self, other: CardSet) -> CardSet {
+        CardSet(self.0 & !other.0)
+    }
+    pub fn iter(self) -> CardIter {
+        CardIter(self.0)
+    }
+}
+
+impl FromIterator<Card> for CardSet {
+    fn from_iter<I: IntoIterator<Item = Card>>(iter: I) -> CardSet {
+        let mut set = CardSet::EMPTY;
+        for card in iter {
+            set.insert(card);
+        }
+        set
+    }
+}
+
+impl fmt::Debug for CardSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+/// Cards of a [`CardSet`] in ascending order.
+pub struct CardIter(u64);
+
+impl Iterator for CardIter {
+    type Item = Card;
+    fn next(&mut self) -> Option<Card> {
+        if self.0 == 0 {
+            return None;
+        }
+        let index = self.0.trailing_zeros() as u8;
+        self.0 &= self.0 - 1;
+        Some(Card(index))
+    }
+}
+
+impl Serialize for CardSet {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.iter())
+    }
+}
+
+impl<'de> Deserialize<'de> for CardSet {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<CardSet, D::Error> {
+        let cards = Vec::<Card>::deserialize(d)?;
+        let set: CardSet = cards.iter().copied().collect();
+        if set.len() as usize != cards.len() {
+            return Err(serde::de::Error::custom("a card appears twice"));
+        }
+        Ok(set)
+    }
+}
+
+/// Parses card strings, rejecting malformed and repeated cards.
+pub fn parse_cards<S: AsRef<str>>(cards: &[S]) -> Result<Vec<Card>, Error> {
+    let mut seen = CardSet::EMPTY;
+    let mut out = Vec::with_capacity(cards.len());
+    for s in cards {
+        let card: Card = s.as_ref().parse()?;
+        if seen.contains(card) {
+            return Err(Error::InvalidCard {
+                card: s.as_ref().to_string(),
+                allowed: "each card exists once; it was given twice".into(),
+            });
+        }
+        seen.insert(card);
+        out.push(card);
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn notation_round_trips_for_every_card() {
+        for card in Card::all() {
+            assert_eq!(card.to_string().parse::<Card>().unwrap(), card);
+        }
+        assert_eq!(Card::new(4, 5).to_string(), "B5");
+    }
+
+    #[test]
+    fn malformed_cards_say_what_is_allowed() {
+        for bad in ["B0", "X5", "B", "B10", "", "5B"] {
+            let err = bad.parse::<Card>().unwrap_err().to_string();
+            assert!(err.contains(&format!("'{bad}'")), "{err}");
+            assert!(err.contains("1-9") || err.contains("R, O"), "{err}");
+        }
+        let err = parse_cards(&["B5", "B5"]).unwrap_err().to_string();
+        assert!(err.contains("twice"), "{err}");
+    }
+}

@@ -1,0 +1,68 @@
+//! Schotten Totten (`seeds/schotten_totten.de.txt`, RULINGS S1–S10).
+//!
+//! # Action space (497 ids)
+//! | ids | action |
+//! |---|---|
+//! | `card * 9 + stone` (0–485) | play `card` (index `color * 9 + value - 1`, colours R O Y G B P) at `stone` (0–8) |
+//! | `486 + stone` (486–494) | claim `stone` |
+//! | 495 | pass (S3a: only when no card can be played) |
+//! | 496 | end the turn without (further) claims |
+//!
+//! A turn is a play or a pass, then claims one at a time, then the draw. The claim
+//! step is only entered when the mover has a provable stone; otherwise, and after
+//! the last provable stone is claimed, the turn ends by itself.
+
+pub mod cards;
+pub mod formation;
+mod state;
+
+pub use cards::{Card, CardSet};
+pub use formation::{
+    ClaimCheck, Formation, FormationKind, Reachable, best_reachable, check_claim, formation,
+};
+pub use state::{
+    Award, END_TURN, EndReason, NUM_ACTIONS, NUM_STONES, Outcome, PASS, Phase, SchottenTotten, Side, State,
+    Stone, claim_action, play_action,
+};
+
+use crate::error::{Error, Result};
+
+/// S5 on card notation, for callers outside the game (the Python `check_claim`).
+///
+/// `table` is every card lying at any stone; it may or may not repeat `mine` and
+/// `theirs`. Everything else is available to the other side.
+pub fn check_claim_notation<S: AsRef<str>>(
+    mine: &[S],
+    theirs: &[S],
+    table: &[S],
+    mine_completed_first: bool,
+) -> Result<ClaimCheck> {
+    let mine = cards::parse_cards(mine)?;
+    let theirs = cards::parse_cards(theirs)?;
+    let table = cards::parse_cards(table)?;
+    let mine: [Card; 3] = mine.try_into().map_err(|m: Vec<Card>| {
+        Error::InvalidArgument(format!(
+            "mine must be the claimant's 3 cards, got {} ({})",
+            m.len(),
+            "a claim needs three cards at the stone (S5)"
+        ))
+    })?;
+    if theirs.len() > 3 {
+        return Err(Error::InvalidArgument(format!(
+            "theirs must be 0-3 cards (one side of a stone holds at most three), got {}",
+            theirs.len()
+        )));
+    }
+    if let Some(card) = theirs.iter().find(|c| mine.contains(c)) {
+        return Err(Error::InvalidArgument(format!(
+            "card {card} is in both mine and theirs; each card exists once"
+        )));
+    }
+    let lying: CardSet = table.iter().chain(&mine).chain(&theirs).copied().collect();
+    Ok(check_claim(
+        mine,
+        &theirs,
+        CardSet::ALL.minus(lying),
+        mine_completed_first,
+    ))
+}
