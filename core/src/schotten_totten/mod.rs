@@ -66,3 +66,15 @@ pub fn check_claim_notation<S: AsRef<str>>(
         mine_completed_first,
     ))
 }
+
+/// S4 on card notation: the formation of exactly three distinct cards.
+pub fn formation_notation<S: AsRef<str>>(cards: &[S]) -> Result<Formation> {
+    let cards = cards::parse_cards(cards)?;
+    let three: [Card; 3] = cards.try_into().map_err(|c: Vec<Card>| {
+        Error::InvalidArgument(format!("a formation is exactly 3 cards, got {}", c.len()))
+    })?;
+    Ok(formation(three))
+}
+
+#[cfg(test)]
+mod tests;

@@ -63,17 +63,11 @@ impl Move {
 }
 
 /// The rules with their options.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SchottenTotten {
     /// The player who moves first (S2).
     pub first_player: u8,
-}
-
-impl Default for SchottenTotten {
-    fn default() -> Self {
-        Self { first_player: 0 }
-    }
 }
 
 impl Game for SchottenTotten {
