@@ -1,0 +1,85 @@
+//! Invariants over many seeded random games of Schotten Totten.
+
+use spielwerk_core::Game;
+use spielwerk_core::bots::RandomBot;
+use spielwerk_core::game::{Action, GameState};
+use spielwerk_core::schotten_totten::{CardSet, NUM_ACTIONS, SchottenTotten, State};
+
+const GAMES: u64 = 2_000;
+/// No game can take longer: at most 54 plays; a pass is followed by a play (two
+/// passes in a row settle), so at most 55 passes; 9 claims; and at most one declining
+/// end-turn per play or pass: 54 + 55 + 9 + 109 = 227.
+const MAX_ACTIONS: usize = 300;
+
+fn assert_cards_conserved(state: &State) {
+    let pile: CardSet = state.pile().iter().copied().collect();
+    let (h0, h1, table) = (state.hand_set(0), state.hand_set(1), state.table());
+    let total = pile.len() + h0.len() + h1.len() + table.len();
+    assert_eq!(total, 54, "every card exactly once");
+    assert_eq!(pile.union(h0).union(h1).union(table), CardSet::ALL);
+}
+
+#[test]
+fn random_games_keep_every_invariant() {
+    let game = SchottenTotten::default();
+    let mut lengths = 0;
+    for seed in 0..GAMES {
+        let mut state = game.new_initial_state(seed);
+        let mut bot = RandomBot::new(seed);
+        let mut steps = 0;
+        while let Some(action) = bot.step(&state) {
+            assert_cards_conserved(&state);
+            // The fast legal-action generator agrees with the move check on every id.
+            let legal = state.legal_actions();
+            let checked: Vec<Action> = (0..NUM_ACTIONS as Action)
+                .filter(|&a| state.check_action(a).is_ok())
+                .collect();
+            assert_eq!(legal, checked, "seed {seed} step {steps}");
+            if steps % 10 == 0 {
+                let json = state.to_json();
+                assert_eq!(game.state_from_json(&json).unwrap(), state);
+                let p = state.current_player().unwrap();
+                assert_eq!(state.resample(p, seed).view(p), state.view(p));
+            }
+            state.apply_action(action).unwrap();
+            steps += 1;
+            assert!(
+                steps <= MAX_ACTIONS,
+                "seed {seed} runs past {MAX_ACTIONS} actions"
+            );
+        }
+        assert_cards_conserved(&state);
+        let returns = state.returns();
+        assert!(returns == [1.0, -1.0] || returns == [-1.0, 1.0] || returns == [0.0, 0.0]);
+        lengths += steps;
+    }
+    assert!(lengths > 0);
+}
+
+#[test]
+fn the_same_seed_gives_the_same_game() {
+    let game = SchottenTotten::default();
+    let play = |seed| {
+        let mut state = game.new_initial_state(seed);
+        let mut bot = RandomBot::new(seed);
+        while let Some(a) = bot.step(&state) {
+            state.apply_action(a).unwrap();
+        }
+        state
+    };
+    for seed in 0..50 {
+        assert_eq!(play(seed), play(seed));
+    }
+    assert_ne!(play(1).history(), play(2).history());
+}
+
+#[test]
+fn simulate_is_independent_of_the_thread_count() {
+    let game = SchottenTotten::default();
+    let one = spielwerk_core::simulate(&game, 500, 3, Some(1)).unwrap();
+    let two = spielwerk_core::simulate(&game, 500, 3, Some(2)).unwrap();
+    assert_eq!(one, two);
+    assert_eq!(one.games, 500);
+    assert_eq!(one.wins.iter().sum::<u64>() + one.draws, 500);
+    assert!(spielwerk_core::simulate(&game, 5, 3, Some(0)).is_err());
+}
