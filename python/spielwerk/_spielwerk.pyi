@@ -13,13 +13,13 @@ __all__ = [
     "RandomBot",
     "SimulationSummary",
     "State",
+    "_restore_game",
+    "_restore_state",
     "list_games",
     "load_game",
     "simulate",
     "st_check_claim",
     "st_formation",
-    "_restore_game",
-    "_restore_state",
 ]
 
 TERMINAL: int
@@ -101,7 +101,9 @@ class ClaimCheck:
 
 def list_games() -> list[str]: ...
 def load_game(name: str, **options: Any) -> Game: ...
-def simulate(game: str | Game, n_games: int, seed: int = 0, threads: int | None = None) -> SimulationSummary: ...
+def simulate(
+    game: str | Game, n_games: int, seed: int = 0, threads: int | None = None
+) -> SimulationSummary: ...
 def st_formation(cards: list[str]) -> tuple[str, int]: ...
 def st_check_claim(
     mine: list[str], theirs: list[str], table: list[str], mine_completed_first: bool = True

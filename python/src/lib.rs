@@ -20,6 +20,9 @@ create_exception!(
 /// The value of `current_player()` once the game is over.
 const TERMINAL: i64 = -4;
 
+/// What `__reduce__` returns: a callable and its arguments.
+type Reduce<'py, Args> = (Bound<'py, PyAny>, Args);
+
 fn to_py_err(err: Error) -> PyErr {
     match err {
         Error::Illegal(e) => IllegalActionError::new_err(e.to_string()),
@@ -103,7 +106,7 @@ impl Game {
         wrap_state(slf.py(), &slf.clone().unbind(), state)
     }
 
-    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String, String))> {
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduce<'py, (String, String)>> {
         let restore = py.import("spielwerk._spielwerk")?.getattr("_restore_game")?;
         let options = serde_json::to_string(&self.inner.options()).expect("options serialize");
         Ok((restore, (self.inner.name().to_string(), options)))
@@ -271,7 +274,7 @@ impl State {
         self.inner.to_json()
     }
 
-    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (Py<Game>, String))> {
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduce<'py, (Py<Game>, String)>> {
         let restore = py.import("spielwerk._spielwerk")?.getattr("_restore_state")?;
         Ok((restore, (self.game.clone_ref(py), self.inner.to_json())))
     }
@@ -435,12 +438,19 @@ struct ClaimCheck {
 #[pymethods]
 impl ClaimCheck {
     fn __repr__(&self) -> String {
+        fn py_repr<T: std::fmt::Debug>(value: &Option<T>) -> String {
+            value
+                .as_ref()
+                .map_or("None".into(), |v| format!("{v:?}").replace('"', "'"))
+        }
         format!(
-            "ClaimCheck(provable={}, best_cards={:?}, best_formation={:?}, best_sum={:?})",
+            "ClaimCheck(provable={}, mine_formation='{}', mine_sum={}, best_cards={}, best_formation={}, best_sum={})",
             if self.provable { "True" } else { "False" },
-            self.best_cards,
-            self.best_formation,
-            self.best_sum
+            self.mine_formation,
+            self.mine_sum,
+            py_repr(&self.best_cards),
+            py_repr(&self.best_formation),
+            py_repr(&self.best_sum)
         )
     }
 }
