@@ -14,6 +14,7 @@ pub mod registry;
 pub mod rng;
 pub mod schotten_totten;
 pub mod simulate;
+pub mod the_game;
 
 pub use error::{Error, IllegalAction};
 pub use game::{Action, DynGame, DynState, Game, GameState};

@@ -5,6 +5,7 @@ use serde_json::{Map, Value};
 use crate::error::{Error, Result};
 use crate::game::{DynGame, Game};
 use crate::schotten_totten::SchottenTotten;
+use crate::the_game::TheGame;
 
 type Loader = fn(&Map<String, Value>) -> Result<Box<dyn DynGame>>;
 
@@ -13,7 +14,10 @@ fn loader<G: Game>(options: &Map<String, Value>) -> Result<Box<dyn DynGame>> {
 }
 
 /// Every game, sorted by name.
-const GAMES: &[(&str, Loader)] = &[(SchottenTotten::NAME, loader::<SchottenTotten>)];
+const GAMES: &[(&str, Loader)] = &[
+    (SchottenTotten::NAME, loader::<SchottenTotten>),
+    (TheGame::NAME, loader::<TheGame>),
+];
 
 /// The names of the games available, sorted.
 pub fn list_games() -> Vec<&'static str> {

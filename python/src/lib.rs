@@ -480,6 +480,12 @@ fn st_check_claim(
     })
 }
 
+/// T7: does `text` name a number in any form (digits, German or English number words)?
+#[pyfunction]
+fn tg_mentions_number(text: &str) -> bool {
+    spielwerk_core::the_game::mentions_number(text)
+}
+
 #[pymodule(gil_used = false)]
 fn _spielwerk(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("TERMINAL", TERMINAL)?;
@@ -494,6 +500,7 @@ fn _spielwerk(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
     m.add_function(wrap_pyfunction!(st_formation, m)?)?;
     m.add_function(wrap_pyfunction!(st_check_claim, m)?)?;
+    m.add_function(wrap_pyfunction!(tg_mentions_number, m)?)?;
     m.add_function(wrap_pyfunction!(_restore_game, m)?)?;
     m.add_function(wrap_pyfunction!(_restore_state, m)?)?;
     Ok(())

@@ -1,0 +1,46 @@
+//! Criterion benchmarks of The Game. Figures and commands: benches/README.md.
+
+use std::hint::black_box;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use spielwerk_core::game::{Game, GameState};
+use spielwerk_core::rng;
+use spielwerk_core::simulate::random_playout;
+use spielwerk_core::the_game::{TheGame, mentions_number};
+
+fn games(c: &mut Criterion) {
+    let mut group = c.benchmark_group("the_game");
+    group.throughput(Throughput::Elements(1));
+    for players in [2u8, 5] {
+        let game = TheGame { players, pro: false };
+        let mut seed = 0u64;
+        let mut buf = Vec::new();
+        group.bench_function(format!("random game, {players} players (deal + playout)"), |b| {
+            b.iter(|| {
+                seed += 1;
+                let mut state = game.new_initial_state(seed);
+                let mut policy = rng::seeded(seed, rng::STREAM_POLICY);
+                black_box(random_playout(&mut state, &mut policy, &mut buf))
+            })
+        });
+    }
+    let state = TheGame::default().new_initial_state(1);
+    let mut buf = Vec::new();
+    group.bench_function("legal_actions/initial state, 7 cards", |b| {
+        b.iter(|| {
+            black_box(&state).legal_actions_into(&mut buf);
+            black_box(buf.len())
+        })
+    });
+    group.finish();
+    c.bench_function("the_game/mentions_number/sentence", |b| {
+        b.iter(|| {
+            mentions_number(black_box(
+                "Bitte nur noch einen ganz kleinen Sprung auf dem linken Stapel",
+            ))
+        })
+    });
+}
+
+criterion_group!(benches, games);
+criterion_main!(benches);
