@@ -30,6 +30,20 @@ fn to_py_err(err: Error) -> PyErr {
     }
 }
 
+/// Seeds are Python ints in `0..2**64`; anything else gets a `ValueError` naming it.
+struct Seed(u64);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Seed {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Seed> {
+        obj.extract::<u64>().map(Seed).map_err(|_| {
+            let shown = obj.repr().map(|r| r.to_string()).unwrap_or_else(|_| "?".into());
+            PyValueError::new_err(format!("seed {shown}: seeds are integers from 0 to 2**64 - 1"))
+        })
+    }
+}
+
 fn to_json(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Value> {
     pythonize::depythonize(obj).map_err(|e| {
         PyValueError::new_err(format!(
@@ -94,9 +108,9 @@ impl Game {
     }
 
     /// The seeded initial state: the same seed gives the same game on every machine.
-    #[pyo3(signature = (seed = 0))]
-    fn new_initial_state(slf: &Bound<'_, Self>, seed: u64) -> PyResult<State> {
-        let state = slf.get().inner.new_initial_state(seed);
+    #[pyo3(signature = (seed = Seed(0)), text_signature = "(self, seed=0)")]
+    fn new_initial_state(slf: &Bound<'_, Self>, seed: Seed) -> PyResult<State> {
+        let state = slf.get().inner.new_initial_state(seed.0);
         wrap_state(slf.py(), &slf.clone().unbind(), state)
     }
 
@@ -252,9 +266,9 @@ impl State {
     }
 
     /// A full state with the same `view(player)`, the cards hidden from `player` dealt anew.
-    fn resample(&self, py: Python<'_>, player: i64, seed: u64) -> PyResult<State> {
+    fn resample(&self, py: Python<'_>, player: i64, seed: Seed) -> PyResult<State> {
         let player = self.game.get().check_player(player)?;
-        wrap_state(py, &self.game, self.inner.resample(player, seed))
+        wrap_state(py, &self.game, self.inner.resample(player, seed.0))
     }
 
     fn clone(&self, py: Python<'_>) -> PyResult<State> {
@@ -309,10 +323,10 @@ struct RandomBot {
 #[pymethods]
 impl RandomBot {
     #[new]
-    #[pyo3(signature = (seed = 0))]
-    fn new(seed: u64) -> Self {
+    #[pyo3(signature = (seed = Seed(0)), text_signature = "(seed=0)")]
+    fn new(seed: Seed) -> Self {
         RandomBot {
-            inner: bots::RandomBot::new(seed),
+            inner: bots::RandomBot::new(seed.0),
         }
     }
 
@@ -393,12 +407,15 @@ fn _restore_state(game: &Bound<'_, Game>, data: &str) -> PyResult<State> {
 /// Plays `n_games` uniformly random games in Rust on `threads` threads (all cores if
 /// None), without the GIL. The result depends on `seed` only, never on `threads`.
 #[pyfunction]
-#[pyo3(signature = (game, n_games, seed = 0, threads = None))]
+#[pyo3(
+    signature = (game, n_games, seed = Seed(0), threads = None),
+    text_signature = "(game, n_games, seed=0, threads=None)"
+)]
 fn simulate(
     py: Python<'_>,
     game: &Bound<'_, PyAny>,
     n_games: u64,
-    seed: u64,
+    seed: Seed,
     threads: Option<usize>,
 ) -> PyResult<SimulationSummary> {
     let loaded;
@@ -413,7 +430,7 @@ fn simulate(
         loaded.as_ref()
     };
     let s = py
-        .detach(|| game.simulate(n_games, seed, threads))
+        .detach(|| game.simulate(n_games, seed.0, threads))
         .map_err(to_py_err)?;
     Ok(SimulationSummary {
         games: s.games,

@@ -12,7 +12,8 @@ pub const NUM_COLORS: u8 = 6;
 pub const NUM_VALUES: u8 = 9;
 pub const NUM_CARDS: u8 = NUM_COLORS * NUM_VALUES;
 
-const CARD_SYNTAX: &str = "a card is a colour letter R, O, Y, G, B or P followed by a value 1-9, e.g. 'B5'";
+const CARD_SYNTAX: &str =
+    "a card is a capital colour letter R, O, Y, G, B or P followed by a value 1-9, e.g. 'B5'";
 
 /// One of the 54 cards, stored as `color * 9 + (value - 1)`.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -71,7 +72,7 @@ impl FromStr for Card {
         };
         let color = COLORS
             .iter()
-            .position(|&x| x == c.to_ascii_uppercase())
+            .position(|&x| x == c)
             .ok_or_else(|| invalid(format!("colours are R, O, Y, G, B, P ({CARD_SYNTAX})")))?;
         let value = v
             .to_digit(10)
@@ -208,7 +209,7 @@ mod tests {
 
     #[test]
     fn malformed_cards_say_what_is_allowed() {
-        for bad in ["B0", "X5", "B", "B10", "", "5B"] {
+        for bad in ["B0", "X5", "B", "B10", "", "5B", "b5"] {
             let err = bad.parse::<Card>().unwrap_err().to_string();
             assert!(err.contains(&format!("'{bad}'")), "{err}");
             assert!(err.contains("1-9") || err.contains("R, O"), "{err}");

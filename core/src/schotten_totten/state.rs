@@ -351,8 +351,13 @@ impl State {
 
     fn check(&self, mv: Move) -> Result<(), IllegalAction> {
         let me = self.current as usize;
-        if self.phase == Phase::Over {
-            return Err(IllegalAction::new("S7", "the game is over"));
+        if let Some(outcome) = self.outcome {
+            let rule = if outcome.reason == EndReason::Settlement {
+                "S9"
+            } else {
+                "S7"
+            };
+            return Err(IllegalAction::new(rule, "the game is over"));
         }
         match mv {
             Move::Play(card, stone) => {
@@ -732,7 +737,10 @@ impl GameState for State {
             Some(mv) => self.check(mv),
             None => Err(IllegalAction::new(
                 "actions",
-                format!("action {action} is outside the action space 0..{NUM_ACTIONS}"),
+                format!(
+                    "action {action} does not exist: actions are 0-{}",
+                    NUM_ACTIONS - 1
+                ),
             )),
         }
     }

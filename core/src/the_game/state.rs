@@ -312,7 +312,10 @@ impl State {
         let Some((card, pile)) = decode(action) else {
             return Err(IllegalAction::new(
                 "actions",
-                format!("action {action} is outside the action space 0..{NUM_ACTIONS}"),
+                format!(
+                    "action {action} does not exist: actions are 0-{}",
+                    NUM_ACTIONS - 1
+                ),
             ));
         };
         if !self.hands[me].contains(card) {
