@@ -28,6 +28,10 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn options(&self) -> Map<String, Value>;
     fn num_players(&self) -> usize;
     fn num_distinct_actions(&self) -> usize;
+    /// Whether results count for a ranking: false once any house-rule variant is on.
+    fn ranked(&self) -> bool {
+        true
+    }
     /// The seeded initial state: the same seed gives the same game on every machine.
     fn new_initial_state(&self, seed: u64) -> Self::State;
     /// Reads a state written by [`GameState::to_json`]; checks that it belongs to this
@@ -90,6 +94,7 @@ pub trait DynGame: Send + Sync {
     fn options(&self) -> Map<String, Value>;
     fn num_players(&self) -> usize;
     fn num_distinct_actions(&self) -> usize;
+    fn ranked(&self) -> bool;
     fn new_initial_state(&self, seed: u64) -> Box<dyn DynState>;
     fn deserialize_state(&self, json: &str) -> Result<Box<dyn DynState>>;
     /// Plays `n_games` uniformly random games on `threads` threads (all cores if `None`).
@@ -109,6 +114,9 @@ impl<G: Game> DynGame for G {
     }
     fn num_distinct_actions(&self) -> usize {
         Game::num_distinct_actions(self)
+    }
+    fn ranked(&self) -> bool {
+        Game::ranked(self)
     }
     fn new_initial_state(&self, seed: u64) -> Box<dyn DynState> {
         Box::new(Game::new_initial_state(self, seed))

@@ -8,6 +8,7 @@
 //! Rulings (S1…, C1…, T1…, D1…) refer to `RULINGS.md` of the project.
 
 pub mod bots;
+pub mod caravan;
 pub mod error;
 pub mod game;
 pub mod registry;

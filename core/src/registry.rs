@@ -2,6 +2,7 @@
 
 use serde_json::{Map, Value};
 
+use crate::caravan::CaravanGame;
 use crate::error::{Error, Result};
 use crate::game::{DynGame, Game};
 use crate::schotten_totten::SchottenTotten;
@@ -15,6 +16,7 @@ fn loader<G: Game>(options: &Map<String, Value>) -> Result<Box<dyn DynGame>> {
 
 /// Every game, sorted by name.
 const GAMES: &[(&str, Loader)] = &[
+    (CaravanGame::NAME, loader::<CaravanGame>),
     (SchottenTotten::NAME, loader::<SchottenTotten>),
     (TheGame::NAME, loader::<TheGame>),
 ];

@@ -1,0 +1,25 @@
+//! Caravan (`seeds/caravan.de.txt`, RULINGS C1–C10), with its twelve variants.
+//!
+//! # Action space
+//! Caravans are numbered absolutely: 0–2 are player 0's, 3–5 player 1's. `P` is the
+//! number of positions a caravan can have: 40 number cards (80 with two decks).
+//! | ids | action |
+//! |---|---|
+//! | `number * 6 + caravan` (0–239), `number = suit * 10 + value - 1` | play a number card A–10 onto a caravan |
+//! | `240 + (face * 6 + caravan) * P + position`, `face = suit * 3 + rank - 11` for J Q K (0–11), `11 + n` for `JKn` | play a face card onto the caravan's `position`-th number card |
+//! | then 56 ids: `card index` (suit·13 + rank − 1, jokers 52–55) | discard a card |
+//! | then 6 ids: `caravan` | disband a caravan |
+//!
+//! Suits are C D H S. Everything a player sees of a caravan (value, direction, suit) is
+//! derived from its cards; only *Fester Kurs* remembers a direction.
+
+pub mod cards;
+mod state;
+
+pub use cards::{Card, Kind};
+pub use state::{
+    Caravan, CaravanGame, Direction, EndReason, NUM_CARAVANS, Outcome, Owned, Slot, State, VARIANTS,
+};
+
+#[cfg(test)]
+mod tests;
