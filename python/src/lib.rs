@@ -107,6 +107,11 @@ impl Game {
         self.inner.num_distinct_actions()
     }
 
+    /// Whether results count for a ranking: false once any house-rule variant is on.
+    fn ranked(&self) -> bool {
+        self.inner.ranked()
+    }
+
     /// The seeded initial state: the same seed gives the same game on every machine.
     #[pyo3(signature = (seed = Seed(0)), text_signature = "(self, seed=0)")]
     fn new_initial_state(slf: &Bound<'_, Self>, seed: Seed) -> PyResult<State> {

@@ -771,7 +771,7 @@ impl State {
 
     /// C9: after every move, selling (and *Schnellverkauf*), then running out of cards.
     fn settle_outcome(&mut self) {
-        let sales: Vec<Option<u8>> = (0..3).map(|pair| self.sells(pair)).collect();
+        let sales: [Option<u8>; 3] = [self.sells(0), self.sells(1), self.sells(2)];
         let count = |p: u8| sales.iter().filter(|&&s| s == Some(p)).count();
         if self.rules.quick_sale
             && let Some(p) = (0..2).find(|&p| count(p) >= 2)
@@ -1001,51 +1001,91 @@ impl GameState for State {
         self.outcome.is_none().then_some(self.current as usize)
     }
 
+    /// The same moves as [`State::check`] allows, derived once per caravan instead of per move.
     fn legal_actions_into(&self, out: &mut Vec<Action>) {
         out.clear();
         if self.outcome.is_some() {
             return;
         }
         let me = self.current as usize;
-        let mut last: Option<Card> = None;
+        let opening = self.in_opening(me);
+        let rules = &self.rules;
+        let own = 3 * me..3 * me + 3;
+        // What a number card must satisfy on each own caravan (C2, C5).
+        type Target = (usize, Option<(u8, Option<Direction>, Option<u8>)>);
+        let mut targets: [Target; 3] = [(0, None); 3];
+        let mut n_targets = 0;
+        for c in own
+            .clone()
+            .filter(|&c| !opening || self.caravans[c].slots.is_empty())
+        {
+            let caravan = &self.caravans[c];
+            let last = caravan.slots.last().map(|s| s.number.card.value());
+            targets[n_targets] = (
+                c,
+                last.map(|v| (v, caravan.direction(rules), caravan.suit(rules))),
+            );
+            n_targets += 1;
+        }
+        let targets = &targets[..n_targets];
+        let can_discard = !opening || !self.has_number_card(me);
+        let mut previous: Option<Card> = None;
         for &card in &self.hands[me] {
-            if last == Some(card) {
+            if previous == Some(card) {
                 continue; // a second copy (Doppeldeck) gives the same actions
             }
-            last = Some(card);
-            if card.is_number() {
-                for caravan in 3 * me..3 * me + 3 {
-                    let mv = Move::Play {
-                        card,
-                        caravan,
-                        position: 0,
-                    };
-                    if self.check(mv).is_ok() {
-                        out.push(self.rules.encode(mv));
-                    }
-                }
-            } else if !self.in_opening(me) {
-                for caravan in 0..NUM_CARAVANS {
-                    for position in 0..self.caravans[caravan].slots.len() {
-                        let mv = Move::Play {
-                            card,
-                            caravan,
-                            position,
+            previous = Some(card);
+            match card.kind() {
+                Kind::Number(value) => {
+                    for &(caravan, last) in targets {
+                        let allowed = match last {
+                            None => true,
+                            Some((last, _, _)) if last == value => false,
+                            Some((_, None, _)) => true,
+                            Some((last, Some(direction), suit)) => {
+                                let follows = match direction {
+                                    Direction::Ascending => value > last,
+                                    Direction::Descending => value < last,
+                                };
+                                follows || card.suit() == suit
+                            }
                         };
-                        if self.check(mv).is_ok() {
-                            out.push(self.rules.encode(mv));
+                        if allowed {
+                            out.push(rules.encode(Move::Play {
+                                card,
+                                caravan,
+                                position: 0,
+                            }));
                         }
                     }
                 }
+                kind if !opening => {
+                    for (caravan, c) in self.caravans.iter().enumerate() {
+                        let n = c.slots.len();
+                        for (position, slot) in c.slots.iter().enumerate() {
+                            let full = !rules.unlimited_face_cards && slot.faces.len() >= 3;
+                            let misplaced_queen =
+                                kind == Kind::Queen && !rules.queens_anywhere && position + 1 != n;
+                            if !full && !misplaced_queen {
+                                out.push(rules.encode(Move::Play {
+                                    card,
+                                    caravan,
+                                    position,
+                                }));
+                            }
+                        }
+                    }
+                }
+                _ => {}
             }
-            if self.check(Move::Discard(card)).is_ok() {
-                out.push(self.rules.encode(Move::Discard(card)));
+            if can_discard {
+                out.push(rules.encode(Move::Discard(card)));
             }
         }
-        if !self.in_opening(me) {
-            for caravan in 3 * me..3 * me + 3 {
+        if !opening {
+            for caravan in own {
                 if !self.caravans[caravan].slots.is_empty() {
-                    out.push(self.rules.encode(Move::Disband(caravan)));
+                    out.push(rules.encode(Move::Disband(caravan)));
                 }
             }
         }

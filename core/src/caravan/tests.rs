@@ -67,8 +67,9 @@ impl Pos {
         self
     }
     fn build(self) -> State {
-        let caravans: Vec<Value> =
-            (0..6).map(|i| json!({"slots": slots((i / 3) as u8, self.caravans[i])})).collect();
+        let caravans: Vec<Value> = (0..6)
+            .map(|i| json!({"slots": slots((i / 3) as u8, self.caravans[i])}))
+            .collect();
         let mut decks = vec![];
         let mut discards = vec![];
         let mut hands = vec![];
@@ -133,7 +134,10 @@ fn play(state: &mut State, c: &str, caravan: usize) {
 }
 
 fn face(state: &mut State, c: &str, caravan: usize, position: usize) {
-    let a = action(state, json!({"type": "play", "card": c, "caravan": caravan, "position": position}));
+    let a = action(
+        state,
+        json!({"type": "play", "card": c, "caravan": caravan, "position": position}),
+    );
     state.apply_action(a).unwrap();
 }
 
@@ -166,19 +170,50 @@ fn c1_decks_hands_and_the_lot() {
         firsts[state.first_player()] += 1;
         assert_eq!(state.current_player(), Some(state.first_player()));
     }
-    assert!(firsts[0] > 5 && firsts[1] > 5, "the lot picks both players: {firsts:?}");
+    assert!(
+        firsts[0] > 5 && firsts[1] > 5,
+        "the lot picks both players: {firsts:?}"
+    );
 }
 
 #[test]
 fn c2_opening_number_cards_onto_empty_own_caravans_without_drawing() {
-    let mut state = Pos::new(["7H", "", "", "", "", ""], ["2C 9D QS JH KS 3D 4D 5D", "2H 3H 4H 5H 6H"])
-        .opening(0)
-        .build();
-    refused(&state, json!({"type": "play", "card": "9D", "caravan": 0}), "C2", "empty caravan");
-    refused(&state, json!({"type": "play", "card": "QS", "caravan": 0, "position": 0}), "C2", "the opening allows number cards only");
-    refused(&state, json!({"type": "discard", "card": "QS"}), "C2", "no number card");
-    refused(&state, json!({"type": "disband", "caravan": 0}), "C2", "no disbanding");
-    refused(&state, json!({"type": "play", "card": "9D", "caravan": 3}), "C5", "own caravans only");
+    let mut state = Pos::new(
+        ["7H", "", "", "", "", ""],
+        ["2C 9D QS JH KS 3D 4D 5D", "2H 3H 4H 5H 6H"],
+    )
+    .opening(0)
+    .build();
+    refused(
+        &state,
+        json!({"type": "play", "card": "9D", "caravan": 0}),
+        "C2",
+        "empty caravan",
+    );
+    refused(
+        &state,
+        json!({"type": "play", "card": "QS", "caravan": 0, "position": 0}),
+        "C2",
+        "the opening allows number cards only",
+    );
+    refused(
+        &state,
+        json!({"type": "discard", "card": "QS"}),
+        "C2",
+        "no number card",
+    );
+    refused(
+        &state,
+        json!({"type": "disband", "caravan": 0}),
+        "C2",
+        "no disbanding",
+    );
+    refused(
+        &state,
+        json!({"type": "play", "card": "9D", "caravan": 3}),
+        "C5",
+        "own caravans only",
+    );
     let deck = state.deck(0).len();
     play(&mut state, "9D", 1);
     assert_eq!(state.deck(0).len(), deck, "no drawing in the opening");
@@ -188,21 +223,35 @@ fn c2_opening_number_cards_onto_empty_own_caravans_without_drawing() {
 
 #[test]
 fn c2_opening_ends_when_all_three_hold_a_card_and_a_jack_can_prolong_it() {
-    let mut state = Pos::new(["7H", "9D", "", "", "", ""], ["2C 3C", "JH 2H"]).opening(0).build();
+    let mut state = Pos::new(["7H", "9D", "", "", "", ""], ["2C 3C", "JH 2H"])
+        .opening(0)
+        .build();
     play(&mut state, "2C", 2);
     assert!(!state.in_opening(0));
     // Player 1 in turn: a jack empties caravan 2 of player 0 whose opening is over: it stays over.
-    let mut state2 =
-        Pos::new(["7H", "", "", "", "", ""], ["2C 3C 4C", "JH 2H 3H 4H"]).opening(0).current(1).build();
+    let mut state2 = Pos::new(["7H", "", "", "", "", ""], ["2C 3C 4C", "JH 2H 3H 4H"])
+        .opening(0)
+        .current(1)
+        .build();
     face(&mut state2, "JH", 0, 0);
     assert!(state2.caravans()[0].slots.is_empty());
-    assert!(state2.in_opening(0), "the opening lasts until all three hold a card");
+    assert!(
+        state2.in_opening(0),
+        "the opening lasts until all three hold a card"
+    );
     play(&mut state2, "2C", 0);
     play(&mut state2, "2H", 5);
     play(&mut state2, "3C", 1);
-    state2.apply_action(action(&state2, json!({"type": "discard", "card": "4H"}))).unwrap();
+    state2
+        .apply_action(action(&state2, json!({"type": "discard", "card": "4H"})))
+        .unwrap();
     assert!(state2.in_opening(0));
-    refused(&state2, json!({"type": "play", "card": "4C", "caravan": 0}), "C2", "empty caravan");
+    refused(
+        &state2,
+        json!({"type": "play", "card": "4C", "caravan": 0}),
+        "C2",
+        "empty caravan",
+    );
     play(&mut state2, "4C", 2);
     assert!(!state2.in_opening(0));
 }
@@ -213,7 +262,9 @@ fn c2_opening_without_number_cards_discards_and_draws() {
     let legal = state.legal_actions();
     assert_eq!(legal.len(), 5, "one discard per card, nothing else");
     let deck = state.deck(0).len();
-    state.apply_action(action(&state, json!({"type": "discard", "card": "QS"}))).unwrap();
+    state
+        .apply_action(action(&state, json!({"type": "discard", "card": "QS"})))
+        .unwrap();
     assert_eq!(state.deck(0).len(), deck - 1, "and draws one");
     assert_eq!(state.hand_cards(0).len(), 5);
     assert_eq!(state.discard_pile(0).last(), Some(&card("QS")));
@@ -221,12 +272,24 @@ fn c2_opening_without_number_cards_discards_and_draws() {
 
 #[test]
 fn c3_direction_follows_the_last_two_values_and_queens_reverse_it() {
-    let state = Pos::new(["3H 7H", "9C 4C", "5D", "2S 6S+QH'", "8S 3S+QD'+QC'", ""], ["2C", "2D"]).build();
+    let state = Pos::new(
+        ["3H 7H", "9C 4C", "5D", "2S 6S+QH'", "8S 3S+QD'+QC'", ""],
+        ["2C", "2D"],
+    )
+    .build();
     assert_eq!(state.direction(0), Some(Direction::Ascending));
     assert_eq!(state.direction(1), Some(Direction::Descending));
     assert_eq!(state.direction(2), None, "one number card has no direction");
-    assert_eq!(state.direction(3), Some(Direction::Descending), "a queen reverses");
-    assert_eq!(state.direction(4), Some(Direction::Descending), "two queens reverse twice");
+    assert_eq!(
+        state.direction(3),
+        Some(Direction::Descending),
+        "a queen reverses"
+    );
+    assert_eq!(
+        state.direction(4),
+        Some(Direction::Descending),
+        "two queens reverse twice"
+    );
     assert_eq!(state.direction(5), None);
 }
 
@@ -234,7 +297,10 @@ fn c3_direction_follows_the_last_two_values_and_queens_reverse_it() {
 fn c3_jack_leaving_two_equal_values_makes_the_caravan_descending() {
     let build = |fixed_course| {
         Pos::new(["2H 4C AS 4D", "", "", "", "", ""], ["JD 3C", "2H"])
-            .rules(CaravanGame { fixed_course, ..Default::default() })
+            .rules(CaravanGame {
+                fixed_course,
+                ..Default::default()
+            })
             .build()
     };
     let (mut plain, mut fixed) = (build(false), build(true));
@@ -243,8 +309,16 @@ fn c3_jack_leaving_two_equal_values_makes_the_caravan_descending() {
     face(&mut plain, "JD", 0, 2);
     face(&mut fixed, "JD", 0, 2);
     assert_eq!(plain.value(0), 10);
-    assert_eq!(plain.direction(0), Some(Direction::Descending), "equal values left: descending");
-    assert_eq!(fixed.direction(0), Some(Direction::Ascending), "Fester Kurs keeps the direction before");
+    assert_eq!(
+        plain.direction(0),
+        Some(Direction::Descending),
+        "equal values left: descending"
+    );
+    assert_eq!(
+        fixed.direction(0),
+        Some(Direction::Ascending),
+        "Fester Kurs keeps the direction before"
+    );
     // A removal that leaves different values simply derives the direction again.
     let mut state = Pos::new(["2D 5H 9C 5S", "", "", "", "", ""], ["JD", "2H"]).build();
     assert_eq!(state.direction(0), Some(Direction::Descending));
@@ -261,9 +335,18 @@ fn c4_c5_suit_matching_reverses_and_the_same_value_never_twice() {
         "C5",
         "7H cannot follow 9C on an ascending caravan unless it is clubs",
     );
-    refused(&state, json!({"type": "play", "card": "9D", "caravan": 0}), "C5", "never the same value twice");
+    refused(
+        &state,
+        json!({"type": "play", "card": "9D", "caravan": 0}),
+        "C5",
+        "never the same value twice",
+    );
     play(&mut state, "7C", 0);
-    assert_eq!(state.direction(0), Some(Direction::Descending), "the direction follows the last two cards");
+    assert_eq!(
+        state.direction(0),
+        Some(Direction::Descending),
+        "the direction follows the last two cards"
+    );
     assert_eq!(state.suit(0), Some(0));
 }
 
@@ -274,7 +357,10 @@ fn c4_queen_changes_suit_and_direction_and_founding_suit_variant() {
     assert_eq!(state.suit(0), Some(1), "diamonds");
     assert_eq!(state.direction(0), Some(Direction::Descending));
     let founding = Pos::new(["3H 9C", "", "", "", "", ""], ["2D", "2H"])
-        .rules(CaravanGame { founding_suit: true, ..Default::default() })
+        .rules(CaravanGame {
+            founding_suit: true,
+            ..Default::default()
+        })
         .build();
     assert_eq!(founding.suit(0), Some(2), "hearts, the first card's suit");
 }
@@ -282,19 +368,54 @@ fn c4_queen_changes_suit_and_direction_and_founding_suit_variant() {
 #[test]
 fn c6_face_card_cap_and_queens_on_the_last_card() {
     let state = Pos::new(["3H 9C+KS+KD+JK2'", "", "", "4S", "", ""], ["KC QS JD", "2H"]).build();
-    refused(&state, json!({"type": "play", "card": "KC", "caravan": 0, "position": 1}), "C6", "at most 3 face cards");
-    refused(&state, json!({"type": "play", "card": "JD", "caravan": 0, "position": 1}), "C6", "at most 3 face cards");
-    refused(&state, json!({"type": "play", "card": "QS", "caravan": 0, "position": 0}), "C6", "last number card");
-    refused(&state, json!({"type": "play", "card": "KC", "caravan": 1, "position": 0}), "C6", "no number card at position 0");
+    refused(
+        &state,
+        json!({"type": "play", "card": "KC", "caravan": 0, "position": 1}),
+        "C6",
+        "at most 3 face cards",
+    );
+    refused(
+        &state,
+        json!({"type": "play", "card": "JD", "caravan": 0, "position": 1}),
+        "C6",
+        "at most 3 face cards",
+    );
+    refused(
+        &state,
+        json!({"type": "play", "card": "QS", "caravan": 0, "position": 0}),
+        "C6",
+        "last number card",
+    );
+    refused(
+        &state,
+        json!({"type": "play", "card": "KC", "caravan": 1, "position": 0}),
+        "C6",
+        "no number card at position 0",
+    );
     let unlimited = Pos::new(["3H 9C+KS+KD+JK2'", "", "", "", "", ""], ["KC", "2H"])
-        .rules(CaravanGame { unlimited_face_cards: true, ..Default::default() })
+        .rules(CaravanGame {
+            unlimited_face_cards: true,
+            ..Default::default()
+        })
         .build();
-    assert!(unlimited.check_move(&json!({"type": "play", "card": "KC", "caravan": 0, "position": 1})).unwrap().is_none());
+    assert!(
+        unlimited
+            .check_move(&json!({"type": "play", "card": "KC", "caravan": 0, "position": 1}))
+            .unwrap()
+            .is_none()
+    );
     let mut anywhere = Pos::new(["3H 9C", "", "", "", "", ""], ["QS 2S", "2H"])
-        .rules(CaravanGame { queens_anywhere: true, ..Default::default() })
+        .rules(CaravanGame {
+            queens_anywhere: true,
+            ..Default::default()
+        })
         .build();
     face(&mut anywhere, "QS", 0, 0);
-    assert_eq!(anywhere.suit(0), Some(0), "a queen under the last card does not act");
+    assert_eq!(
+        anywhere.suit(0),
+        Some(0),
+        "a queen under the last card does not act"
+    );
     assert_eq!(anywhere.direction(0), Some(Direction::Ascending));
 }
 
@@ -303,7 +424,10 @@ fn c7_kings_double_twice_or_add() {
     let state = Pos::new(["5H+KS+KD", "", "", "", "", ""], ["2C", "2H"]).build();
     assert_eq!(state.value(0), 20);
     let add = Pos::new(["5H+KS+KD", "", "", "", "", ""], ["2C", "2H"])
-        .rules(CaravanGame { kings_add: true, ..Default::default() })
+        .rules(CaravanGame {
+            kings_add: true,
+            ..Default::default()
+        })
         .build();
     assert_eq!(add.value(0), 15);
 }
@@ -314,14 +438,21 @@ fn c7_jack_removes_its_card_with_everything_to_the_owners_discard_piles() {
     let (d0, d1) = (state.discard_pile(0).len(), state.discard_pile(1).len());
     face(&mut state, "JD", 3, 1);
     assert_eq!(values(&state)[3], 4);
-    assert_eq!(state.discard_pile(0).len(), d0 + 2, "JD and KH go back to player 0");
+    assert_eq!(
+        state.discard_pile(0).len(),
+        d0 + 2,
+        "JD and KH go back to player 0"
+    );
     assert_eq!(state.discard_pile(1).len(), d1 + 1, "9S to player 1");
 }
 
 #[test]
 fn c7_joker_on_an_ace_takes_every_other_card_of_its_suit_from_both_sides() {
-    let mut state =
-        Pos::new(["AH 5H+KS", "7H", "3C", "9H+QD' 2H", "AD", "10H"], ["JK1 2C", "2S"]).build();
+    let mut state = Pos::new(
+        ["AH 5H+KS", "7H", "3C", "9H+QD' 2H", "AD", "10H"],
+        ["JK1 2C", "2S"],
+    )
+    .build();
     face(&mut state, "JK1", 0, 0);
     let c = state.caravans();
     assert_eq!(c[0].slots.len(), 1, "5H with its king went");
@@ -329,7 +460,10 @@ fn c7_joker_on_an_ace_takes_every_other_card_of_its_suit_from_both_sides() {
     assert!(c[1].slots.is_empty() && c[3].slots.is_empty() && c[5].slots.is_empty());
     assert_eq!(c[2].slots.len(), 1);
     assert_eq!(c[4].slots.len(), 1, "another suit's ace stays");
-    assert!(state.discard_pile(0).contains(&card("QD")), "attachments go with removed cards, to their owners");
+    assert!(
+        state.discard_pile(0).contains(&card("QD")),
+        "attachments go with removed cards, to their owners"
+    );
 }
 
 #[test]
@@ -347,47 +481,82 @@ fn c7_joker_on_a_number_takes_every_other_card_of_that_value() {
 fn c7_queens_shield_and_protected_joker_variants() {
     let layout = ["AH 5H+QS", "7H", "", "9H", "", ""];
     let mut shield = Pos::new(layout, ["JK1 2C", "2S"])
-        .rules(CaravanGame { queens_shield: true, ..Default::default() })
+        .rules(CaravanGame {
+            queens_shield: true,
+            ..Default::default()
+        })
         .build();
     face(&mut shield, "JK1", 0, 0);
     assert_eq!(shield.caravans()[0].slots.len(), 2, "5H carries a queen");
     assert!(shield.caravans()[1].slots.is_empty());
     let mut protected = Pos::new(layout, ["JK1 2C", "2S"])
-        .rules(CaravanGame { protected_joker: true, ..Default::default() })
+        .rules(CaravanGame {
+            protected_joker: true,
+            ..Default::default()
+        })
         .build();
     face(&mut protected, "JK1", 0, 0);
-    assert_eq!(protected.caravans()[0].slots.len(), 2, "nothing leaves the joker's own caravan");
+    assert_eq!(
+        protected.caravans()[0].slots.len(),
+        2,
+        "nothing leaves the joker's own caravan"
+    );
     assert!(protected.caravans()[1].slots.is_empty());
     assert!(protected.caravans()[3].slots.is_empty());
 }
 
 #[test]
 fn c8_turns_draw_after_play_and_discard_but_not_after_disbanding() {
-    let mut state = Pos::new(["4S 8S", "", "", "", "", ""], ["2C 3C 4C 5C 6C", "2H 3H 4H 5H 6H"]).build();
+    let mut state = Pos::new(
+        ["4S 8S", "", "", "", "", ""],
+        ["2C 3C 4C 5C 6C", "2H 3H 4H 5H 6H"],
+    )
+    .build();
     let deck = state.deck(0).len();
     play(&mut state, "2C", 1);
     assert_eq!((state.hand_cards(0).len(), state.deck(0).len()), (5, deck - 1));
-    state.apply_action(action(&state, json!({"type": "discard", "card": "2H"}))).unwrap();
-    state.apply_action(action(&state, json!({"type": "disband", "caravan": 0}))).unwrap();
-    state.apply_action(action(&state, json!({"type": "discard", "card": "3H"}))).unwrap();
+    state
+        .apply_action(action(&state, json!({"type": "discard", "card": "2H"})))
+        .unwrap();
+    state
+        .apply_action(action(&state, json!({"type": "disband", "caravan": 0})))
+        .unwrap();
+    state
+        .apply_action(action(&state, json!({"type": "discard", "card": "3H"})))
+        .unwrap();
     assert_eq!(state.hand_cards(0).len(), 5);
     assert_eq!(state.deck(0).len(), deck - 1, "disbanding draws nothing");
     assert!(state.caravans()[0].slots.is_empty());
     refused(&state, json!({"type": "disband", "caravan": 0}), "C8", "empty");
-    refused(&state, json!({"type": "disband", "caravan": 3}), "C8", "own caravans");
+    refused(
+        &state,
+        json!({"type": "disband", "caravan": 3}),
+        "C8",
+        "own caravans",
+    );
 }
 
 #[test]
 fn c9_a_tie_blocks_the_sale_and_the_game_ends_when_all_pairs_are_decided() {
     // Pair 0: 24 against 24, a tie. Pairs 1 and 2 are decided for player 0.
-    let mut state = Pos::new(["10H 8S 6C", "10C 9D 3S", "10S 9H 2C", "10D 8H 6S", "5D", "7D"], ["4H 2D", "2H"]).build();
+    let mut state = Pos::new(
+        ["10H 8S 6C", "10C 9D 3S", "10S 9H 2C", "10D 8H 6S", "5D", "7D"],
+        ["4H 2D", "2H"],
+    )
+    .build();
     assert_eq!(state.sells(0), None, "a tie sells nothing");
     assert_eq!((state.sells(1), state.sells(2)), (Some(0), Some(0)));
     assert!(!state.is_terminal());
     // Player 0 breaks nothing: a 2 on pair 0's caravan makes 26 > 24.
     play(&mut state, "2D", 0);
     assert_eq!(state.sells(0), Some(0));
-    assert_eq!(state.outcome(), Some(Outcome { winner: Some(0), reason: EndReason::Sold }));
+    assert_eq!(
+        state.outcome(),
+        Some(Outcome {
+            winner: Some(0),
+            reason: EndReason::Sold
+        })
+    );
     assert_eq!(state.returns(), vec![1.0, -1.0]);
 }
 
@@ -395,39 +564,85 @@ fn c9_a_tie_blocks_the_sale_and_the_game_ends_when_all_pairs_are_decided() {
 fn c9_quick_sale_wins_with_two_pairs() {
     let layout = ["10H 8S", "10C 9D 3S", "10S 9H 2C", "", "5D", "7D"];
     let mut plain = Pos::new(layout, ["4H", "2H"]).build();
-    let mut quick = Pos::new(layout, ["4H", "2H"]).rules(CaravanGame { quick_sale: true, ..Default::default() }).build();
-    plain.apply_action(action(&plain, json!({"type": "discard", "card": "4H"}))).unwrap();
-    quick.apply_action(action(&quick, json!({"type": "discard", "card": "4H"}))).unwrap();
+    let mut quick = Pos::new(layout, ["4H", "2H"])
+        .rules(CaravanGame {
+            quick_sale: true,
+            ..Default::default()
+        })
+        .build();
+    plain
+        .apply_action(action(&plain, json!({"type": "discard", "card": "4H"})))
+        .unwrap();
+    quick
+        .apply_action(action(&quick, json!({"type": "discard", "card": "4H"})))
+        .unwrap();
     assert!(!plain.is_terminal() || plain.outcome().unwrap().reason == EndReason::OutOfCards);
-    assert_eq!(quick.outcome(), Some(Outcome { winner: Some(0), reason: EndReason::QuickSale }));
+    assert_eq!(
+        quick.outcome(),
+        Some(Outcome {
+            winner: Some(0),
+            reason: EndReason::QuickSale
+        })
+    );
 }
 
 #[test]
 fn c9_running_out_of_cards_loses() {
-    let mut state = Pos::new(["4S", "", "", "5H", "", ""], ["2C", "2H 3H"]).deck_size(0, 0).build();
+    let mut state = Pos::new(["4S", "", "", "5H", "", ""], ["2C", "2H 3H"])
+        .deck_size(0, 0)
+        .build();
     play(&mut state, "2C", 1);
-    assert_eq!(state.outcome(), Some(Outcome { winner: Some(1), reason: EndReason::OutOfCards }));
+    assert_eq!(
+        state.outcome(),
+        Some(Outcome {
+            winner: Some(1),
+            reason: EndReason::OutOfCards
+        })
+    );
 }
 
 #[test]
 fn c10_reshuffle_refills_an_empty_deck_twice() {
-    let rules = CaravanGame { reshuffle: true, ..Default::default() };
-    let mut state = Pos::new(["4S", "", "", "5H", "", ""], ["2C 3C", "2H 3H 4H"]).rules(rules).deck_size(0, 0).build();
+    let rules = CaravanGame {
+        reshuffle: true,
+        ..Default::default()
+    };
+    let mut state = Pos::new(["4S", "", "", "5H", "", ""], ["2C 3C", "2H 3H 4H"])
+        .rules(rules)
+        .deck_size(0, 0)
+        .build();
     let discards = state.discard_pile(0).len();
     assert!(discards > 0);
-    state.apply_action(action(&state, json!({"type": "discard", "card": "3C"}))).unwrap();
-    assert_eq!(state.deck(0).len(), discards, "the discard pile, with the card just discarded, became the deck");
+    state
+        .apply_action(action(&state, json!({"type": "discard", "card": "3C"})))
+        .unwrap();
+    assert_eq!(
+        state.deck(0).len(),
+        discards,
+        "the discard pile, with the card just discarded, became the deck"
+    );
     assert!(state.discard_pile(0).is_empty());
     assert_eq!(state.hand_cards(0).len(), 2);
 }
 
 #[test]
 fn c10_deck_variants_and_fresh_hand() {
-    let short = CaravanGame { short_deck: true, ..Default::default() }.new_initial_state(3);
+    let short = CaravanGame {
+        short_deck: true,
+        ..Default::default()
+    }
+    .new_initial_state(3);
     assert_eq!(short.deck(0).len() + short.hand_cards(0).len(), 30);
-    let double = CaravanGame { double_deck: true, ..Default::default() }.new_initial_state(3);
+    let double = CaravanGame {
+        double_deck: true,
+        ..Default::default()
+    }
+    .new_initial_state(3);
     assert_eq!(double.deck(1).len() + double.hand_cards(1).len(), 108);
-    let fresh = CaravanGame { fresh_hand: true, ..Default::default() };
+    let fresh = CaravanGame {
+        fresh_hand: true,
+        ..Default::default()
+    };
     for seed in 0..200 {
         let state = fresh.new_initial_state(seed);
         for p in 0..2 {
@@ -457,7 +672,13 @@ fn views_show_caravans_and_hide_the_other_hand() {
 
 #[test]
 fn moves_round_trip_through_json() {
-    for rules in [CaravanGame::default(), CaravanGame { double_deck: true, ..Default::default() }] {
+    for rules in [
+        CaravanGame::default(),
+        CaravanGame {
+            double_deck: true,
+            ..Default::default()
+        },
+    ] {
         let state = rules.new_initial_state(1);
         for a in 0..rules.num_distinct_actions() as Action {
             assert_eq!(state.action_from_move(&state.action_to_move(a)).unwrap(), a);
@@ -466,13 +687,22 @@ fn moves_round_trip_through_json() {
     let state = CaravanGame::default().new_initial_state(1);
     for (mv, text) in [
         (json!({"type": "play", "card": "1H", "caravan": 0}), "JK1-JK4"),
-        (json!({"type": "play", "card": "QS", "caravan": 0}), "missing field 'position'"),
-        (json!({"type": "play", "card": "7S", "caravan": 6}), "caravans are 0-5"),
+        (
+            json!({"type": "play", "card": "QS", "caravan": 0}),
+            "missing field 'position'",
+        ),
+        (
+            json!({"type": "play", "card": "7S", "caravan": 6}),
+            "caravans are 0-5",
+        ),
         (json!({"type": "sell"}), "unknown move type"),
     ] {
         let err = state.action_from_move(&mv).unwrap_err().to_string();
         assert!(err.contains(text), "{err}");
     }
-    let reason = state.check_move(&json!({"type": "discard", "card": "JK3"})).unwrap().unwrap();
+    let reason = state
+        .check_move(&json!({"type": "discard", "card": "JK3"}))
+        .unwrap()
+        .unwrap();
     assert!(reason.contains("JK3 is not in player"), "{reason}");
 }

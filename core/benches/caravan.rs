@@ -1,0 +1,58 @@
+//! Criterion benchmarks of Caravan. Figures and commands: benches/README.md.
+
+use std::hint::black_box;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use spielwerk_core::bots::RandomBot;
+use spielwerk_core::caravan::CaravanGame;
+use spielwerk_core::game::{Game, GameState};
+use spielwerk_core::rng;
+use spielwerk_core::simulate::random_playout;
+
+fn games(c: &mut Criterion) {
+    let mut group = c.benchmark_group("caravan");
+    group.throughput(Throughput::Elements(1));
+    for (name, game) in [
+        ("standard", CaravanGame::default()),
+        (
+            "double deck",
+            CaravanGame {
+                double_deck: true,
+                ..Default::default()
+            },
+        ),
+    ] {
+        let mut seed = 0u64;
+        let mut buf = Vec::new();
+        group.bench_function(format!("random game, {name} (deal + playout)"), |b| {
+            b.iter(|| {
+                seed += 1;
+                let mut state = game.new_initial_state(seed);
+                let mut policy = rng::seeded(seed, rng::STREAM_POLICY);
+                black_box(random_playout(&mut state, &mut policy, &mut buf))
+            })
+        });
+    }
+    // A crowded table: 60 random actions into a game.
+    let game = CaravanGame::default();
+    let mut state = game.new_initial_state(5);
+    let mut bot = RandomBot::new(5);
+    for _ in 0..60 {
+        if let Some(a) = bot.step(&state) {
+            state.apply_action(a).unwrap();
+        }
+    }
+    let mut buf = Vec::new();
+    state.legal_actions_into(&mut buf);
+    let n = buf.len();
+    group.bench_function(format!("legal_actions/after 60 actions ({n} actions)"), |b| {
+        b.iter(|| {
+            black_box(&state).legal_actions_into(&mut buf);
+            black_box(buf.len())
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, games);
+criterion_main!(benches);
