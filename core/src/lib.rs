@@ -9,6 +9,7 @@
 
 pub mod bots;
 pub mod caravan;
+pub mod dog;
 pub mod error;
 pub mod game;
 pub mod registry;

@@ -3,6 +3,7 @@
 use serde_json::{Map, Value};
 
 use crate::caravan::CaravanGame;
+use crate::dog::Dog;
 use crate::error::{Error, Result};
 use crate::game::{DynGame, Game};
 use crate::schotten_totten::SchottenTotten;
@@ -17,6 +18,7 @@ fn loader<G: Game>(options: &Map<String, Value>) -> Result<Box<dyn DynGame>> {
 /// Every game, sorted by name.
 const GAMES: &[(&str, Loader)] = &[
     (CaravanGame::NAME, loader::<CaravanGame>),
+    (Dog::NAME, loader::<Dog>),
     (SchottenTotten::NAME, loader::<SchottenTotten>),
     (TheGame::NAME, loader::<TheGame>),
 ];

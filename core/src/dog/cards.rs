@@ -1,0 +1,130 @@
+//! Dog cards (D3): A, 2–10, J, Q, K and the joker, written `A`, `2` … `10`, `J`, `Q`, `K`, `JK`.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use crate::error::Error;
+
+/// Card kinds: 0 = A, 1–9 = 2–10, 10 = J, 11 = Q, 12 = K, 13 = joker.
+pub const NUM_KINDS: usize = 14;
+const NAMES: [&str; NUM_KINDS] = [
+    "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "JK",
+];
+
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Card(pub(crate) u8);
+
+impl Card {
+    pub const ACE: Card = Card(0);
+    pub const FOUR: Card = Card(3);
+    pub const SEVEN: Card = Card(6);
+    pub const JACK: Card = Card(10);
+    pub const QUEEN: Card = Card(11);
+    pub const KING: Card = Card(12);
+    pub const JOKER: Card = Card(13);
+
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+    pub fn from_index(i: usize) -> Card {
+        assert!(i < NUM_KINDS);
+        Card(i as u8)
+    }
+    /// 2–10 for the number cards.
+    pub const fn number(self) -> Option<u8> {
+        if self.0 >= 1 && self.0 <= 9 {
+            Some(self.0 + 1)
+        } else {
+            None
+        }
+    }
+    /// D3: eight of every card and six jokers.
+    pub const fn copies(self) -> u8 {
+        if self.0 == 13 { 6 } else { 8 }
+    }
+}
+
+impl fmt::Display for Card {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(NAMES[self.index()])
+    }
+}
+
+impl fmt::Debug for Card {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+impl FromStr for Card {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Card, Error> {
+        NAMES
+            .iter()
+            .position(|&n| n == s)
+            .map(|i| Card(i as u8))
+            .ok_or_else(|| Error::InvalidCard {
+                card: s.to_string(),
+                allowed: "cards are A, 2, 3, 4, 5, 6, 7, 8, 9, 10, J, Q, K and JK (joker)".into(),
+            })
+    }
+}
+
+impl Serialize for Card {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Card {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Card, D::Error> {
+        let s = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// A hand as counts per kind; serialized as a sorted list of cards.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
+pub struct Hand(pub [u8; NUM_KINDS]);
+
+impl Hand {
+    pub fn len(&self) -> usize {
+        self.0.iter().map(|&n| n as usize).sum()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.0.iter().all(|&n| n == 0)
+    }
+    pub fn has(&self, card: Card) -> bool {
+        self.0[card.index()] > 0
+    }
+    pub fn add(&mut self, card: Card) {
+        self.0[card.index()] += 1;
+    }
+    pub fn take(&mut self, card: Card) {
+        self.0[card.index()] -= 1;
+    }
+    /// Every card, with repeats, in kind order.
+    pub fn cards(&self) -> impl Iterator<Item = Card> + '_ {
+        (0..NUM_KINDS).flat_map(|i| std::iter::repeat_n(Card(i as u8), self.0[i] as usize))
+    }
+    /// The kinds held, each once.
+    pub fn kinds(&self) -> impl Iterator<Item = Card> + '_ {
+        (0..NUM_KINDS).filter(|&i| self.0[i] > 0).map(|i| Card(i as u8))
+    }
+}
+
+impl Serialize for Hand {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.cards())
+    }
+}
+
+impl<'de> Deserialize<'de> for Hand {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Hand, D::Error> {
+        let mut hand = Hand::default();
+        Vec::<Card>::deserialize(d)?.into_iter().for_each(|c| hand.add(c));
+        Ok(hand)
+    }
+}

@@ -1,0 +1,77 @@
+//! Invariants over many seeded random games of Dog.
+
+use spielwerk_core::Game;
+use spielwerk_core::bots::RandomBot;
+use spielwerk_core::dog::{Dog, NUM_ACTIONS, Place};
+use spielwerk_core::game::{Action, GameState};
+
+const GAMES: u64 = 500;
+/// At most `max_turns` turns of at most 7 actions (a seven in single steps), and four
+/// exchanges per round of at least four turns: 10,000 · 7 + 4 · 2,501.
+const MAX_ACTIONS: usize = 80_004;
+
+#[test]
+fn random_games_keep_every_invariant() {
+    let game = Dog::default();
+    for seed in 0..GAMES {
+        let mut state = game.new_initial_state(seed);
+        let mut bot = RandomBot::new(seed);
+        let mut steps = 0;
+        while let Some(action) = bot.step(&state) {
+            if steps % 50 == 0 {
+                // 16 marbles on distinct fields and 110 cards are checked on reading.
+                assert_eq!(game.state_from_json(&state.to_json()).unwrap(), state);
+                for p in 0..4 {
+                    let r = state.resample(p, seed + steps as u64);
+                    assert_eq!(r.view(p), state.view(p));
+                    game.state_from_json(&r.to_json()).unwrap();
+                }
+            }
+            if steps % 97 == 0 {
+                let legal = state.legal_actions();
+                let checked: Vec<Action> = (0..NUM_ACTIONS as Action)
+                    .filter(|&a| state.check_action(a).is_ok())
+                    .collect();
+                assert_eq!(legal, checked, "seed {seed} step {steps}");
+            }
+            state.apply_action(action).unwrap();
+            steps += 1;
+            assert!(
+                steps <= MAX_ACTIONS,
+                "seed {seed} runs past {MAX_ACTIONS} actions"
+            );
+        }
+        game.state_from_json(&state.to_json()).unwrap();
+        let outcome = state.outcome().unwrap();
+        let in_goal = |t: usize| {
+            state
+                .marbles()
+                .iter()
+                .enumerate()
+                .filter(|(m, mk)| (m / 4) % 2 == t && matches!(mk.place, Place::Goal(_)))
+                .count()
+        };
+        if let Some(w) = outcome.winner {
+            let w = w as usize;
+            assert_eq!(in_goal(w), 8);
+            assert_eq!(outcome.points[w] as usize, 16 - in_goal(1 - w));
+            assert_eq!(outcome.points[1 - w] as usize, in_goal(1 - w));
+        }
+    }
+}
+
+#[test]
+fn the_same_seed_gives_the_same_game() {
+    let game = Dog::default();
+    let play = |seed| {
+        let mut state = game.new_initial_state(seed);
+        let mut bot = RandomBot::new(seed);
+        while let Some(a) = bot.step(&state) {
+            state.apply_action(a).unwrap();
+        }
+        state
+    };
+    for seed in 0..5 {
+        assert_eq!(play(seed), play(seed));
+    }
+}
