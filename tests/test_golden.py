@@ -1,8 +1,8 @@
-"""A golden playthrough: one seeded game pinned as readable text.
+"""Golden playthroughs: one seeded game per game pinned as readable text.
 
 Any change to the deal, the rules, the bot's choices or what a player sees shows up as a
-diff of tests/golden/schotten_totten_seed7.txt. If the change is intended, regenerate the
-file and review the diff:
+diff of a file in tests/golden/. If the change is intended, regenerate the files and review
+the diff:
 
     SPIELWERK_REGOLD=1 python -m pytest tests/test_golden.py
 """
@@ -12,30 +12,62 @@ from __future__ import annotations
 import difflib
 import json
 import os
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 import spielwerk
 
-GOLDEN = Path(__file__).parent / "golden" / "schotten_totten_seed7.txt"
-SEED = 7
-# No game lasts longer (see MAX_ACTIONS in test_schotten_totten_invariants.py).
-MAX_ACTIONS = 227
+GOLDEN_DIR = Path(__file__).parent / "golden"
+
+
+@dataclass(frozen=True)
+class Golden:
+    game: str
+    title: str  # the game and the rulings it follows, for the file's first line
+    seed: int
+    file: str
+    # No game lasts longer (see MAX_ACTIONS in the game's invariants test).
+    max_actions: int
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+GOLDENS = [
+    Golden(
+        "schotten_totten",
+        "Schotten Totten golden playthrough (RULINGS S1-S10)",
+        7,
+        "schotten_totten_seed7.txt",
+        227,
+    ),
+    Golden(
+        "the_game",
+        "The Game golden playthrough, three players (RULINGS T1-T6)",
+        7,
+        "the_game_3p_seed7.txt",
+        196,
+        {"players": 3},
+    ),
+]
 
 
 def views_shown_at(index: int) -> bool:
     return index < 3 or index % 10 == 0
 
 
-def playthrough() -> str:
-    game = spielwerk.load_game("schotten_totten")
-    state = game.new_initial_state(seed=SEED)
-    bot = spielwerk.RandomBot(SEED)
+def playthrough(golden: Golden) -> str:
+    game = spielwerk.load_game(golden.game, **golden.options)
+    state = game.new_initial_state(seed=golden.seed)
+    bot = spielwerk.RandomBot(golden.seed)
+    players = range(game.num_players())
+    call = ", ".join([json.dumps(golden.game)] + [f"{k}={v!r}" for k, v in golden.options.items()])
+    whose = "Both players'" if len(players) == 2 else f"All {len(players)} players'"
     lines = [
-        "# Schotten Totten golden playthrough (RULINGS S1-S10).",
-        f'# spielwerk.load_game("schotten_totten").new_initial_state(seed={SEED}), '
-        f"every action chosen by spielwerk.RandomBot({SEED}).",
-        "# 'action n: player p [id] text' is the n-th action. Both players' views (compact JSON)",
+        f"# {golden.title}.",
+        f"# spielwerk.load_game({call}).new_initial_state(seed={golden.seed}), "
+        f"every action chosen by spielwerk.RandomBot({golden.seed}).",
+        f"# 'action n: player p [id] text' is the n-th action. {whose} views (compact JSON)",
         "# are shown at states 0, 1, 2, every tenth state and the last; state n is after n actions.",
         "# Regenerate after an intended change: SPIELWERK_REGOLD=1 python -m pytest tests/test_golden.py",
         "",
@@ -43,14 +75,14 @@ def playthrough() -> str:
 
     def show_views(index: int) -> None:
         lines.append(f"state {index}")
-        for player in (0, 1):
+        for player in players:
             view = json.dumps(state.view(player), sort_keys=True, separators=(",", ":"))
             lines.append(f"  view {player}: {view}")
 
     index = 0
     show_views(index)
     while not state.is_terminal():
-        assert index < MAX_ACTIONS, "the game does not end"
+        assert index < golden.max_actions, "the game does not end"
         player: int = state.current_player()
         action: int = bot.step(state)
         text: str = state.action_to_string(action)
@@ -66,18 +98,20 @@ def playthrough() -> str:
     return "\n".join(lines) + "\n"
 
 
-def test_golden_playthrough() -> None:
-    text = playthrough()
+@pytest.mark.parametrize("golden", GOLDENS, ids=[g.file for g in GOLDENS])
+def test_golden_playthrough(golden: Golden) -> None:
+    path = GOLDEN_DIR / golden.file
+    text = playthrough(golden)
     if os.environ.get("SPIELWERK_REGOLD") == "1":
-        GOLDEN.parent.mkdir(exist_ok=True)
-        GOLDEN.write_text(text, encoding="utf-8")
-        pytest.skip(f"SPIELWERK_REGOLD=1: rewrote {GOLDEN}")
-    expected = GOLDEN.read_text(encoding="utf-8")
+        GOLDEN_DIR.mkdir(exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        pytest.skip(f"SPIELWERK_REGOLD=1: rewrote {path}")
+    expected = path.read_text(encoding="utf-8")
     if text != expected:
         diff = difflib.unified_diff(
             expected.splitlines(keepends=True),
             text.splitlines(keepends=True),
-            fromfile=str(GOLDEN),
+            fromfile=str(path),
             tofile="this run",
         )
         pytest.fail(
@@ -87,5 +121,6 @@ def test_golden_playthrough() -> None:
         )
 
 
-def test_playthrough_is_reproducible() -> None:
-    assert playthrough() == playthrough()
+@pytest.mark.parametrize("golden", GOLDENS, ids=[g.file for g in GOLDENS])
+def test_playthrough_is_reproducible(golden: Golden) -> None:
+    assert playthrough(golden) == playthrough(golden)

@@ -14,7 +14,6 @@ pub const NUM_PILES: usize = 4;
 const LOWEST: u8 = 2;
 const HIGHEST: u8 = 99;
 const NUM_CARDS: usize = (HIGHEST - LOWEST + 1) as usize;
-const MAX_PLAYERS: usize = 5;
 pub const END_TURN: Action = (NUM_CARDS * NUM_PILES) as Action;
 pub const NUM_ACTIONS: usize = END_TURN as usize + 1;
 
@@ -163,8 +162,8 @@ impl Game for TheGame {
         let mut deck: Vec<u8> = (LOWEST..=HIGHEST).collect();
         deck.shuffle(&mut rng::seeded(seed, rng::STREAM_DEAL));
         let size = self.hand_size();
-        let mut hands = [Hand::default(); MAX_PLAYERS];
-        for (p, hand) in hands.iter_mut().take(self.players as usize).enumerate() {
+        let mut hands = vec![Hand::default(); self.players as usize];
+        for (p, hand) in hands.iter_mut().enumerate() {
             deck[p * size..(p + 1) * size]
                 .iter()
                 .for_each(|&c| hand.insert(c));
@@ -192,6 +191,11 @@ impl Game for TheGame {
             )));
         }
         state.validate()?;
+        let mut state = state;
+        // T6: a position whose player to move is stuck (or with every card played) is over.
+        if state.outcome.is_none() {
+            state.settle_outcome();
+        }
         Ok(state)
     }
 }
@@ -211,9 +215,8 @@ pub struct State {
     rules: TheGame,
     /// The next card drawn is the last.
     draw_pile: Vec<u8>,
-    /// Per seat; seats beyond `players` stay empty.
-    #[serde(with = "hands_serde")]
-    hands: [Hand; MAX_PLAYERS],
+    /// One per seat.
+    hands: Vec<Hand>,
     /// The top card of each pile (1 or 100 before any play).
     tops: [u8; NUM_PILES],
     /// How many cards were played on each pile.
@@ -222,27 +225,6 @@ pub struct State {
     played_this_turn: u8,
     outcome: Option<Outcome>,
     history: Vec<Action>,
-}
-
-/// Hands are written as one list per seat in play, not five.
-mod hands_serde {
-    use super::{Hand, MAX_PLAYERS};
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    pub fn serialize<S: Serializer>(hands: &[Hand; MAX_PLAYERS], s: S) -> Result<S::Ok, S::Error> {
-        let used = hands.iter().rposition(|h| !h.is_empty()).map_or(0, |i| i + 1);
-        s.collect_seq(&hands[..used])
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<[Hand; MAX_PLAYERS], D::Error> {
-        let list = Vec::<Hand>::deserialize(d)?;
-        if list.len() > MAX_PLAYERS {
-            return Err(serde::de::Error::custom("at most 5 hands"));
-        }
-        let mut hands = [Hand::default(); MAX_PLAYERS];
-        hands[..list.len()].copy_from_slice(&list);
-        Ok(hands)
-    }
 }
 
 impl State {
@@ -366,8 +348,11 @@ impl State {
     fn validate(&self) -> Result<()> {
         let bad = |m: String| Err(Error::InvalidState(m));
         let players = self.rules.players as usize;
-        if let Some(p) = (players..MAX_PLAYERS).find(|&p| !self.hands[p].is_empty()) {
-            return bad(format!("seat {p} holds cards but the game has {players} players"));
+        if self.hands.len() != players {
+            return bad(format!(
+                "{} hands for {players} players: one hand per seat",
+                self.hands.len()
+            ));
         }
         let mut seen = Hand::default();
         let mut count = 0;
@@ -389,11 +374,20 @@ impl State {
             }
         }
         for (pile, &top) in self.tops.iter().enumerate() {
-            let unplayed = self.pile_sizes[pile] == 0;
-            if unplayed != (top == START_TOPS[pile]) || (!unplayed && seen.contains(top)) {
+            if self.pile_sizes[pile] == 0 {
+                if top != START_TOPS[pile] {
+                    return bad(format!(
+                        "pile {pile}: no card played, so its top is {}",
+                        START_TOPS[pile]
+                    ));
+                }
+            } else if !(LOWEST..=HIGHEST).contains(&top) || seen.contains(top) {
                 return bad(format!(
-                    "pile {pile}: top {top} does not fit its size or is also held"
+                    "pile {pile}: top {top} must be a card 2-99 held nowhere else"
                 ));
+            } else {
+                // The top is a played card: it lies on this pile only.
+                seen.insert(top);
             }
         }
         if count + played_count != NUM_CARDS {
@@ -403,6 +397,21 @@ impl State {
         }
         if self.current as usize >= players {
             return bad(format!("current player {} does not exist", self.current));
+        }
+        if self.outcome.is_none() && self.hands[self.current as usize].is_empty() && self.score() > 0 {
+            return bad(format!(
+                "player {} holds no cards, so cannot be the player to move (T5)",
+                self.current
+            ));
+        }
+        let mut settled = self.clone();
+        settled.outcome = None;
+        settled.settle_outcome();
+        if self.outcome.is_some() && self.outcome != settled.outcome {
+            return bad(format!(
+                "the outcome {:?} does not follow from the position (T6)",
+                self.outcome
+            ));
         }
         if self.history.iter().any(|&a| a as usize >= NUM_ACTIONS) {
             return bad(format!("history holds an action outside 0..{NUM_ACTIONS}"));
@@ -474,7 +483,8 @@ impl GameState for State {
     }
 
     fn returns(&self) -> Vec<f64> {
-        let score = self.outcome.map_or(0.0, |o| -f64::from(o.score));
+        // 0.0 - score, not -score: a won game returns 0.0, not -0.0.
+        let score = self.outcome.map_or(0.0, |o| 0.0 - f64::from(o.score));
         vec![score; self.rules.players as usize]
     }
 

@@ -6,7 +6,8 @@
 //! substrings, so ordinary talk passes ("achten", "helfen", "often", "Zehnersprung",
 //! "Rückwärts-Trick", "backward trick", "einen ganz kleinen Sprung"). The German
 //! article "ein" and the English pronoun "one" after a determiner ("this one", "the
-//! small one") are not numbers.
+//! small one") are not numbers; ordinals ("der zweite Stapel") name piles, not values,
+//! and pass. Decades, times and multiples ("Sechzigern", "sixties", "dreimal") are numbers.
 
 /// German number morphemes after folding umlauts (ü → ue, ß → ss), longest first
 /// where one is a prefix of another, so the segmentation tries the whole word first.
@@ -50,8 +51,13 @@ const GERMAN: &[&str] = &[
     "million",
     "millionen",
     "dutzend",
+    "einhalb",
     "und",
 ];
+
+/// German endings that keep a number a number: decades ("Sechziger", "in den Sechzigern"),
+/// times ("dreimal") and multiples ("dreifach").
+const GERMAN_ENDINGS: &[&str] = &["er", "ern", "ers", "mal", "fach"];
 
 const ENGLISH: &[&str] = &[
     "zero",
@@ -87,6 +93,17 @@ const ENGLISH: &[&str] = &[
     "thousand",
     "million",
     "dozen",
+    "twenties",
+    "thirties",
+    "forties",
+    "fifties",
+    "sixties",
+    "seventies",
+    "eighties",
+    "nineties",
+    "hundreds",
+    "thousands",
+    "dozens",
     "and",
 ];
 
@@ -153,7 +170,12 @@ pub fn mentions_number(text: &str) -> bool {
         if word == "one" || word == "ones" {
             return !(i > 0 && ONE_AS_PRONOUN_AFTER.contains(&words[i - 1]));
         }
-        is_compound_of(word, GERMAN) || is_compound_of(word, ENGLISH)
+        is_compound_of(word, GERMAN)
+            || is_compound_of(word, ENGLISH)
+            || GERMAN_ENDINGS.iter().any(|e| {
+                word.strip_suffix(e)
+                    .is_some_and(|stem| stem != "ein" && is_compound_of(stem, GERMAN))
+            })
     })
 }
 
@@ -227,6 +249,13 @@ mod tests {
         ("someone should play low", false),
         ("Ich habe nichts Gutes", false),
         ("tonight we win", false),
+        ("Ich habe was in den Sechzigern", true),
+        ("something in the sixties", true),
+        ("Ich brauche zweieinhalb Runden", true),
+        ("das geht dreimal", true),
+        ("Nimm die Zwanziger", true),
+        ("Lass uns den Rückwärts-Trick machen", false),
+        ("Das ist ein Zehnersprung-Kandidat", false),
     ];
 
     #[test]
