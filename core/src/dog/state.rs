@@ -305,6 +305,36 @@ impl Board {
         }
     }
 
+    /// Could `steps` forward take `marble` into (or along) its goal lane at all? A cheap
+    /// filter before [`Board::landing`], which decides.
+    fn may_reach_goal(&self, marble: usize, steps: u8) -> bool {
+        let m = self.marbles[marble];
+        match m.place {
+            Place::Kennel => false,
+            Place::Goal(slot) => slot + steps < GOAL_LEN,
+            Place::Ring(f) => {
+                let to_start = (start_field(color_of(marble)) + RING - f as usize) % RING;
+                !m.protected
+                    && (steps as usize) > to_start
+                    && (steps as usize) - to_start <= GOAL_LEN as usize
+            }
+        }
+    }
+
+    /// How far `marble` can go along the ring: the steps forward before the first protected
+    /// marble (at most 13), and whether four steps back are free of protected marbles.
+    /// Only protected marbles block a ring move (D6, D7), so this decides its legality.
+    fn ring_reach(&self, marble: usize) -> (u8, bool) {
+        let Place::Ring(f) = self.marbles[marble].place else {
+            return (0, false);
+        };
+        let f = f as usize;
+        let blocks = |field: usize| self.at(field).is_some_and(|o| self.marbles[o].protected);
+        let forward = (1..=13).find(|&i| blocks((f + i) % RING)).map_or(13, |i| i - 1);
+        let back = (1..=4).all(|i| !blocks((f + RING - i) % RING));
+        (forward as u8, back)
+    }
+
     fn send_home(&mut self, marble: usize) {
         if let Some(cell) = Board::cell(marble, self.marbles[marble].place) {
             self.cells[cell] = EMPTY;
@@ -1096,6 +1126,7 @@ impl State {
                 }
             }
         }
+        let reach: [(u8, bool); 4] = std::array::from_fn(|k| self.board.ring_reach(4 * color + k));
         for (kind, &(card, steps)) in MOVE_KINDS.iter().enumerate() {
             let real = hand.has(card);
             if !real && !has_joker {
@@ -1106,7 +1137,20 @@ impl State {
                 if place == Place::Kennel {
                     continue;
                 }
+                let (forward, back) = reach[marble % 4];
                 for goal in [false, true] {
+                    // Ring moves are decided by the reach; the goal lane needs the full way.
+                    let on_ring = matches!(place, Place::Ring(_));
+                    let possible = if goal {
+                        steps > 0 && self.board.may_reach_goal(marble, steps as u8)
+                    } else if steps < 0 {
+                        on_ring && back
+                    } else {
+                        on_ring && steps as u8 <= forward
+                    };
+                    if !possible {
+                        continue;
+                    }
                     let Ok(landing) = self.board.landing(marble, steps, goal, false) else {
                         continue;
                     };
@@ -1167,25 +1211,54 @@ impl State {
     }
 
     /// D8: the parts of a seven (started or not) that leave a usable rest.
+    ///
+    /// A part's rest is usable at once if another marble (not sent home by the part) can
+    /// take the rest along the ring, or the moved marble can go on along the ring: ring
+    /// moves only get freer during a seven, since protected marbles never move and the
+    /// moved marble loses its protection. Only otherwise the full search decides.
     fn seven_parts(&self, joker: bool, out: &mut Vec<Action>) {
         let me = self.d.current as usize;
         let remaining = self.d.seven.map_or(7, |s| s.remaining);
+        let marbles: Vec<usize> = (0..NUM_MARBLES)
+            .filter(|&m| team(color_of(m)) == team(me) && self.board.marbles[m].place != Place::Kennel)
+            .collect();
+        let reach: Vec<u8> = marbles
+            .iter()
+            .map(|&m| self.board.ring_reach(m).0.min(7))
+            .collect();
+        let home_before = self.board.team_in_goal(team(me));
         let mut failed = HashSet::new();
-        for marble in (0..NUM_MARBLES).filter(|&m| team(color_of(m)) == team(me)) {
-            if self.board.marbles[marble].place == Place::Kennel {
-                continue;
-            }
+        for (i, &marble) in marbles.iter().enumerate() {
+            let on_ring = matches!(self.board.marbles[marble].place, Place::Ring(_));
             for steps in 1..=remaining {
                 for goal in [false, true] {
+                    let possible = if goal {
+                        self.board.may_reach_goal(marble, steps)
+                    } else {
+                        on_ring && steps <= reach[i]
+                    };
+                    if !possible {
+                        continue;
+                    }
                     let Ok(landing) = self.board.landing(marble, steps as i8, goal, true) else {
                         continue;
                     };
-                    let mut after = self.board;
-                    after.apply_landing(marble, landing);
-                    if joker && self.joker_brings_last_home(me, &after) {
+                    // D11: a joker's part may not bring the team's eighth marble in.
+                    if joker && home_before == 7 && on_ring && goal {
                         continue;
                     }
-                    if self.seven_can_finish(&after, me, remaining - steps, joker, &mut failed) {
+                    let rest = remaining - steps;
+                    let quick = rest == 0
+                        || (!goal && on_ring && reach[i] >= steps + rest)
+                        || marbles.iter().zip(&reach).any(|(&other, &r)| {
+                            other != marble && landing.victims & (1 << other) == 0 && r >= rest
+                        });
+                    let finishes = quick || {
+                        let mut after = self.board;
+                        after.apply_landing(marble, landing);
+                        self.seven_can_finish(&after, me, rest, joker, &mut failed)
+                    };
+                    if finishes {
                         out.push(
                             Move::Seven {
                                 joker,
