@@ -1,6 +1,6 @@
 //! Plays random games of Dog for profiling: `cargo run --release --example dog_profile`.
 use spielwerk_core::dog::Dog;
-use spielwerk_core::game::{Game, GameState};
+use spielwerk_core::game::Game;
 use spielwerk_core::rng;
 use spielwerk_core::simulate::random_playout;
 
