@@ -31,6 +31,8 @@ class Golden:
     # No game lasts longer (see MAX_ACTIONS in the game's invariants test).
     max_actions: int
     options: dict[str, Any] = field(default_factory=dict)
+    # Views are shown at the first three states and then every `view_every`-th.
+    view_every: int = 10
 
 
 GOLDENS = [
@@ -49,11 +51,26 @@ GOLDENS = [
         196,
         {"players": 3},
     ),
+    Golden(
+        "caravan",
+        "Caravan golden playthrough, standard rules (RULINGS C1-C9)",
+        7,
+        "caravan_seed7.txt",
+        1296,
+    ),
+    Golden(
+        "dog",
+        "Dog golden playthrough (RULINGS D1-D13)",
+        7,
+        "dog_seed7.txt",
+        80004,
+        view_every=100,
+    ),
 ]
 
 
-def views_shown_at(index: int) -> bool:
-    return index < 3 or index % 10 == 0
+def views_shown_at(index: int, every: int) -> bool:
+    return index < 3 or index % every == 0
 
 
 def playthrough(golden: Golden) -> str:
@@ -68,7 +85,8 @@ def playthrough(golden: Golden) -> str:
         f"# spielwerk.load_game({call}).new_initial_state(seed={golden.seed}), "
         f"every action chosen by spielwerk.RandomBot({golden.seed}).",
         f"# 'action n: player p [id] text' is the n-th action. {whose} views (compact JSON)",
-        "# are shown at states 0, 1, 2, every tenth state and the last; state n is after n actions.",
+        f"# are shown at states 0, 1, 2, every {golden.view_every}th state and the last; "
+        "state n is after n actions.",
         "# Regenerate after an intended change: SPIELWERK_REGOLD=1 python -m pytest tests/test_golden.py",
         "",
     ]
@@ -89,7 +107,7 @@ def playthrough(golden: Golden) -> str:
         state.apply_action(action)
         index += 1
         lines.append(f"action {index}: player {player} [{action}] {text}")
-        if views_shown_at(index) or state.is_terminal():
+        if views_shown_at(index, golden.view_every) or state.is_terminal():
             show_views(index)
     lines.append("")
     lines.append("final board (all cards shown):")
