@@ -305,6 +305,21 @@ impl Board {
         }
     }
 
+    /// The marbles of team `t` that are not in a kennel (at most 8), as ids.
+    fn team_out(&self, t: usize) -> ([usize; 8], usize) {
+        let mut out = [0; 8];
+        let mut n = 0;
+        for color in [t, t + 2] {
+            for m in 4 * color..4 * color + 4 {
+                if self.marbles[m].place != Place::Kennel {
+                    out[n] = m;
+                    n += 1;
+                }
+            }
+        }
+        (out, n)
+    }
+
     /// Could `steps` forward take `marble` into (or along) its goal lane at all? A cheap
     /// filter before [`Board::landing`], which decides.
     fn may_reach_goal(&self, marble: usize, steps: u8) -> bool {
@@ -803,10 +818,9 @@ impl State {
                 && matches!(board.marbles[marble].place, Place::Ring(_))
                 && matches!(landing.place, Place::Goal(_)))
         };
-        let movable: Vec<usize> = (0..NUM_MARBLES)
-            .filter(|&m| team(color_of(m)) == t && board.marbles[m].place != Place::Kennel)
-            .collect();
-        for &marble in &movable {
+        let (movable, n) = board.team_out(t);
+        let movable = &movable[..n];
+        for &marble in movable {
             for goal in [false, true] {
                 if board
                     .landing(marble, remaining as i8, goal, true)
@@ -819,7 +833,7 @@ impl State {
         if remaining == 1 || failed.contains(&(board.key(), remaining)) {
             return false;
         }
-        for &marble in &movable {
+        for &marble in movable {
             for steps in (1..remaining).rev() {
                 for goal in [false, true] {
                     let Ok(landing) = board.landing(marble, steps as i8, goal, true) else {
@@ -1151,9 +1165,10 @@ impl State {
                     if !possible {
                         continue;
                     }
-                    let Ok(landing) = self.board.landing(marble, steps, goal, false) else {
+                    // A ring move is legal once possible; the goal lane is checked field by field.
+                    if goal && self.board.landing(marble, steps, goal, false).is_err() {
                         continue;
-                    };
+                    }
                     if real {
                         out.push(
                             Move::Step {
@@ -1166,9 +1181,7 @@ impl State {
                         );
                     }
                     // D11: entering the goal from the ring adds one marble to the team's count.
-                    let completes = matches!(place, Place::Ring(_))
-                        && matches!(landing.place, Place::Goal(_))
-                        && home_before == 7;
+                    let completes = on_ring && goal && home_before == 7;
                     if has_joker && !completes {
                         out.push(
                             Move::Step {
@@ -1219,13 +1232,13 @@ impl State {
     fn seven_parts(&self, joker: bool, out: &mut Vec<Action>) {
         let me = self.d.current as usize;
         let remaining = self.d.seven.map_or(7, |s| s.remaining);
-        let marbles: Vec<usize> = (0..NUM_MARBLES)
-            .filter(|&m| team(color_of(m)) == team(me) && self.board.marbles[m].place != Place::Kennel)
-            .collect();
-        let reach: Vec<u8> = marbles
-            .iter()
-            .map(|&m| self.board.ring_reach(m).0.min(7))
-            .collect();
+        let (marbles, n) = self.board.team_out(team(me));
+        let marbles = &marbles[..n];
+        let mut reach = [0u8; 8];
+        for (r, &m) in reach.iter_mut().zip(marbles) {
+            *r = self.board.ring_reach(m).0.min(7);
+        }
+        let reach = &reach[..n];
         let home_before = self.board.team_in_goal(team(me));
         let mut failed = HashSet::new();
         for (i, &marble) in marbles.iter().enumerate() {
@@ -1250,7 +1263,7 @@ impl State {
                     let rest = remaining - steps;
                     let quick = rest == 0
                         || (!goal && on_ring && reach[i] >= steps + rest)
-                        || marbles.iter().zip(&reach).any(|(&other, &r)| {
+                        || marbles.iter().zip(reach).any(|(&other, &r)| {
                             other != marble && landing.victims & (1 << other) == 0 && r >= rest
                         });
                     let finishes = quick || {
