@@ -207,6 +207,38 @@ impl<S: GameState> DynState for S {
     }
 }
 
+/// Reads a state written by [`GameState::to_json`] and checks that it was played under
+/// `rules` (`rules_of` finds them in the state); the game checks the rest.
+pub fn parse_state<S: DeserializeOwned, R: PartialEq + Serialize>(
+    json: &str,
+    game: &str,
+    rules: &R,
+    rules_of: impl Fn(&S) -> &R,
+) -> Result<S> {
+    let state: S =
+        serde_json::from_str(json).map_err(|e| Error::InvalidState(format!("not a {game} state: {e}")))?;
+    if rules_of(&state) != rules {
+        let show = |r: &R| serde_json::to_string(r).unwrap_or_default();
+        return Err(Error::InvalidState(format!(
+            "the state was played with the options {}, this game has {}",
+            show(rules_of(&state)),
+            show(rules)
+        )));
+    }
+    Ok(state)
+}
+
+/// R1: +1 for each player on the winning side, −1 for the others; 0 for all while the
+/// game runs or after a draw. `side` maps a player to their side (a team in Dog).
+pub fn winner_returns(players: usize, winner: Option<usize>, side: impl Fn(usize) -> usize) -> Vec<f64> {
+    match winner {
+        Some(w) => (0..players)
+            .map(|p| if side(p) == w { 1.0 } else { -1.0 })
+            .collect(),
+        None => vec![0.0; players],
+    }
+}
+
 /// Rejects option names a game does not know, naming the ones it does.
 pub fn reject_unknown_options(
     game: &'static str,

@@ -1,5 +1,7 @@
 //! Invariants over many seeded random games of Caravan, with every variant.
 
+mod common;
+
 use serde_json::{Map, Value, json};
 use spielwerk_core::Game;
 use spielwerk_core::bots::RandomBot;
@@ -65,16 +67,5 @@ fn random_games_with_all_variants_at_once() {
 
 #[test]
 fn the_same_seed_gives_the_same_game() {
-    let game = CaravanGame::default();
-    let play = |seed| {
-        let mut state = game.new_initial_state(seed);
-        let mut bot = RandomBot::new(seed);
-        while let Some(a) = bot.step(&state) {
-            state.apply_action(a).unwrap();
-        }
-        state
-    };
-    for seed in 0..30 {
-        assert_eq!(play(seed), play(seed));
-    }
+    common::assert_same_seed_same_game(&CaravanGame::default(), 30);
 }

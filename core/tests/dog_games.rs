@@ -1,5 +1,7 @@
 //! Invariants over many seeded random games of Dog.
 
+mod common;
+
 use spielwerk_core::Game;
 use spielwerk_core::bots::RandomBot;
 use spielwerk_core::dog::{Dog, NUM_ACTIONS, Place};
@@ -62,16 +64,5 @@ fn random_games_keep_every_invariant() {
 
 #[test]
 fn the_same_seed_gives_the_same_game() {
-    let game = Dog::default();
-    let play = |seed| {
-        let mut state = game.new_initial_state(seed);
-        let mut bot = RandomBot::new(seed);
-        while let Some(a) = bot.step(&state) {
-            state.apply_action(a).unwrap();
-        }
-        state
-    };
-    for seed in 0..5 {
-        assert_eq!(play(seed), play(seed));
-    }
+    common::assert_same_seed_same_game(&Dog::default(), 5);
 }

@@ -1,5 +1,7 @@
 //! Invariants over many seeded random games of Schotten Totten.
 
+mod common;
+
 use spielwerk_core::Game;
 use spielwerk_core::bots::RandomBot;
 use spielwerk_core::game::{Action, GameState};
@@ -58,19 +60,7 @@ fn random_games_keep_every_invariant() {
 
 #[test]
 fn the_same_seed_gives_the_same_game() {
-    let game = SchottenTotten::default();
-    let play = |seed| {
-        let mut state = game.new_initial_state(seed);
-        let mut bot = RandomBot::new(seed);
-        while let Some(a) = bot.step(&state) {
-            state.apply_action(a).unwrap();
-        }
-        state
-    };
-    for seed in 0..50 {
-        assert_eq!(play(seed), play(seed));
-    }
-    assert_ne!(play(1).history(), play(2).history());
+    common::assert_same_seed_same_game(&SchottenTotten::default(), 50);
 }
 
 #[test]

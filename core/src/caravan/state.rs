@@ -9,7 +9,7 @@ use serde_json::{Map, Value, json};
 
 use super::cards::{Card, JACK, Kind, NUM_FACES, SUIT_NAMES};
 use crate::error::{Error, IllegalAction, Result};
-use crate::game::{Action, Game, GameState, reject_unknown_options};
+use crate::game::{Action, Game, GameState, parse_state, reject_unknown_options, winner_returns};
 use crate::rng;
 
 /// Three caravans per player; caravan `3 * player + i` is player's `i`-th (C1).
@@ -289,14 +289,7 @@ impl Game for CaravanGame {
     }
 
     fn state_from_json(&self, json: &str) -> Result<State> {
-        let state: State = serde_json::from_str(json)
-            .map_err(|e| Error::InvalidState(format!("not a Caravan state: {e}")))?;
-        if state.rules != *self {
-            return Err(Error::InvalidState(format!(
-                "the state was played with other variants ({:?}) than this game's ({:?})",
-                state.rules, self
-            )));
-        }
+        let state: State = parse_state(json, "Caravan", self, |s: &State| &s.rules)?;
         state.validate()?;
         Ok(state)
     }
@@ -1160,12 +1153,7 @@ impl GameState for State {
     }
 
     fn returns(&self) -> Vec<f64> {
-        match self.outcome {
-            Some(Outcome { winner: Some(w), .. }) => {
-                (0..2).map(|p| if p == w { 1.0 } else { -1.0 }).collect()
-            }
-            _ => vec![0.0, 0.0],
-        }
+        winner_returns(2, self.outcome.and_then(|o| o.winner).map(usize::from), |p| p)
     }
 
     fn history(&self) -> &[Action] {

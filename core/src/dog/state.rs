@@ -9,7 +9,7 @@ use serde_json::{Map, Value, json};
 
 use super::cards::{Card, Hand, NUM_KINDS};
 use crate::error::{Error, IllegalAction, Result};
-use crate::game::{Action, Game, GameState, reject_unknown_options};
+use crate::game::{Action, Game, GameState, parse_state, reject_unknown_options, winner_returns};
 use crate::rng;
 
 /// D2: the ring has 64 fields; player p's start field is 16·p.
@@ -701,14 +701,7 @@ impl Game for Dog {
     }
 
     fn state_from_json(&self, json: &str) -> Result<State> {
-        let state: State =
-            serde_json::from_str(json).map_err(|e| Error::InvalidState(format!("not a Dog state: {e}")))?;
-        if state.d.rules != *self {
-            return Err(Error::InvalidState(format!(
-                "the state was played with max_turns={}, this game has max_turns={}",
-                state.d.rules.max_turns, self.max_turns
-            )));
-        }
+        let state: State = parse_state(json, "Dog", self, |s: &State| &s.d.rules)?;
         state.validate()?;
         Ok(state)
     }
@@ -1480,12 +1473,7 @@ impl GameState for State {
     }
 
     fn returns(&self) -> Vec<f64> {
-        match self.d.outcome {
-            Some(Outcome { winner: Some(w), .. }) => (0..4)
-                .map(|p| if team(p) == w as usize { 1.0 } else { -1.0 })
-                .collect(),
-            _ => vec![0.0; 4],
-        }
+        winner_returns(4, self.d.outcome.and_then(|o| o.winner).map(usize::from), team)
     }
 
     fn history(&self) -> &[Action] {

@@ -9,7 +9,7 @@ use serde_json::{Map, Value, json};
 use super::cards::{Card, CardSet, NUM_CARDS};
 use super::formation::{ClaimCheck, check_claim};
 use crate::error::{Error, IllegalAction, Result};
-use crate::game::{Action, Game, GameState, reject_unknown_options};
+use crate::game::{Action, Game, GameState, parse_state, reject_unknown_options, winner_returns};
 use crate::rng;
 
 pub const NUM_STONES: usize = 9;
@@ -129,14 +129,7 @@ impl Game for SchottenTotten {
     }
 
     fn state_from_json(&self, json: &str) -> Result<State> {
-        let state: State = serde_json::from_str(json)
-            .map_err(|e| Error::InvalidState(format!("not a Schotten Totten state: {e}")))?;
-        if state.rules != *self {
-            return Err(Error::InvalidState(format!(
-                "the state was played with first_player={}, this game has first_player={}",
-                state.rules.first_player, self.first_player
-            )));
-        }
+        let state: State = parse_state(json, "Schotten Totten", self, |s: &State| &s.rules)?;
         state.validate()?;
         Ok(state)
     }
@@ -752,12 +745,7 @@ impl GameState for State {
     }
 
     fn returns(&self) -> Vec<f64> {
-        match self.outcome {
-            Some(Outcome { winner: Some(w), .. }) => {
-                (0..2).map(|p| if p == w { 1.0 } else { -1.0 }).collect()
-            }
-            _ => vec![0.0, 0.0],
-        }
+        winner_returns(2, self.outcome.and_then(|o| o.winner).map(usize::from), |p| p)
     }
 
     fn history(&self) -> &[Action] {

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 use crate::error::{Error, IllegalAction, Result};
-use crate::game::{Action, Game, GameState, reject_unknown_options};
+use crate::game::{Action, Game, GameState, parse_state, reject_unknown_options};
 use crate::rng;
 
 pub const NUM_PILES: usize = 4;
@@ -182,16 +182,8 @@ impl Game for TheGame {
     }
 
     fn state_from_json(&self, json: &str) -> Result<State> {
-        let state: State = serde_json::from_str(json)
-            .map_err(|e| Error::InvalidState(format!("not a state of The Game: {e}")))?;
-        if state.rules != *self {
-            return Err(Error::InvalidState(format!(
-                "the state was played with {:?}, this game is {:?}",
-                state.rules, self
-            )));
-        }
+        let mut state: State = parse_state(json, "The Game", self, |s: &State| &s.rules)?;
         state.validate()?;
-        let mut state = state;
         // T6: a position whose player to move is stuck (or with every card played) is over.
         if state.outcome.is_none() {
             state.settle_outcome();
