@@ -218,11 +218,28 @@ pub fn parse_state<S: DeserializeOwned, R: PartialEq + Serialize>(
     let state: S =
         serde_json::from_str(json).map_err(|e| Error::InvalidState(format!("not a {game} state: {e}")))?;
     if rules_of(&state) != rules {
-        let show = |r: &R| serde_json::to_string(r).unwrap_or_default();
+        // Name only the options that differ: "kings_add=true, this game has kings_add=false".
+        let (played, this) = (
+            serde_json::to_value(rules_of(&state)),
+            serde_json::to_value(rules),
+        );
+        let (Ok(Value::Object(played)), Ok(Value::Object(this))) = (played, this) else {
+            return Err(Error::InvalidState(
+                "the state was played with other options".into(),
+            ));
+        };
+        let differ: Vec<&String> = played.keys().filter(|k| played.get(*k) != this.get(*k)).collect();
+        let show = |m: &Map<String, Value>| {
+            differ
+                .iter()
+                .map(|k| format!("{k}={}", m[k.as_str()]))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
         return Err(Error::InvalidState(format!(
             "the state was played with the options {}, this game has {}",
-            show(rules_of(&state)),
-            show(rules)
+            show(&played),
+            show(&this)
         )));
     }
     Ok(state)

@@ -18,6 +18,10 @@ pub const STREAM_DEAL: u64 = 0;
 pub const STREAM_RESAMPLE: u64 = 1;
 /// Stream for the random policy of simulations and bots.
 pub const STREAM_POLICY: u64 = 2;
+/// First of the streams a game uses for shuffles of its own (each player's deck, each
+/// reshuffle): stream `STREAM_GAME + k` for the game's `k`-th purpose. Streams of one
+/// seed never share numbers, so no two purposes (or seeds) repeat a shuffle.
+pub const STREAM_GAME: u64 = 1 << 32;
 
 /// A ChaCha8 generator for `seed` on the given stream.
 pub fn seeded(seed: u64, stream: u64) -> ChaCha8Rng {

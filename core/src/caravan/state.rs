@@ -22,8 +22,10 @@ const NUM_FACE_CARDS: usize = 16;
 const NUM_NUMBER_CARDS: usize = 40;
 const SELL_MIN: u32 = 21;
 const SELL_MAX: u32 = 26;
-/// Stream for the reshuffles of the *Neu mischen* variant (C10).
-const STREAM_RESHUFFLE: u64 = 3;
+/// ChaCha streams (see [`rng::STREAM_GAME`]): player p's deck is shuffled on
+/// `DECK_STREAM + p`, the reshuffles of *Neu mischen* (C10) on `RESHUFFLE_STREAM + 2·p + k`.
+const DECK_STREAM: u64 = rng::STREAM_GAME;
+const RESHUFFLE_STREAM: u64 = rng::STREAM_GAME + 16;
 
 /// The twelve variants (C10), all off by default. The seed's German names in brackets.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -248,7 +250,7 @@ impl Game for CaravanGame {
         let mut hands: [Vec<Card>; 2] = Default::default();
         let mut shown: [Vec<Vec<Card>>; 2] = Default::default();
         for p in 0..2 {
-            let mut shuffle = rng::seeded(rng::mix(seed ^ (p as u64 + 1)), rng::STREAM_DEAL);
+            let mut shuffle = rng::seeded(seed, DECK_STREAM + p as u64);
             let mut deck = self.base_deck();
             deck.shuffle(&mut shuffle);
             if self.short_deck {
@@ -280,6 +282,7 @@ impl Game for CaravanGame {
             caravans: Default::default(),
             opening_done: [false; 2],
             reshuffles: [0; 2],
+            reshuffled: Default::default(),
             shown_hands: shown,
             first_player,
             current: first_player,
@@ -453,6 +456,10 @@ pub struct State {
     /// C2: whether the player's opening is over (it never restarts).
     opening_done: [bool; 2],
     reshuffles: [u8; 2],
+    /// *Neu mischen*: the cards of each player's latest reshuffle, public since the
+    /// discard pile lies face up. The deck holds only such cards afterwards.
+    #[serde(default)]
+    reshuffled: [Vec<Card>; 2],
     /// *Frische Hand*: the starting hands that were shown and dealt again.
     shown_hands: [Vec<Vec<Card>>; 2],
     first_player: u8,
@@ -673,10 +680,12 @@ impl State {
         {
             let count = self.reshuffles[player];
             let mut shuffle = rng::seeded(
-                rng::mix(self.reshuffle_seed ^ rng::mix(2 * player as u64 + u64::from(count))),
-                STREAM_RESHUFFLE,
+                self.reshuffle_seed,
+                RESHUFFLE_STREAM + 2 * player as u64 + u64::from(count),
             );
             let mut deck = std::mem::take(&mut self.discards[player]);
+            // The pile was face up: everyone knows what the new deck is made of.
+            self.reshuffled[player] = sorted(deck.clone());
             deck.shuffle(&mut shuffle);
             self.decks[player] = deck;
             self.reshuffles[player] += 1;
@@ -892,6 +901,33 @@ impl State {
         for q in 0..2 {
             let hand_hidden = q != player;
             let hand_size = self.hands[q].len();
+            if !self.reshuffled[q].is_empty() {
+                // Since a reshuffle the deck holds only cards of that (public) pile: it is
+                // dealt anew from the hidden cards of that pile, the rest goes to the hand.
+                let mut from_pile = [0usize; NUM_FACES];
+                self.reshuffled[q].iter().for_each(|c| from_pile[c.index()] += 1);
+                let mut pool = self.decks[q].clone();
+                if hand_hidden {
+                    pool.extend(&self.hands[q]);
+                }
+                let (mut candidates, mut hand): (Vec<Card>, Vec<Card>) = (vec![], vec![]);
+                for card in pool {
+                    if from_pile[card.index()] > 0 {
+                        from_pile[card.index()] -= 1;
+                        candidates.push(card);
+                    } else {
+                        hand.push(card);
+                    }
+                }
+                candidates.shuffle(&mut shuffle);
+                let deck = candidates.split_off(candidates.len() - self.decks[q].len());
+                hand.extend(candidates);
+                if hand_hidden {
+                    state.hands[q] = sorted(hand);
+                }
+                state.decks[q] = deck;
+                continue;
+            }
             let hidden_count = self.decks[q].len() + if hand_hidden { hand_size } else { 0 };
             let mut hidden: Vec<Card> = if self.rules.short_deck {
                 // Which 30 cards make the deck is hidden too: draw the unseen part anew from the

@@ -21,7 +21,8 @@ const EMPTY: u8 = u8::MAX;
 pub const COLORS: [&str; 4] = ["red", "blue", "green", "yellow"];
 /// D4: hand sizes cycle 6, 5, 4, 3, 2.
 const HAND_SIZES: [usize; 5] = [6, 5, 4, 3, 2];
-const STREAM_RESHUFFLE: u64 = 4;
+/// The k-th reshuffle of the discards uses ChaCha stream `RESHUFFLE_STREAM + k`.
+const RESHUFFLE_STREAM: u64 = rng::STREAM_GAME;
 
 /// Moves of the normal cards: (card, steps; negative is backward).
 const MOVE_KINDS: [(Card, i8); 13] = [
@@ -763,8 +764,8 @@ impl State {
             for i in 0..4 {
                 if self.d.pile.is_empty() {
                     let mut shuffle = rng::seeded(
-                        rng::mix(self.d.reshuffle_seed ^ rng::mix(u64::from(self.d.reshuffles))),
-                        STREAM_RESHUFFLE,
+                        self.d.reshuffle_seed,
+                        RESHUFFLE_STREAM + u64::from(self.d.reshuffles),
                     );
                     self.d.pile = std::mem::take(&mut self.d.discards);
                     self.d.pile.shuffle(&mut shuffle);
