@@ -17,7 +17,8 @@
 //!
 //! A seven is played in parts, one action each, all from the same card; a part is
 //! offered only if the rest of the seven can still be used (D8). A joker names the card
-//! it stands for through the `joker` bit of the move it makes.
+//! it stands for through the `joker` bit of the move it makes. A start moves the
+//! lowest-numbered marble of the colour in the kennel (kennel marbles are alike).
 
 pub mod cards;
 mod state;

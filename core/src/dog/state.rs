@@ -488,6 +488,12 @@ struct Data {
     exchange: [Option<Card>; 4],
     /// The card each player received this round, once the exchange is complete.
     received: [Option<Card>; 4],
+    /// The card each player gave this round (their own knowledge, kept after the exchange).
+    #[serde(default)]
+    given: [Option<Card>; 4],
+    /// The cards each player has played this round, as everyone saw them.
+    #[serde(default)]
+    played: [Hand; 4],
     seven: Option<Seven>,
     sat_out: [bool; 4],
     /// Turns so far: cards played completely, and sitting out.
@@ -691,6 +697,8 @@ impl Game for Dog {
             current: 0,
             exchange: [None; 4],
             received: [None; 4],
+            given: [None; 4],
+            played: [Hand::default(); 4],
             seven: None,
             sat_out: [false; 4],
             turns: 0,
@@ -779,6 +787,8 @@ impl State {
         self.d.current = first as u8;
         self.d.exchange = [None; 4];
         self.d.received = [None; 4];
+        self.d.given = [None; 4];
+        self.d.played = [Hand::default(); 4];
         self.d.sat_out = [false; 4];
     }
 
@@ -1021,6 +1031,7 @@ impl State {
             Move::Exchange(card) => {
                 self.d.hands[me].take(card);
                 self.d.exchange[me] = Some(card);
+                self.d.given[me] = Some(card);
                 let first = self.first_player();
                 match (1..4)
                     .map(|i| (me + i) % 4)
@@ -1055,6 +1066,7 @@ impl State {
         if self.d.seven.is_none() {
             self.d.hands[me].take(card);
             self.d.discards.push(card);
+            self.d.played[me].add(card);
         }
         let color = self.moving_color(me);
         match mv {
@@ -1388,8 +1400,17 @@ impl State {
         if self.d.current > 3 {
             return bad("seats are 0-3".into());
         }
-        if self.d.seven.is_some_and(|s| s.remaining == 0 || s.remaining >= 7) {
-            return bad("a seven in progress has 1-6 steps left".into());
+        if let Some(seven) = self.d.seven {
+            if seven.remaining == 0 || seven.remaining >= 7 {
+                return bad("a seven in progress has 1-6 steps left".into());
+            }
+            let me = self.d.current as usize;
+            if !self.seven_can_finish(&self.board, me, seven.remaining, seven.joker, &mut HashSet::new()) {
+                return bad(format!(
+                    "the seven in progress cannot use its {} steps left (D8)",
+                    seven.remaining
+                ));
+            }
         }
         if self.d.history.iter().any(|&a| a as usize >= NUM_ACTIONS) {
             return bad(format!("history holds an action outside 0..{NUM_ACTIONS}"));
@@ -1515,7 +1536,7 @@ impl GameState for State {
             "discard_size": self.d.discards.len(),
             "exchange": {
                 "picked": picked,
-                "given": self.d.exchange[player],
+                "given": self.d.given[player],
                 "received": self.d.received[player],
             },
             "seven": self.d.seven,
@@ -1682,8 +1703,23 @@ impl GameState for State {
                 expect(&["type", "card", "as", "marble", "steps", "goal"])?;
                 let played = card_of("card")?;
                 let joker = played == Card::JOKER;
-                let card = if joker { card_of("as")? } else { played };
-                let steps = obj.get("steps").and_then(Value::as_i64);
+                let card = if joker {
+                    card_of("as")?
+                } else if obj.contains_key("as") {
+                    return Err(move_error(format!(
+                        "'as' names the card a joker stands for; {played} is no joker"
+                    )));
+                } else {
+                    played
+                };
+                let steps = match obj.get("steps") {
+                    None => None,
+                    Some(v) => Some(v.as_i64().ok_or_else(|| {
+                        move_error(format!(
+                            "steps must be a whole number (negative for backward), got {v}"
+                        ))
+                    })?),
+                };
                 let kind = MOVE_KINDS
                     .iter()
                     .position(|&(c, s)| c == card && steps.is_none_or(|st| st == i64::from(s)))
@@ -1754,10 +1790,30 @@ impl GameState for State {
                 hidden.extend(self.d.exchange[p]);
             }
         }
+        // The partner surely still holds the card `player` gave, unless one of that kind
+        // has been played since (then nobody can tell which): that card stays pinned.
+        let mate = partner(player);
+        let pinned = self.d.given[player].filter(|&g| {
+            self.d.phase == Phase::Play && !self.d.sat_out[mate] && self.d.played[mate].0[g.index()] == 0
+        });
+        if let Some(g) = pinned {
+            let i = hidden
+                .iter()
+                .position(|&c| c == g)
+                .expect("the partner holds the card given");
+            hidden.swap_remove(i);
+        }
         hidden.shuffle(&mut rng::seeded(seed, rng::STREAM_RESAMPLE));
         for &p in &others {
             state.d.hands[p] = Hand::default();
-            for _ in 0..self.d.hands[p].len() {
+            let mut size = self.d.hands[p].len();
+            if p == mate
+                && let Some(g) = pinned
+            {
+                state.d.hands[p].add(g);
+                size -= 1;
+            }
+            for _ in 0..size {
                 state.d.hands[p].add(hidden.pop().expect("sizes add up"));
             }
             if self.d.phase == Phase::Exchange && self.d.exchange[p].is_some() {
