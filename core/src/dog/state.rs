@@ -1129,8 +1129,7 @@ impl State {
     /// the joker standing in for it.
     fn plays(&self, out: &mut Vec<Action>) {
         if let Some(seven) = self.d.seven {
-            self.seven_parts(seven.joker, out);
-            out.sort_unstable();
+            self.seven_parts(!seven.joker, seven.joker, out);
             return;
         }
         let me = self.d.current as usize;
@@ -1147,68 +1146,76 @@ impl State {
             }
         }
         let reach: [(u8, bool); 4] = std::array::from_fn(|k| self.board.ring_reach(4 * color + k));
+        // Legal (kind, marble, goal) of the normal cards; pushed for the real card first and
+        // then for the joker, so that the ids come out sorted.
+        let mut steps_found = [(0u8, 0u8, false); 13 * 4 * 2];
+        let mut found = 0;
         for (kind, &(card, steps)) in MOVE_KINDS.iter().enumerate() {
-            let real = hand.has(card);
-            if !real && !has_joker {
+            if !hand.has(card) && !has_joker {
                 continue;
             }
             for marble in 4 * color..4 * color + 4 {
                 let place = self.board.marbles[marble].place;
-                if place == Place::Kennel {
-                    continue;
-                }
+                let on_ring = matches!(place, Place::Ring(_));
                 let (forward, back) = reach[marble % 4];
                 for goal in [false, true] {
                     // Ring moves are decided by the reach; the goal lane needs the full way.
-                    let on_ring = matches!(place, Place::Ring(_));
                     let possible = if goal {
-                        steps > 0 && self.board.may_reach_goal(marble, steps as u8)
+                        steps > 0
+                            && self.board.may_reach_goal(marble, steps as u8)
+                            && self.board.landing(marble, steps, goal, false).is_ok()
                     } else if steps < 0 {
                         on_ring && back
                     } else {
                         on_ring && steps as u8 <= forward
                     };
-                    if !possible {
-                        continue;
-                    }
-                    // A ring move is legal once possible; the goal lane is checked field by field.
-                    if goal && self.board.landing(marble, steps, goal, false).is_err() {
-                        continue;
-                    }
-                    if real {
-                        out.push(
-                            Move::Step {
-                                joker: false,
-                                kind,
-                                marble,
-                                goal,
-                            }
-                            .encode(),
-                        );
-                    }
-                    // D11: entering the goal from the ring adds one marble to the team's count.
-                    let completes = on_ring && goal && home_before == 7;
-                    if has_joker && !completes {
-                        out.push(
-                            Move::Step {
-                                joker: true,
-                                kind,
-                                marble,
-                                goal,
-                            }
-                            .encode(),
-                        );
+                    if possible {
+                        steps_found[found] = (kind as u8, marble as u8, goal);
+                        found += 1;
                     }
                 }
             }
         }
-        if hand.has(Card::SEVEN) {
-            self.seven_parts(false, out);
+        let found = steps_found[..found]
+            .iter()
+            .map(|&(k, m, g)| (k as usize, m as usize, g));
+        for (kind, marble, goal) in found.clone() {
+            if hand.has(MOVE_KINDS[kind].0) {
+                out.push(
+                    Move::Step {
+                        joker: false,
+                        kind,
+                        marble,
+                        goal,
+                    }
+                    .encode(),
+                );
+            }
         }
         if has_joker {
-            self.seven_parts(true, out);
+            for (kind, marble, goal) in found {
+                // D11: entering the goal from the ring adds one marble to the team's count.
+                let from_ring = matches!(self.board.marbles[marble].place, Place::Ring(_));
+                if !(from_ring && goal && home_before == 7) {
+                    out.push(
+                        Move::Step {
+                            joker: true,
+                            kind,
+                            marble,
+                            goal,
+                        }
+                        .encode(),
+                    );
+                }
+            }
         }
-        if hand.has(Card::JACK) || has_joker {
+        if hand.has(Card::SEVEN) || has_joker {
+            self.seven_parts(hand.has(Card::SEVEN), has_joker, out);
+        }
+        for (joker, card) in [(false, Card::JACK), (true, Card::JOKER)] {
+            if !hand.has(card) {
+                continue;
+            }
             for marble in 4 * color..4 * color + 4 {
                 let mk = self.board.marbles[marble];
                 if !matches!(mk.place, Place::Ring(_)) || mk.protected {
@@ -1217,25 +1224,24 @@ impl State {
                 for with in 0..NUM_MARBLES {
                     let other = self.board.marbles[with];
                     if color_of(with) != color && matches!(other.place, Place::Ring(_)) && !other.protected {
-                        for joker in [false, true] {
-                            if hand.has(if joker { Card::JOKER } else { Card::JACK }) {
-                                out.push(Move::Jack { joker, marble, with }.encode());
-                            }
-                        }
+                        out.push(Move::Jack { joker, marble, with }.encode());
                     }
                 }
             }
         }
-        out.sort_unstable();
+        debug_assert!(out.is_sorted(), "legal actions come out in id order");
     }
 
-    /// D8: the parts of a seven (started or not) that leave a usable rest.
+    /// D8: the parts of a seven (started or not) that leave a usable rest, for the real
+    /// seven and/or the joker standing in for it, in action-id order.
     ///
     /// A part's rest is usable at once if another marble (not sent home by the part) can
     /// take the rest along the ring, or the moved marble can go on along the ring: ring
     /// moves only get freer during a seven, since protected marbles never move and the
-    /// moved marble loses its protection. Only otherwise the full search decides.
-    fn seven_parts(&self, joker: bool, out: &mut Vec<Action>) {
+    /// moved marble loses its protection. Only otherwise the full search decides. The
+    /// joker's parts differ from the seven's only where the team could bring its eighth
+    /// marble home (D11), so they are searched apart only then.
+    fn seven_parts(&self, real: bool, joker: bool, out: &mut Vec<Action>) {
         let me = self.d.current as usize;
         let remaining = self.d.seven.map_or(7, |s| s.remaining);
         let (marbles, n) = self.board.team_out(team(me));
@@ -1246,7 +1252,13 @@ impl State {
         }
         let reach = &reach[..n];
         let home_before = self.board.team_in_goal(team(me));
-        let mut failed = HashSet::new();
+        let on_ring_count = marbles
+            .iter()
+            .filter(|&&m| matches!(self.board.marbles[m].place, Place::Ring(_)))
+            .count();
+        let joker_differs = home_before + on_ring_count >= 8;
+        let (mut failed, mut failed_joker) = (HashSet::new(), HashSet::new());
+        let mut joker_parts: Vec<Action> = Vec::new();
         for (i, &marble) in marbles.iter().enumerate() {
             let on_ring = matches!(self.board.marbles[marble].place, Place::Ring(_));
             for steps in 1..=remaining {
@@ -1262,25 +1274,22 @@ impl State {
                     let Ok(landing) = self.board.landing(marble, steps as i8, goal, true) else {
                         continue;
                     };
-                    // D11: a joker's part may not bring the team's eighth marble in.
-                    if joker && home_before == 7 && on_ring && goal {
-                        continue;
-                    }
                     let rest = remaining - steps;
                     let quick = rest == 0
                         || (!goal && on_ring && reach[i] >= steps + rest)
                         || marbles.iter().zip(reach).any(|(&other, &r)| {
                             other != marble && landing.victims & (1 << other) == 0 && r >= rest
                         });
-                    let finishes = quick || {
+                    let after = || {
                         let mut after = self.board;
                         after.apply_landing(marble, landing);
-                        self.seven_can_finish(&after, me, rest, joker, &mut failed)
+                        after
                     };
-                    if finishes {
+                    let finishes = quick || self.seven_can_finish(&after(), me, rest, false, &mut failed);
+                    if real && finishes {
                         out.push(
                             Move::Seven {
-                                joker,
+                                joker: false,
                                 marble,
                                 steps,
                                 goal,
@@ -1288,9 +1297,32 @@ impl State {
                             .encode(),
                         );
                     }
+                    if joker {
+                        // D11: a joker's part may not bring the team's eighth marble in.
+                        let banned = home_before == 7 && on_ring && goal;
+                        let finishes_as_joker = if joker_differs {
+                            !banned
+                                && (quick
+                                    || self.seven_can_finish(&after(), me, rest, true, &mut failed_joker))
+                        } else {
+                            finishes
+                        };
+                        if finishes_as_joker {
+                            joker_parts.push(
+                                Move::Seven {
+                                    joker: true,
+                                    marble,
+                                    steps,
+                                    goal,
+                                }
+                                .encode(),
+                            );
+                        }
+                    }
                 }
             }
         }
+        out.extend(joker_parts);
     }
 
     fn has_legal_move(&self) -> bool {
