@@ -1058,58 +1058,63 @@ impl GameState for State {
         }
         let targets = &targets[..n_targets];
         let can_discard = !opening || !self.has_number_card(me);
-        let mut previous: Option<Card> = None;
-        for &card in &self.hands[me] {
-            if previous == Some(card) {
-                continue; // a second copy (Doppeldeck) gives the same actions
-            }
-            previous = Some(card);
-            match card.kind() {
-                Kind::Number(value) => {
-                    for &(caravan, last) in targets {
-                        let allowed = match last {
-                            None => true,
-                            Some((last, _, _)) if last == value => false,
-                            Some((_, None, _)) => true,
-                            Some((last, Some(direction), suit)) => {
-                                let follows = match direction {
-                                    Direction::Ascending => value > last,
-                                    Direction::Descending => value < last,
-                                };
-                                follows || card.suit() == suit
-                            }
+        // The hand is sorted; a second copy (Doppeldeck) gives the same actions. Number
+        // plays, face plays, discards and disbands are made in turn, so that the ids come
+        // out in order.
+        let hand = &self.hands[me];
+        let distinct = || {
+            hand.iter()
+                .enumerate()
+                .filter(|&(i, c)| i == 0 || hand[i - 1] != *c)
+                .map(|(_, &c)| c)
+        };
+        for card in distinct() {
+            let Kind::Number(value) = card.kind() else {
+                continue;
+            };
+            for &(caravan, last) in targets {
+                let allowed = match last {
+                    None => true,
+                    Some((last, _, _)) if last == value => false,
+                    Some((_, None, _)) => true,
+                    Some((last, Some(direction), suit)) => {
+                        let follows = match direction {
+                            Direction::Ascending => value > last,
+                            Direction::Descending => value < last,
                         };
-                        if allowed {
+                        follows || card.suit() == suit
+                    }
+                };
+                if allowed {
+                    out.push(rules.encode(Move::Play {
+                        card,
+                        caravan,
+                        position: 0,
+                    }));
+                }
+            }
+        }
+        if !opening {
+            for card in distinct().filter(|c| !c.is_number()) {
+                let queen = card.kind() == Kind::Queen;
+                for (caravan, c) in self.caravans.iter().enumerate() {
+                    let n = c.slots.len();
+                    for (position, slot) in c.slots.iter().enumerate() {
+                        let full = !rules.unlimited_face_cards && slot.faces.len() >= 3;
+                        let misplaced_queen = queen && !rules.queens_anywhere && position + 1 != n;
+                        if !full && !misplaced_queen {
                             out.push(rules.encode(Move::Play {
                                 card,
                                 caravan,
-                                position: 0,
+                                position,
                             }));
                         }
                     }
                 }
-                kind if !opening => {
-                    for (caravan, c) in self.caravans.iter().enumerate() {
-                        let n = c.slots.len();
-                        for (position, slot) in c.slots.iter().enumerate() {
-                            let full = !rules.unlimited_face_cards && slot.faces.len() >= 3;
-                            let misplaced_queen =
-                                kind == Kind::Queen && !rules.queens_anywhere && position + 1 != n;
-                            if !full && !misplaced_queen {
-                                out.push(rules.encode(Move::Play {
-                                    card,
-                                    caravan,
-                                    position,
-                                }));
-                            }
-                        }
-                    }
-                }
-                _ => {}
             }
-            if can_discard {
-                out.push(rules.encode(Move::Discard(card)));
-            }
+        }
+        if can_discard {
+            out.extend(distinct().map(|card| rules.encode(Move::Discard(card))));
         }
         if !opening {
             for caravan in own {
@@ -1118,7 +1123,7 @@ impl GameState for State {
                 }
             }
         }
-        out.sort_unstable();
+        debug_assert!(out.is_sorted(), "legal actions come out in id order");
     }
 
     fn check_action(&self, action: Action) -> Result<(), IllegalAction> {

@@ -1,0 +1,22 @@
+//! Plays random games of Caravan for profiling: `cargo run --release --example caravan_profile`.
+use spielwerk_core::caravan::CaravanGame;
+use spielwerk_core::game::Game;
+use spielwerk_core::rng;
+use spielwerk_core::simulate::random_playout;
+
+fn main() {
+    let game = CaravanGame::default();
+    let mut buf = Vec::new();
+    let start = std::time::Instant::now();
+    let mut actions = 0;
+    for seed in 0..3000 {
+        let mut state = game.new_initial_state(seed);
+        actions += random_playout(&mut state, &mut rng::seeded(seed, rng::STREAM_POLICY), &mut buf);
+    }
+    let t = start.elapsed();
+    println!(
+        "{actions} actions, {:?} per game, {:?} per action",
+        t / 3000,
+        t / actions as u32
+    );
+}
