@@ -18,6 +18,17 @@ impl IllegalAction {
             reason: reason.into(),
         }
     }
+
+    /// An id outside the game's action space `0..num_actions`.
+    pub fn no_such_action(action: u32, num_actions: usize) -> Self {
+        Self::new(
+            "actions",
+            format!(
+                "action {action} does not exist: actions are 0-{}",
+                num_actions - 1
+            ),
+        )
+    }
 }
 
 /// Everything that can go wrong when talking to the engine.

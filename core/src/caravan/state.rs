@@ -1129,13 +1129,7 @@ impl GameState for State {
     fn check_action(&self, action: Action) -> Result<(), IllegalAction> {
         match self.rules.decode(action) {
             Some(mv) => self.check(mv),
-            None => Err(IllegalAction::new(
-                "actions",
-                format!(
-                    "action {action} does not exist: actions are 0-{}",
-                    self.rules.num_actions() - 1
-                ),
-            )),
+            None => Err(IllegalAction::no_such_action(action, self.rules.num_actions())),
         }
     }
 

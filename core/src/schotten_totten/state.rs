@@ -728,13 +728,7 @@ impl GameState for State {
     fn check_action(&self, action: Action) -> Result<(), IllegalAction> {
         match Move::decode(action) {
             Some(mv) => self.check(mv),
-            None => Err(IllegalAction::new(
-                "actions",
-                format!(
-                    "action {action} does not exist: actions are 0-{}",
-                    NUM_ACTIONS - 1
-                ),
-            )),
+            None => Err(IllegalAction::no_such_action(action, NUM_ACTIONS)),
         }
     }
 

@@ -284,13 +284,7 @@ impl State {
             };
         }
         let Some((card, pile)) = decode(action) else {
-            return Err(IllegalAction::new(
-                "actions",
-                format!(
-                    "action {action} does not exist: actions are 0-{}",
-                    NUM_ACTIONS - 1
-                ),
-            ));
+            return Err(IllegalAction::no_such_action(action, NUM_ACTIONS));
         };
         if !self.hands[me].contains(card) {
             return Err(IllegalAction::new(
