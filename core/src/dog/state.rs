@@ -106,6 +106,8 @@ enum Blocked {
     PassProtected(usize),
     LandProtected(usize),
     NotLeftStart,
+    KennelEmpty(usize),
+    StartTaken(usize),
     ShortOfGoal { steps: usize, field: usize },
     PastGoal { steps: usize, field: usize },
 }
@@ -141,6 +143,12 @@ impl From<Blocked> for IllegalAction {
                 "D9",
                 "a marble enters its goal only after it has left the start field once",
             ),
+            Blocked::KennelEmpty(color) => {
+                IllegalAction::new("D6", format!("no {} marble is left in the kennel", COLORS[color]))
+            }
+            Blocked::StartTaken(field) => {
+                IllegalAction::new("D6", format!("the start field {field} holds a protected marble"))
+            }
             Blocked::ShortOfGoal { steps, field } => IllegalAction::new(
                 "D9",
                 format!("{steps} steps from field {field} do not reach the goal"),
@@ -345,9 +353,18 @@ impl Board {
             return (0, false);
         };
         let f = f as usize;
-        let blocks = |field: usize| self.at(field).is_some_and(|o| self.marbles[o].protected);
-        let forward = (1..=13).find(|&i| blocks((f + i) % RING)).map_or(13, |i| i - 1);
-        let back = (1..=4).all(|i| !blocks((f + RING - i) % RING));
+        // D6: protected marbles stand only on start fields, so only those four can block.
+        let (mut forward, mut back) = (13, true);
+        for color in 0..4 {
+            let s = start_field(color);
+            if self.at(s).is_some_and(|o| self.marbles[o].protected) {
+                let ahead = (s + RING - f) % RING;
+                if (1..=13).contains(&ahead) {
+                    forward = forward.min(ahead - 1);
+                }
+                back &= !(1..=4).contains(&((f + RING - s) % RING));
+            }
+        }
         (forward as u8, back)
     }
 
@@ -393,18 +410,13 @@ impl Board {
     }
 
     /// D6: the first marble of `color` in the kennel, and whom its start would send home.
-    fn start(&self, color: usize) -> Result<(usize, Option<usize>), IllegalAction> {
+    fn start(&self, color: usize) -> Result<(usize, Option<usize>), Blocked> {
         let marble = (4 * color..4 * color + 4)
             .find(|&m| self.marbles[m].place == Place::Kennel)
-            .ok_or_else(|| {
-                IllegalAction::new("D6", format!("no {} marble is left in the kennel", COLORS[color]))
-            })?;
+            .ok_or(Blocked::KennelEmpty(color))?;
         let field = start_field(color);
         match self.at(field) {
-            Some(other) if self.marbles[other].protected => Err(IllegalAction::new(
-                "D6",
-                format!("the start field {field} holds a protected marble"),
-            )),
+            Some(other) if self.marbles[other].protected => Err(Blocked::StartTaken(field)),
             other => Ok((marble, other)),
         }
     }
