@@ -15,7 +15,7 @@ use crate::error::{Error, IllegalAction, Result};
 pub type Action = u32;
 
 /// A rule set with its options.
-pub trait Game: Clone + Send + Sync + 'static {
+pub trait Game: Clone + Send + Sync + Serialize + 'static {
     type State: GameState;
 
     /// The registry name, e.g. `"schotten_totten"`.
@@ -24,8 +24,14 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// Builds the game from options given as JSON values. Unknown names and
     /// values out of range are rejected with [`Error::InvalidOption`].
     fn from_options(options: &Map<String, Value>) -> Result<Self>;
-    /// Every option with its value, defaults included (round-trips through `from_options`).
-    fn options(&self) -> Map<String, Value>;
+    /// Every option with its value, defaults included (round-trips through `from_options`):
+    /// the rules struct's fields.
+    fn options(&self) -> Map<String, Value> {
+        match serde_json::to_value(self) {
+            Ok(Value::Object(map)) => map,
+            _ => unreachable!("game options serialize as a JSON object"),
+        }
+    }
     fn num_players(&self) -> usize;
     fn num_distinct_actions(&self) -> usize;
     /// Whether results count for a ranking: false once any house-rule variant is on.

@@ -79,23 +79,6 @@ impl CaravanGame {
         *self == CaravanGame::default()
     }
 
-    fn variant_flags(&self) -> [bool; 12] {
-        [
-            self.queens_anywhere,
-            self.kings_add,
-            self.founding_suit,
-            self.unlimited_face_cards,
-            self.quick_sale,
-            self.reshuffle,
-            self.short_deck,
-            self.double_deck,
-            self.queens_shield,
-            self.fixed_course,
-            self.fresh_hand,
-            self.protected_joker,
-        ]
-    }
-
     fn flag_mut(&mut self, name: &str) -> &mut bool {
         match name {
             "queens_anywhere" => &mut self.queens_anywhere,
@@ -218,14 +201,6 @@ impl Game for CaravanGame {
             })?;
         }
         Ok(game)
-    }
-
-    fn options(&self) -> Map<String, Value> {
-        VARIANTS
-            .iter()
-            .zip(self.variant_flags())
-            .map(|((name, _), on)| (name.to_string(), json!(on)))
-            .collect()
     }
 
     fn num_players(&self) -> usize {

@@ -672,12 +672,6 @@ impl Game for Dog {
         Ok(game)
     }
 
-    fn options(&self) -> Map<String, Value> {
-        let mut m = Map::new();
-        m.insert("max_turns".into(), json!(self.max_turns));
-        m
-    }
-
     fn num_players(&self) -> usize {
         4
     }

@@ -91,12 +91,6 @@ impl Game for SchottenTotten {
         Ok(game)
     }
 
-    fn options(&self) -> Map<String, Value> {
-        let mut m = Map::new();
-        m.insert("first_player".into(), json!(self.first_player));
-        m
-    }
-
     fn num_players(&self) -> usize {
         2
     }

@@ -141,13 +141,6 @@ impl Game for TheGame {
         Ok(game)
     }
 
-    fn options(&self) -> Map<String, Value> {
-        let mut m = Map::new();
-        m.insert("players".into(), json!(self.players));
-        m.insert("pro".into(), json!(self.pro));
-        m
-    }
-
     fn num_players(&self) -> usize {
         self.players as usize
     }
