@@ -921,15 +921,11 @@ impl State {
             ));
         }
         let color = self.moving_color(me);
-        let after = match mv {
+        match mv {
             Move::Start { .. } => {
-                let (marble, victim) = self.board.start(color)?;
-                let mut after = self.board;
-                if let Some(v) = victim {
-                    after.send_home(v);
-                }
-                after.put(marble, Place::Ring(start_field(color) as u8), true);
-                after
+                // A start never brings a marble into the goal: the joker may always start.
+                self.board.start(color)?;
+                Ok(())
             }
             Move::Step {
                 kind, marble, goal, ..
@@ -937,10 +933,19 @@ impl State {
                 if color_of(marble) != color {
                     return Err(self.not_yours(me, marble));
                 }
+                let from_ring = matches!(self.board.marbles[marble].place, Place::Ring(_));
                 let landing = self.board.landing(marble, MOVE_KINDS[kind].1, goal, false)?;
-                let mut after = self.board;
-                after.apply_landing(marble, landing);
-                after
+                // D11: entering the goal from the ring adds one marble to the team's count.
+                let completes = from_ring
+                    && matches!(landing.place, Place::Goal(_))
+                    && self.board.team_in_goal(team(me)) == 7;
+                if card == Card::JOKER && completes {
+                    return Err(IllegalAction::new(
+                        "D11",
+                        "the joker may not bring the team's last marble home",
+                    ));
+                }
+                Ok(())
             }
             Move::Seven {
                 joker,
@@ -973,7 +978,17 @@ impl State {
                         "the joker may not bring the team's last marble home",
                     ));
                 }
-                if !self.seven_can_finish(&after, me, remaining - steps, joker, &mut HashSet::new()) {
+                // The common case first: another marble (not sent home) takes the rest along
+                // the ring, which only gets freer during a seven (see `seven_parts`).
+                let rest = remaining - steps;
+                let (team_marbles, n) = self.board.team_out(team(me));
+                let quick = rest == 0
+                    || team_marbles[..n].iter().any(|&other| {
+                        other != marble
+                            && landing.victims & (1 << other) == 0
+                            && self.board.ring_reach(other).0 >= rest
+                    });
+                if !quick && !self.seven_can_finish(&after, me, rest, joker, &mut HashSet::new()) {
                     return Err(IllegalAction::new(
                         "D8",
                         format!(
@@ -982,7 +997,7 @@ impl State {
                         ),
                     ));
                 }
-                return Ok(());
+                Ok(())
             }
             Move::Jack { marble, with, .. } => {
                 if color_of(marble) != color {
@@ -1016,17 +1031,10 @@ impl State {
                         }
                     }
                 }
-                return Ok(());
+                Ok(())
             }
             Move::Exchange(_) | Move::SitOut => unreachable!(),
-        };
-        if card == Card::JOKER && self.joker_brings_last_home(me, &after) {
-            return Err(IllegalAction::new(
-                "D11",
-                "the joker may not bring the team's last marble home",
-            ));
         }
-        Ok(())
     }
 
     /// Carries out a checked move.
