@@ -295,30 +295,25 @@ impl State {
     /// The claim proof (S5) for `player` at `stone` as the position stands.
     /// `None` if the player does not have three cards there.
     pub fn claim_check(&self, stone: usize, player: usize) -> Option<ClaimCheck> {
+        self.proof(stone, player, CardSet::ALL.minus(self.table()))
+    }
+
+    /// S5 with the available cards already known (the hot path computes them once).
+    fn proof(&self, stone: usize, player: usize, available: CardSet) -> Option<ClaimCheck> {
         let s = &self.stones[stone];
         let mine = &s.sides[player];
         mine.is_complete().then(|| {
             check_claim(
                 mine.complete(),
                 s.sides[1 - player].cards(),
-                CardSet::ALL.minus(self.table()),
+                available,
                 s.completed_first == Some(player as u8),
             )
         })
     }
 
     fn claimable(&self, stone: usize, player: usize, available: CardSet) -> bool {
-        let s = &self.stones[stone];
-        let mine = &s.sides[player];
-        s.owner.is_none()
-            && mine.is_complete()
-            && check_claim(
-                mine.complete(),
-                s.sides[1 - player].cards(),
-                available,
-                s.completed_first == Some(player as u8),
-            )
-            .provable
+        self.stones[stone].owner.is_none() && self.proof(stone, player, available).is_some_and(|c| c.provable)
     }
 
     fn any_claimable(&self, player: usize) -> bool {
