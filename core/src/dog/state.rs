@@ -41,6 +41,26 @@ const MOVE_KINDS: [(Card, i8); 13] = [
     (Card::FOUR, -4),
 ];
 
+/// Bit k set for the move kinds going forward 1 to `n` steps (index `n`, 0–13).
+const KINDS_WITHIN: [u16; 14] = {
+    let mut table = [0u16; 14];
+    let mut n = 0;
+    while n < 14 {
+        let mut k = 0;
+        while k < MOVE_KINDS.len() {
+            let steps = MOVE_KINDS[k].1;
+            if steps > 0 && steps as usize <= n {
+                table[n] |= 1 << k;
+            }
+            k += 1;
+        }
+        n += 1;
+    }
+    table
+};
+/// The move kind four steps back.
+const BACK_FOUR: u16 = 1 << 12;
+
 // The action space (see the module documentation).
 const EXCHANGE_BASE: Action = 0;
 const START_BASE: Action = EXCHANGE_BASE + NUM_KINDS as Action;
@@ -49,6 +69,8 @@ const SEVEN_BASE: Action = MOVE_BASE + 2 * 13 * 16 * 2;
 const JACK_BASE: Action = SEVEN_BASE + 2 * 16 * 7 * 2;
 pub const SIT_OUT: Action = JACK_BASE + 2 * 16 * 16;
 pub const NUM_ACTIONS: usize = SIT_OUT as usize + 1;
+/// A joker's seven part has the id of the same part of a real seven plus this.
+const JOKER_SEVEN: Action = 16 * 7 * 2;
 
 fn partner(p: usize) -> usize {
     (p + 2) % 4
@@ -64,6 +86,16 @@ fn goal_cell(color: usize, slot: u8) -> usize {
 }
 fn color_of(marble: usize) -> usize {
     marble / 4
+}
+/// The positions of the set bits, lowest first.
+fn bits(mut mask: u16) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let bit = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            bit
+        })
+    })
 }
 
 /// A marble's place (D2).
@@ -190,13 +222,19 @@ impl Board {
         }
     }
 
+    fn on_ring(&self, marble: usize) -> bool {
+        matches!(self.marbles[marble].place, Place::Ring(_))
+    }
+
     fn at(&self, cell: usize) -> Option<usize> {
         (self.cells[cell] != EMPTY).then_some(self.cells[cell] as usize)
     }
 
     fn in_goal(&self, color: usize) -> usize {
-        (0..4)
-            .filter(|k| matches!(self.marbles[4 * color + k].place, Place::Goal(_)))
+        let lane = goal_cell(color, 0);
+        self.cells[lane..lane + GOAL_LEN as usize]
+            .iter()
+            .filter(|&&c| c != EMPTY)
             .count()
     }
 
@@ -329,43 +367,79 @@ impl Board {
         (out, n)
     }
 
-    /// Could `steps` forward take `marble` into (or along) its goal lane at all? A cheap
-    /// filter before [`Board::landing`], which decides.
-    fn may_reach_goal(&self, marble: usize, steps: u8) -> bool {
-        let m = self.marbles[marble];
-        match m.place {
-            Place::Kennel => false,
-            Place::Goal(slot) => slot + steps < GOAL_LEN,
-            Place::Ring(f) => {
-                let to_start = (start_field(color_of(marble)) + RING - f as usize) % RING;
-                !m.protected
-                    && (steps as usize) > to_start
-                    && (steps as usize) - to_start <= GOAL_LEN as usize
-            }
-        }
-    }
-
-    /// How far `marble` can go along the ring: the steps forward before the first protected
-    /// marble (at most 13), and whether four steps back are free of protected marbles.
-    /// Only protected marbles block a ring move (D6, D7), so this decides its legality.
-    fn ring_reach(&self, marble: usize) -> (u8, bool) {
-        let Place::Ring(f) = self.marbles[marble].place else {
-            return (0, false);
-        };
-        let f = f as usize;
-        // D6: protected marbles stand only on start fields, so only those four can block.
-        let (mut forward, mut back) = (13, true);
+    /// The ring fields holding a protected marble, as a bit mask. D6: protected marbles
+    /// stand only on start fields, so only those four fields are looked at.
+    fn protected_fields(&self) -> u64 {
+        let mut fields = 0;
         for color in 0..4 {
             let s = start_field(color);
             if self.at(s).is_some_and(|o| self.marbles[o].protected) {
-                let ahead = (s + RING - f) % RING;
-                if (1..=13).contains(&ahead) {
-                    forward = forward.min(ahead - 1);
-                }
-                back &= !(1..=4).contains(&((f + RING - s) % RING));
+                fields |= 1 << s;
             }
         }
-        (forward as u8, back)
+        fields
+    }
+
+    /// How far a marble on ring field `f` can go along the ring: the steps forward before
+    /// the first protected marble (at most 13), and whether four steps back are free of
+    /// protected marbles. Only protected marbles block a ring move (D6, D7), so this decides
+    /// a ring move's legality. `protected` is [`Board::protected_fields`].
+    fn reach_from(f: usize, protected: u64) -> (u8, bool) {
+        // Bit i of `around` is field f + i (mod 64): bits 1–13 lie ahead, bits 60–63 behind.
+        let around = protected.rotate_right(f as u32);
+        let ahead = (around >> 1) & 0x1fff;
+        let forward = if ahead == 0 {
+            13
+        } else {
+            ahead.trailing_zeros() as u8
+        };
+        (forward, around >> 60 == 0)
+    }
+
+    /// [`Board::reach_from`] for `marble`; nothing for a marble off the ring.
+    fn ring_reach(&self, marble: usize, protected: u64) -> (u8, bool) {
+        match self.marbles[marble].place {
+            Place::Ring(f) => Board::reach_from(f as usize, protected),
+            _ => (0, false),
+        }
+    }
+
+    /// The empty fields of `color`'s goal lane in a row from field `from` on.
+    fn goal_free_from(&self, color: usize, from: u8) -> u8 {
+        (from..GOAL_LEN)
+            .take_while(|&s| self.cells[goal_cell(color, s)] == EMPTY)
+            .count() as u8
+    }
+
+    /// Steps along the ring from field `f` to `color`'s start field (0–63).
+    fn to_start(color: usize, f: usize) -> usize {
+        (start_field(color) + RING - f) % RING
+    }
+
+    /// The move kinds of the normal cards (bit k: `MOVE_KINDS[k]`) that `marble` can make
+    /// along the ring, and those that take it into or along its goal lane (D7, D9): the
+    /// same moves [`Board::landing`] allows, decided by reach and free goal fields.
+    fn step_kinds(&self, marble: usize, protected: u64) -> (u16, u16) {
+        let me = self.marbles[marble];
+        let color = color_of(marble);
+        match me.place {
+            Place::Kennel => (0, 0),
+            Place::Goal(slot) => (0, KINDS_WITHIN[self.goal_free_from(color, slot + 1) as usize]),
+            Place::Ring(f) => {
+                let (forward, back) = Board::reach_from(f as usize, protected);
+                let ring = KINDS_WITHIN[forward as usize] | if back { BACK_FOUR } else { 0 };
+                let to_start = Board::to_start(color, f as usize);
+                // D9: into the goal after leaving the start once, passing no protected
+                // marble (the own start field included), landing on a free goal field.
+                let goal = if me.protected || to_start >= 13 || (forward as usize) < to_start {
+                    0
+                } else {
+                    let last = (to_start + self.goal_free_from(color, 0) as usize).min(13);
+                    KINDS_WITHIN[last] & !KINDS_WITHIN[to_start]
+                };
+                (ring, goal)
+            }
+        }
     }
 
     fn send_home(&mut self, marble: usize) {
@@ -401,10 +475,8 @@ impl Board {
     }
 
     fn apply_landing(&mut self, marble: usize, landing: Landing) {
-        for victim in 0..NUM_MARBLES {
-            if landing.victims & (1 << victim) != 0 {
-                self.send_home(victim);
-            }
+        for victim in bits(landing.victims) {
+            self.send_home(victim);
         }
         self.put(marble, landing.place, false);
     }
@@ -982,11 +1054,12 @@ impl State {
                 // the ring, which only gets freer during a seven (see `seven_parts`).
                 let rest = remaining - steps;
                 let (team_marbles, n) = self.board.team_out(team(me));
+                let protected = self.board.protected_fields();
                 let quick = rest == 0
                     || team_marbles[..n].iter().any(|&other| {
                         other != marble
                             && landing.victims & (1 << other) == 0
-                            && self.board.ring_reach(other).0 >= rest
+                            && self.board.ring_reach(other, protected).0 >= rest
                     });
                 if !quick && !self.seven_can_finish(&after, me, rest, joker, &mut HashSet::new()) {
                     return Err(IllegalAction::new(
@@ -1159,67 +1232,37 @@ impl State {
                 }
             }
         }
-        let reach: [(u8, bool); 4] = std::array::from_fn(|k| self.board.ring_reach(4 * color + k));
-        // Legal (kind, marble, goal) of the normal cards; pushed for the real card first and
-        // then for the joker, so that the ids come out sorted.
-        let mut steps_found = [(0u8, 0u8, false); 13 * 4 * 2];
-        let mut found = 0;
-        for (kind, &(card, steps)) in MOVE_KINDS.iter().enumerate() {
-            if !hand.has(card) && !has_joker {
-                continue;
-            }
-            for marble in 4 * color..4 * color + 4 {
-                let place = self.board.marbles[marble].place;
-                let on_ring = matches!(place, Place::Ring(_));
-                let (forward, back) = reach[marble % 4];
-                for goal in [false, true] {
-                    // Ring moves are decided by the reach; the goal lane needs the full way.
-                    let possible = if goal {
-                        steps > 0
-                            && self.board.may_reach_goal(marble, steps as u8)
-                            && self.board.landing(marble, steps, goal, false).is_ok()
-                    } else if steps < 0 {
-                        on_ring && back
-                    } else {
-                        on_ring && steps as u8 <= forward
-                    };
-                    if possible {
-                        steps_found[found] = (kind as u8, marble as u8, goal);
-                        found += 1;
-                    }
-                }
-            }
-        }
-        let found = steps_found[..found]
-            .iter()
-            .map(|&(k, m, g)| (k as usize, m as usize, g));
-        for (kind, marble, goal) in found.clone() {
-            if hand.has(MOVE_KINDS[kind].0) {
-                out.push(
-                    Move::Step {
-                        joker: false,
-                        kind,
-                        marble,
-                        goal,
-                    }
-                    .encode(),
-                );
-            }
-        }
-        if has_joker {
-            for (kind, marble, goal) in found {
-                // D11: entering the goal from the ring adds one marble to the team's count.
-                let from_ring = matches!(self.board.marbles[marble].place, Place::Ring(_));
-                if !(from_ring && goal && home_before == 7) {
-                    out.push(
-                        Move::Step {
-                            joker: true,
-                            kind,
-                            marble,
-                            goal,
+        // Per own marble, the move kinds it can make along the ring and into or inside its
+        // goal lane; then the ids for the real cards first and the joker after, so that they
+        // come out sorted by (joker, kind, marble, goal).
+        let protected = self.board.protected_fields();
+        let kinds: [(u16, u16); 4] = std::array::from_fn(|k| self.board.step_kinds(4 * color + k, protected));
+        let possible = kinds.iter().fold(0, |acc, &(ring, goal)| acc | ring | goal);
+        let held = (0..MOVE_KINDS.len())
+            .filter(|&k| hand.has(MOVE_KINDS[k].0))
+            .fold(0u16, |acc, k| acc | 1 << k);
+        for (joker, playable) in [
+            (false, held & possible),
+            (true, if has_joker { possible } else { 0 }),
+        ] {
+            for kind in bits(playable) {
+                for (k, &(ring, goal_kinds)) in kinds.iter().enumerate() {
+                    let marble = 4 * color + k;
+                    for (goal, mask) in [(false, ring), (true, goal_kinds)] {
+                        // D11: entering the goal from the ring adds one marble to the team's count.
+                        let last_home = goal && home_before == 7 && self.board.on_ring(marble);
+                        if mask & (1 << kind) != 0 && !(joker && last_home) {
+                            out.push(
+                                Move::Step {
+                                    joker,
+                                    kind,
+                                    marble,
+                                    goal,
+                                }
+                                .encode(),
+                            );
                         }
-                        .encode(),
-                    );
+                    }
                 }
             }
         }
@@ -1249,94 +1292,149 @@ impl State {
     /// D8: the parts of a seven (started or not) that leave a usable rest, for the real
     /// seven and/or the joker standing in for it, in action-id order.
     ///
+    /// The joker's parts differ from the seven's only where the team could bring its
+    /// eighth marble home (D11); otherwise they are the seven's, with the joker bit set.
+    fn seven_parts(&self, real: bool, joker: bool, out: &mut Vec<Action>) {
+        let me = self.d.current as usize;
+        let (marbles, n) = self.board.team_out(team(me));
+        let on_ring = marbles[..n].iter().filter(|&&m| self.board.on_ring(m)).count();
+        let joker_differs = self.board.team_in_goal(team(me)) + on_ring >= 8;
+        let first = out.len();
+        if real || !joker_differs {
+            self.seven_parts_as(false, out);
+        }
+        if joker {
+            if joker_differs {
+                self.seven_parts_as(true, out);
+            } else {
+                let joker_parts = if real {
+                    let seven_parts = first..out.len();
+                    out.extend_from_within(seven_parts.clone());
+                    seven_parts.end
+                } else {
+                    first
+                };
+                for action in &mut out[joker_parts..] {
+                    *action += JOKER_SEVEN;
+                }
+            }
+        }
+    }
+
+    /// The parts of a seven played as a seven or as a joker (D8, D11).
+    ///
     /// A part's rest is usable at once if another marble (not sent home by the part) can
     /// take the rest along the ring, or the moved marble can go on along the ring: ring
     /// moves only get freer during a seven, since protected marbles never move and the
-    /// moved marble loses its protection. Only otherwise the full search decides. The
-    /// joker's parts differ from the seven's only where the team could bring its eighth
-    /// marble home (D11), so they are searched apart only then.
-    fn seven_parts(&self, real: bool, joker: bool, out: &mut Vec<Action>) {
+    /// moved marble loses its protection. Only otherwise the full search decides.
+    fn seven_parts_as(&self, joker: bool, out: &mut Vec<Action>) {
         let me = self.d.current as usize;
         let remaining = self.d.seven.map_or(7, |s| s.remaining);
         let (marbles, n) = self.board.team_out(team(me));
         let marbles = &marbles[..n];
+        let protected = self.board.protected_fields();
+        // reach[i]: the steps marble i can go along the ring (at most 7); able[r]: the
+        // marbles that can go r steps along the ring, as a bit mask.
         let mut reach = [0u8; 8];
-        for (r, &m) in reach.iter_mut().zip(marbles) {
-            *r = self.board.ring_reach(m).0.min(7);
+        let mut able = [0u16; 8];
+        for (i, &m) in marbles.iter().enumerate() {
+            reach[i] = self.board.ring_reach(m, protected).0.min(7);
+            for can in &mut able[1..=reach[i] as usize] {
+                *can |= 1 << m;
+            }
         }
-        let reach = &reach[..n];
-        let home_before = self.board.team_in_goal(team(me));
-        let on_ring_count = marbles
-            .iter()
-            .filter(|&&m| matches!(self.board.marbles[m].place, Place::Ring(_)))
-            .count();
-        let joker_differs = home_before + on_ring_count >= 8;
-        let (mut failed, mut failed_joker) = (HashSet::new(), HashSet::new());
-        let mut joker_parts: Vec<Action> = Vec::new();
-        for (i, &marble) in marbles.iter().enumerate() {
-            let on_ring = matches!(self.board.marbles[marble].place, Place::Ring(_));
-            for steps in 1..=remaining {
-                for goal in [false, true] {
-                    let possible = if goal {
-                        self.board.may_reach_goal(marble, steps)
-                    } else {
-                        on_ring && steps <= reach[i]
-                    };
-                    if !possible {
-                        continue;
+        // D11: a joker's part may not bring the team's eighth marble in.
+        let last_home = joker && self.board.team_in_goal(team(me)) == 7;
+        let mut failed = HashSet::new();
+        // Decides one part whose landing is known.
+        let mut part = |i: usize, marble: usize, steps: u8, goal: bool, landing: Landing| {
+            if last_home && goal && self.board.on_ring(marble) {
+                return;
+            }
+            let rest = remaining - steps;
+            let quick = rest == 0
+                || (!goal && reach[i] >= steps + rest)
+                || able[rest as usize] & !landing.victims & !(1 << marble) != 0;
+            let finishes = quick || {
+                let mut after = self.board;
+                after.apply_landing(marble, landing);
+                self.seven_can_finish(&after, me, rest, joker, &mut failed)
+            };
+            if finishes {
+                out.push(
+                    Move::Seven {
+                        joker,
+                        marble,
+                        steps,
+                        goal,
                     }
-                    let Ok(landing) = self.board.landing(marble, steps as i8, goal, true) else {
-                        continue;
+                    .encode(),
+                );
+            }
+        };
+        // The landings, as [`Board::landing`] with `seven` finds them, without trying the
+        // blocked ones; in id order (marble, steps, goal).
+        for (i, &marble) in marbles.iter().enumerate() {
+            let color = color_of(marble);
+            match self.board.marbles[marble].place {
+                Place::Kennel => {}
+                Place::Goal(slot) => {
+                    for steps in 1..=self.board.goal_free_from(color, slot + 1).min(remaining) {
+                        let place = Place::Goal(slot + steps);
+                        part(i, marble, steps, true, Landing { place, victims: 0 });
+                    }
+                }
+                Place::Ring(f) => {
+                    let f = f as usize;
+                    // D9: into the goal after leaving the start once, passing no protected marble.
+                    let to_start = Board::to_start(color, f);
+                    let goal_free = if !self.board.marbles[marble].protected
+                        && to_start < remaining as usize
+                        && to_start <= reach[i] as usize
+                    {
+                        self.board.goal_free_from(color, 0) as usize
+                    } else {
+                        0
                     };
-                    let rest = remaining - steps;
-                    let quick = rest == 0
-                        || (!goal && on_ring && reach[i] >= steps + rest)
-                        || marbles.iter().zip(reach).any(|(&other, &r)| {
-                            other != marble && landing.victims & (1 << other) == 0 && r >= rest
-                        });
-                    let after = || {
-                        let mut after = self.board;
-                        after.apply_landing(marble, landing);
-                        after
-                    };
-                    let finishes = quick || self.seven_can_finish(&after(), me, rest, false, &mut failed);
-                    if real && finishes {
-                        out.push(
-                            Move::Seven {
-                                joker: false,
+                    // The marbles on the fields passed so far, all sent home by a seven (D8).
+                    let (mut passed, mut passed_to_start) = (0u16, 0u16);
+                    for steps in 1..=remaining {
+                        let s = steps as usize;
+                        if steps <= reach[i] {
+                            let field = (f + s) % RING;
+                            passed |= self.board.at(field).map_or(0, |o| 1 << o);
+                            if s == to_start {
+                                passed_to_start = passed;
+                            }
+                            let place = Place::Ring(field as u8);
+                            part(
+                                i,
                                 marble,
                                 steps,
-                                goal,
-                            }
-                            .encode(),
-                        );
-                    }
-                    if joker {
-                        // D11: a joker's part may not bring the team's eighth marble in.
-                        let banned = home_before == 7 && on_ring && goal;
-                        let finishes_as_joker = if joker_differs {
-                            !banned
-                                && (quick
-                                    || self.seven_can_finish(&after(), me, rest, true, &mut failed_joker))
-                        } else {
-                            finishes
-                        };
-                        if finishes_as_joker {
-                            joker_parts.push(
-                                Move::Seven {
-                                    joker: true,
-                                    marble,
-                                    steps,
-                                    goal,
-                                }
-                                .encode(),
+                                false,
+                                Landing {
+                                    place,
+                                    victims: passed,
+                                },
+                            );
+                        }
+                        if s > to_start && s - to_start <= goal_free {
+                            let place = Place::Goal((s - to_start - 1) as u8);
+                            part(
+                                i,
+                                marble,
+                                steps,
+                                true,
+                                Landing {
+                                    place,
+                                    victims: passed_to_start,
+                                },
                             );
                         }
                     }
                 }
             }
         }
-        out.extend(joker_parts);
     }
 
     fn has_legal_move(&self) -> bool {
