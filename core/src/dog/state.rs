@@ -88,14 +88,20 @@ fn color_of(marble: usize) -> usize {
     marble / 4
 }
 /// The positions of the set bits, lowest first.
-fn bits(mut mask: u16) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        (mask != 0).then(|| {
-            let bit = mask.trailing_zeros() as usize;
-            mask &= mask - 1;
-            bit
-        })
-    })
+fn bits(mask: u16) -> Bits {
+    Bits(mask)
+}
+struct Bits(u16);
+impl Iterator for Bits {
+    type Item = usize;
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
+            return None;
+        }
+        let bit = self.0.trailing_zeros() as usize;
+        self.0 &= self.0 - 1;
+        Some(bit)
+    }
 }
 
 /// A marble's place (D2).
@@ -936,7 +942,9 @@ impl State {
         false
     }
 
-    fn check(&self, mv: Move) -> Result<(), IllegalAction> {
+    /// Whether `mv` is legal, and for a marble's move its landing, so that carrying the
+    /// move out does not walk its way again.
+    fn check(&self, mv: Move) -> Result<Option<Landing>, IllegalAction> {
         if self.d.outcome.is_some() {
             return Err(IllegalAction::new("D13", "the game is over"));
         }
@@ -955,7 +963,7 @@ impl State {
                     format!("{card} is not in player {me}'s hand"),
                 ));
             }
-            return Ok(());
+            return Ok(None);
         }
         if self.d.phase == Phase::Exchange {
             return Err(IllegalAction::new(
@@ -982,7 +990,7 @@ impl State {
                     "D5",
                     "a player who can move must play a card (Zugzwang)",
                 )),
-                false => Ok(()),
+                false => Ok(None),
             };
         }
         let card = mv.card().expect("plays have cards");
@@ -997,7 +1005,7 @@ impl State {
             Move::Start { .. } => {
                 // A start never brings a marble into the goal: the joker may always start.
                 self.board.start(color)?;
-                Ok(())
+                Ok(None)
             }
             Move::Step {
                 kind, marble, goal, ..
@@ -1017,7 +1025,7 @@ impl State {
                         "the joker may not bring the team's last marble home",
                     ));
                 }
-                Ok(())
+                Ok(Some(landing))
             }
             Move::Seven {
                 joker,
@@ -1042,9 +1050,12 @@ impl State {
                     ));
                 }
                 let landing = self.board.landing(marble, steps as i8, goal, true)?;
-                let mut after = self.board;
-                after.apply_landing(marble, landing);
-                if joker && self.joker_brings_last_home(me, &after) {
+                let after = || {
+                    let mut after = self.board;
+                    after.apply_landing(marble, landing);
+                    after
+                };
+                if joker && self.joker_brings_last_home(me, &after()) {
                     return Err(IllegalAction::new(
                         "D11",
                         "the joker may not bring the team's last marble home",
@@ -1061,7 +1072,7 @@ impl State {
                             && landing.victims & (1 << other) == 0
                             && self.board.ring_reach(other, protected).0 >= rest
                     });
-                if !quick && !self.seven_can_finish(&after, me, rest, joker, &mut HashSet::new()) {
+                if !quick && !self.seven_can_finish(&after(), me, rest, joker, &mut HashSet::new()) {
                     return Err(IllegalAction::new(
                         "D8",
                         format!(
@@ -1070,7 +1081,7 @@ impl State {
                         ),
                     ));
                 }
-                Ok(())
+                Ok(Some(landing))
             }
             Move::Jack { marble, with, .. } => {
                 if color_of(marble) != color {
@@ -1104,14 +1115,14 @@ impl State {
                         }
                     }
                 }
-                Ok(())
+                Ok(None)
             }
             Move::Exchange(_) | Move::SitOut => unreachable!(),
         }
     }
 
     /// Carries out a checked move.
-    fn apply_checked(&mut self, mv: Move, action: Action) {
+    fn apply_checked(&mut self, mv: Move, action: Action, landing: Option<Landing>) {
         let me = self.d.current as usize;
         self.d.history.push(action);
         match mv {
@@ -1165,26 +1176,13 @@ impl State {
                 self.board
                     .put(marble, Place::Ring(start_field(color) as u8), true);
             }
-            Move::Step {
-                kind, marble, goal, ..
-            } => {
-                let landing = self
-                    .board
-                    .landing(marble, MOVE_KINDS[kind].1, goal, false)
-                    .expect("checked");
-                self.board.apply_landing(marble, landing);
+            Move::Step { marble, .. } => {
+                self.board.apply_landing(marble, landing.expect("checked"));
             }
             Move::Seven {
-                joker,
-                marble,
-                steps,
-                goal,
+                joker, marble, steps, ..
             } => {
-                let landing = self
-                    .board
-                    .landing(marble, steps as i8, goal, true)
-                    .expect("checked");
-                self.board.apply_landing(marble, landing);
+                self.board.apply_landing(marble, landing.expect("checked"));
                 let remaining = self.d.seven.map_or(7, |s| s.remaining) - steps;
                 self.d.seven = (remaining > 0).then_some(Seven { remaining, joker });
                 if remaining > 0 {
@@ -1241,15 +1239,13 @@ impl State {
         let held = (0..MOVE_KINDS.len())
             .filter(|&k| hand.has(MOVE_KINDS[k].0))
             .fold(0u16, |acc, k| acc | 1 << k);
-        for (joker, playable) in [
-            (false, held & possible),
-            (true, if has_joker { possible } else { 0 }),
-        ] {
+        let joker_playable = if has_joker { possible } else { 0 };
+        for (joker, playable) in [(false, held & possible), (true, joker_playable)] {
             for kind in bits(playable) {
                 for (k, &(ring, goal_kinds)) in kinds.iter().enumerate() {
                     let marble = 4 * color + k;
                     for (goal, mask) in [(false, ring), (true, goal_kinds)] {
-                        // D11: entering the goal from the ring adds one marble to the team's count.
+                        // D11: the joker may not bring the team's eighth marble in from the ring.
                         let last_home = goal && home_before == 7 && self.board.on_ring(marble);
                         if mask & (1 << kind) != 0 && !(joker && last_home) {
                             out.push(
@@ -1269,18 +1265,18 @@ impl State {
         if hand.has(Card::SEVEN) || has_joker {
             self.seven_parts(hand.has(Card::SEVEN), has_joker, out);
         }
-        for (joker, card) in [(false, Card::JACK), (true, Card::JOKER)] {
-            if !hand.has(card) {
-                continue;
-            }
-            for marble in 4 * color..4 * color + 4 {
-                let mk = self.board.marbles[marble];
-                if !matches!(mk.place, Place::Ring(_)) || mk.protected {
+        if hand.has(Card::JACK) || has_joker {
+            // D10: marbles on the ring and not protected swap with another colour's.
+            let swappable = |m: usize| self.board.on_ring(m) && !self.board.marbles[m].protected;
+            let others = (0..NUM_MARBLES)
+                .filter(|&m| color_of(m) != color && swappable(m))
+                .fold(0u16, |acc, m| acc | 1 << m);
+            for (joker, card) in [(false, Card::JACK), (true, Card::JOKER)] {
+                if !hand.has(card) {
                     continue;
                 }
-                for with in 0..NUM_MARBLES {
-                    let other = self.board.marbles[with];
-                    if color_of(with) != color && matches!(other.place, Place::Ring(_)) && !other.protected {
+                for marble in (4 * color..4 * color + 4).filter(|&m| swappable(m)) {
+                    for with in bits(others) {
                         out.push(Move::Jack { joker, marble, with }.encode());
                     }
                 }
@@ -1618,15 +1614,14 @@ impl GameState for State {
     }
 
     fn check_action(&self, action: Action) -> Result<(), IllegalAction> {
-        match Move::decode(action) {
-            Some(mv) => self.check(mv),
-            None => Err(IllegalAction::no_such_action(action, NUM_ACTIONS)),
-        }
+        let mv = Move::decode(action).ok_or_else(|| IllegalAction::no_such_action(action, NUM_ACTIONS))?;
+        self.check(mv).map(|_| ())
     }
 
     fn apply_action(&mut self, action: Action) -> Result<(), IllegalAction> {
-        self.check_action(action)?;
-        self.apply_checked(Move::decode(action).expect("checked"), action);
+        let mv = Move::decode(action).ok_or_else(|| IllegalAction::no_such_action(action, NUM_ACTIONS))?;
+        let landing = self.check(mv)?;
+        self.apply_checked(mv, action, landing);
         // The board works on its own copy of the marbles; the data keeps them in step.
         self.d.marbles = self.board.marbles;
         Ok(())
