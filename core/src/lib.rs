@@ -7,6 +7,7 @@
 //!
 //! Rulings (S1…, C1…, T1…, D1…) refer to `RULINGS.md` of the project.
 
+pub mod bits;
 pub mod bots;
 pub mod caravan;
 pub mod dog;

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 use super::cards::{Card, Hand, NUM_KINDS};
+use crate::bits::ones;
 use crate::error::{Error, IllegalAction, Result};
 use crate::game::{Action, Game, GameState, parse_state, reject_unknown_options, winner_returns};
 use crate::rng;
@@ -87,23 +88,6 @@ fn goal_cell(color: usize, slot: u8) -> usize {
 fn color_of(marble: usize) -> usize {
     marble / 4
 }
-/// The positions of the set bits, lowest first.
-fn bits(mask: u16) -> Bits {
-    Bits(mask)
-}
-struct Bits(u16);
-impl Iterator for Bits {
-    type Item = usize;
-    fn next(&mut self) -> Option<usize> {
-        if self.0 == 0 {
-            return None;
-        }
-        let bit = self.0.trailing_zeros() as usize;
-        self.0 &= self.0 - 1;
-        Some(bit)
-    }
-}
-
 /// A marble's place (D2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -481,7 +465,7 @@ impl Board {
     }
 
     fn apply_landing(&mut self, marble: usize, landing: Landing) {
-        for victim in bits(landing.victims) {
+        for victim in ones(landing.victims) {
             self.send_home(victim);
         }
         self.put(marble, landing.place, false);
@@ -1241,7 +1225,7 @@ impl State {
             .fold(0u16, |acc, k| acc | 1 << k);
         let joker_playable = if has_joker { possible } else { 0 };
         for (joker, playable) in [(false, held & possible), (true, joker_playable)] {
-            for kind in bits(playable) {
+            for kind in ones(playable) {
                 for (k, &(ring, goal_kinds)) in kinds.iter().enumerate() {
                     let marble = 4 * color + k;
                     for (goal, mask) in [(false, ring), (true, goal_kinds)] {
@@ -1276,7 +1260,7 @@ impl State {
                     continue;
                 }
                 for marble in (4 * color..4 * color + 4).filter(|&m| swappable(m)) {
-                    for with in bits(others) {
+                    for with in ones(others) {
                         out.push(Move::Jack { joker, marble, with }.encode());
                     }
                 }

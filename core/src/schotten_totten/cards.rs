@@ -5,6 +5,7 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use crate::bits::ones;
 use crate::error::Error;
 
 pub const COLORS: [char; 6] = ['R', 'O', 'Y', 'G', 'B', 'P'];
@@ -124,8 +125,8 @@ impl CardSet {
     pub const fn minus(self, other: CardSet) -> CardSet {
         CardSet(self.0 & !other.0)
     }
-    pub fn iter(self) -> CardIter {
-        CardIter(self.0)
+    pub fn iter(self) -> impl Iterator<Item = Card> {
+        ones(self.0).map(|index| Card(index as u8))
     }
 }
 
@@ -142,21 +143,6 @@ impl FromIterator<Card> for CardSet {
 impl fmt::Debug for CardSet {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_list().entries(self.iter()).finish()
-    }
-}
-
-/// Cards of a [`CardSet`] in ascending order.
-pub struct CardIter(u64);
-
-impl Iterator for CardIter {
-    type Item = Card;
-    fn next(&mut self) -> Option<Card> {
-        if self.0 == 0 {
-            return None;
-        }
-        let index = self.0.trailing_zeros() as u8;
-        self.0 &= self.0 - 1;
-        Some(Card(index))
     }
 }
 

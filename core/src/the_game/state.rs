@@ -6,6 +6,7 @@ use rand::seq::SliceRandom;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
+use crate::bits::ones;
 use crate::error::{Error, IllegalAction, Result};
 use crate::game::{Action, Game, GameState, parse_state, reject_unknown_options};
 use crate::rng;
@@ -50,14 +51,7 @@ impl Hand {
         self.0 == 0
     }
     pub fn iter(self) -> impl Iterator<Item = u8> {
-        let mut bits = self.0;
-        std::iter::from_fn(move || {
-            (bits != 0).then(|| {
-                let card = bits.trailing_zeros() as u8;
-                bits &= bits - 1;
-                card
-            })
-        })
+        ones(self.0).map(|card| card as u8)
     }
 }
 
