@@ -435,3 +435,39 @@ def test_first_player_and_hand_size_follow_the_round() -> None:
         state.apply_action(bot.step(state))
     assert seen[:6] == [(6, 0), (5, 1), (4, 2), (3, 3), (2, 0), (6, 1)], seen
     assert len(seen) > 10
+
+
+@pytest.mark.parametrize("seed", [3, 17])
+def test_history_for_hides_the_other_picks(seed: int) -> None:
+    """D4: in `history_for(p)` every play is shown; of the exchange picks, p's own, the
+    partner's once the round's four picks are made (it is the card p received), never
+    an opponent's. The seat of each action is recorded as the game is played."""
+    game = spielwerk.load_game(GAME_NAME)
+    state = game.new_initial_state(seed=seed)
+    bot = spielwerk.RandomBot(seed)
+    seats: list[int] = []
+    for _ in range(400):
+        if state.is_terminal():
+            break
+        seats.append(state.current_player())
+        state.apply_action(bot.step(state))
+        history = state.history()
+        is_pick = [decode(a).kind == "exchange" for a in history]
+        # The picks of a running exchange are the newest ones.
+        trailing = len(history) - max((i + 1 for i, pick in enumerate(is_pick) if not pick), default=0)
+        open_from = len(history) - (trailing if state.view(0)["phase"] == "exchange" else 0)
+        for p in range(NUM_PLAYERS):
+            expected = [
+                action
+                if not is_pick[i] or seats[i] == p or (seats[i] == partner(p) and i < open_from)
+                else None
+                for i, action in enumerate(history)
+            ]
+            assert state.history_for(p) == expected, (p, history)
+    assert any(a is None for a in state.history_for(0))
+
+
+def test_history_for_checks_the_seat() -> None:
+    state = spielwerk.load_game(GAME_NAME).new_initial_state(seed=1)
+    with pytest.raises(ValueError, match="player"):
+        state.history_for(4)

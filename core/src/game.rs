@@ -60,8 +60,15 @@ pub trait GameState: Clone + Send + Sync + Serialize + DeserializeOwned + 'stati
     }
     /// Per-player returns (R1); all zero while the game is running.
     fn returns(&self) -> Vec<f64>;
-    /// Every action applied since the initial state.
+    /// Every action applied since the initial state (the referee's record).
     fn history(&self) -> &[Action];
+    /// The history as `player` saw it: `None` where the action is hidden from them (in
+    /// Dog another seat's face-down pick for the exchange). In the other games every
+    /// action is public.
+    fn history_for(&self, player: usize) -> Vec<Option<Action>> {
+        let _ = player;
+        self.history().iter().copied().map(Some).collect()
+    }
     /// Exactly what `player` may see, as JSON.
     fn view(&self, player: usize) -> Value;
     /// A short readable text for an action (in the context of this state).
@@ -147,6 +154,7 @@ pub trait DynState: Send + Sync {
     fn is_terminal(&self) -> bool;
     fn returns(&self) -> Vec<f64>;
     fn history(&self) -> &[Action];
+    fn history_for(&self, player: usize) -> Vec<Option<Action>>;
     fn view(&self, player: usize) -> Value;
     fn action_to_string(&self, action: Action) -> String;
     fn action_to_move(&self, action: Action) -> Value;
@@ -180,6 +188,9 @@ impl<S: GameState> DynState for S {
     }
     fn history(&self) -> &[Action] {
         GameState::history(self)
+    }
+    fn history_for(&self, player: usize) -> Vec<Option<Action>> {
+        GameState::history_for(self, player)
     }
     fn view(&self, player: usize) -> Value {
         GameState::view(self, player)

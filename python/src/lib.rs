@@ -259,6 +259,11 @@ impl State {
         self.inner.history().to_vec()
     }
 
+    /// The history as `player` saw it: `None` for an action hidden from them.
+    fn history_for(&self, player: i64) -> PyResult<Vec<Option<Action>>> {
+        Ok(self.inner.history_for(self.game.get().check_player(player)?))
+    }
+
     /// Exactly what `player` may see, JSON-ready.
     fn view<'py>(&self, py: Python<'py>, player: i64) -> PyResult<Bound<'py, PyAny>> {
         let player = self.game.get().check_player(player)?;

@@ -1619,6 +1619,37 @@ impl GameState for State {
         &self.d.history
     }
 
+    /// D4: the exchange picks are face down. A player sees their own picks, and the
+    /// partner's once the round's exchange is complete (it is the card received); the
+    /// opponents' picks never.
+    fn history_for(&self, player: usize) -> Vec<Option<Action>> {
+        let mut seen: Vec<Option<Action>> = self.d.history.iter().copied().map(Some).collect();
+        let picks: Vec<usize> = (0..seen.len())
+            .filter(|&i| self.d.history[i] < START_BASE)
+            .collect();
+        // Every round opens with four picks in seat order from its first player (seat
+        // round mod 4); counting back from the newest pick gives each pick's round and seat.
+        let round = i64::from(self.d.round);
+        let (open, newest_complete_round) = match self.d.phase {
+            Phase::Exchange => (self.d.exchange.iter().flatten().count(), round - 1),
+            Phase::Play | Phase::Over => (0, round),
+        };
+        let complete = picks.len().saturating_sub(open);
+        for (k, &i) in picks.iter().enumerate() {
+            let (round, place, done) = if k >= complete {
+                (round, (k - complete) as i64, false)
+            } else {
+                let back = (complete - 1 - k) as i64;
+                (newest_complete_round - back / 4, 3 - back % 4, true)
+            };
+            let seat = (round + place).rem_euclid(4) as usize;
+            if seat != player && !(done && seat == partner(player)) {
+                seen[i] = None;
+            }
+        }
+        seen
+    }
+
     /// The board, every hand's size, the own hand, what the player gave and (once all
     /// four picked) received in the exchange; never another hand or the pile's order.
     fn view(&self, player: usize) -> Value {
