@@ -1542,6 +1542,38 @@ impl State {
         Ok(())
     }
 
+    /// The parts of the seven in progress, oldest first: the newest seven parts of the
+    /// history that add up to the steps used so far.
+    fn seven_so_far(&self) -> impl Iterator<Item = (usize, u8, bool)> + '_ {
+        let mut used = self.d.seven.map_or(0, |s| 7 - s.remaining);
+        let mut count = 0;
+        for &action in self.d.history.iter().rev() {
+            match Move::decode(action) {
+                Some(Move::Seven { steps, .. }) if used >= steps => {
+                    used -= steps;
+                    count += 1;
+                }
+                _ => break,
+            }
+            if used == 0 {
+                break;
+            }
+        }
+        self.d.history[self.d.history.len() - count..]
+            .iter()
+            .filter_map(|&action| match Move::decode(action) {
+                Some(Move::Seven {
+                    marble, steps, goal, ..
+                }) => Some((marble, steps, goal)),
+                _ => None,
+            })
+    }
+
+    fn seven_part_text(&self, me: usize, marble: usize, steps: u8, goal: bool) -> String {
+        let into = if goal { " into the goal" } else { "" };
+        format!("{} forward {steps}{into}", self.marble_name(me, marble))
+    }
+
     fn marble_name(&self, me: usize, marble: usize) -> String {
         let c = color_of(marble);
         let whose = if c == me {
@@ -1731,13 +1763,15 @@ impl GameState for State {
                 steps,
                 goal,
             }) => {
-                let into = if goal { " into the goal" } else { "" };
+                // The parts played so far come first: "7: red 1 forward 3, partner's green 0
+                // forward 4 (0 left)".
+                let mut parts: Vec<String> = self
+                    .seven_so_far()
+                    .map(|(marble, steps, goal)| self.seven_part_text(me, marble, steps, goal))
+                    .collect();
+                parts.push(self.seven_part_text(me, marble, steps, goal));
                 let left = self.d.seven.map_or(7, |s| s.remaining).saturating_sub(steps);
-                format!(
-                    "{}7: {} forward {steps}{into} ({left} left)",
-                    joker(j),
-                    self.marble_name(me, marble)
-                )
+                format!("{}7: {} ({left} left)", joker(j), parts.join(", "))
             }
             Some(Move::Jack {
                 joker: j,
