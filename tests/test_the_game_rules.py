@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 import spielwerk
+from move_checks import assert_malformed_move_refused
 from spielwerk import the_game as tg
 from the_game_oracle import (
     CARDS,
@@ -636,17 +637,7 @@ MALFORMED_MOVES: list[tuple[Any, list[str]]] = [
 @pytest.mark.parametrize(("move", "needles"), MALFORMED_MOVES)
 def test_malformed_moves_say_what_is_wrong_and_what_is_allowed(move: Any, needles: list[str]) -> None:
     state = load(3).new_initial_state(seed=1)
-    before = state.serialize()
-    for call in (state.check_move, state.action_from_json):
-        with pytest.raises(ValueError) as error:
-            call(move)
-        assert not isinstance(error.value, spielwerk.IllegalActionError), "malformed, not illegal"
-        message = str(error.value)
-        for needle in needles:
-            assert needle in message, f"{message!r} does not mention {needle!r}"
-        for form in ('"play"', '"end_turn"', "2-99", "0-3"):
-            assert form in message, f"{message!r} does not say what a move is ({form})"
-    assert state.serialize() == before
+    assert_malformed_move_refused(state, move, needles, ('"play"', '"end_turn"', "2-99", "0-3"))
 
 
 def test_moves_round_trip_for_all_393_actions() -> None:
