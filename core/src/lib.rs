@@ -17,6 +17,7 @@ pub mod registry;
 pub mod rng;
 pub mod schotten_totten;
 pub mod simulate;
+mod text_serde;
 pub mod the_game;
 
 pub use error::{Error, IllegalAction};

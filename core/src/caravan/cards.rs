@@ -7,9 +7,8 @@
 use std::fmt;
 use std::str::FromStr;
 
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
-
 use crate::error::Error;
+use crate::text_serde::serde_as_text;
 
 pub const SUITS: [char; 4] = ['C', 'D', 'H', 'S'];
 pub const SUIT_NAMES: [&str; 4] = ["clubs", "diamonds", "hearts", "spades"];
@@ -154,18 +153,7 @@ impl FromStr for Card {
     }
 }
 
-impl Serialize for Card {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
-    }
-}
-
-impl<'de> Deserialize<'de> for Card {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Card, D::Error> {
-        let s = <std::borrow::Cow<'de, str>>::deserialize(d)?;
-        s.parse().map_err(serde::de::Error::custom)
-    }
-}
+serde_as_text!(Card);
 
 #[cfg(test)]
 mod tests {

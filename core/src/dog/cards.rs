@@ -6,6 +6,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::error::Error;
+use crate::text_serde::serde_as_text;
 
 /// Card kinds: 0 = A, 1–9 = 2–10, 10 = J, 11 = Q, 12 = K, 13 = joker.
 pub const NUM_KINDS: usize = 14;
@@ -72,18 +73,7 @@ impl FromStr for Card {
     }
 }
 
-impl Serialize for Card {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
-    }
-}
-
-impl<'de> Deserialize<'de> for Card {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Card, D::Error> {
-        let s = <std::borrow::Cow<'de, str>>::deserialize(d)?;
-        s.parse().map_err(serde::de::Error::custom)
-    }
-}
+serde_as_text!(Card);
 
 /// A hand as counts per kind; serialized as a sorted list of cards.
 #[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]

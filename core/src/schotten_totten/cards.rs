@@ -7,6 +7,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::bits::ones;
 use crate::error::Error;
+use crate::text_serde::serde_as_text;
 
 pub const COLORS: [char; 6] = ['R', 'O', 'Y', 'G', 'B', 'P'];
 pub const NUM_COLORS: u8 = 6;
@@ -83,18 +84,7 @@ impl FromStr for Card {
     }
 }
 
-impl Serialize for Card {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
-    }
-}
-
-impl<'de> Deserialize<'de> for Card {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Card, D::Error> {
-        let s = <std::borrow::Cow<'de, str>>::deserialize(d)?;
-        s.parse().map_err(serde::de::Error::custom)
-    }
-}
+serde_as_text!(Card);
 
 /// A set of cards as a 54-bit mask; iterates in card order.
 #[derive(Clone, Copy, PartialEq, Eq, Default, Hash)]
