@@ -6,8 +6,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use spielwerk_core::bots::RandomBot;
 use spielwerk_core::caravan::CaravanGame;
 use spielwerk_core::game::{Game, GameState};
-use spielwerk_core::rng;
-use spielwerk_core::simulate::random_playout;
+use spielwerk_core::simulate::random_game;
 
 fn games(c: &mut Criterion) {
     let mut group = c.benchmark_group("caravan");
@@ -27,9 +26,7 @@ fn games(c: &mut Criterion) {
         group.bench_function(format!("random game, {name} (deal + playout)"), |b| {
             b.iter(|| {
                 seed += 1;
-                let mut state = game.new_initial_state(seed);
-                let mut policy = rng::seeded(seed, rng::STREAM_POLICY);
-                black_box(random_playout(&mut state, &mut policy, &mut buf))
+                black_box(random_game(&game, seed, &mut buf))
             })
         });
     }

@@ -5,8 +5,7 @@ use std::hint::black_box;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use spielwerk_core::dog::Dog;
 use spielwerk_core::game::{Game, GameState};
-use spielwerk_core::rng;
-use spielwerk_core::simulate::random_playout;
+use spielwerk_core::simulate::random_game;
 
 fn games(c: &mut Criterion) {
     let mut group = c.benchmark_group("dog");
@@ -17,9 +16,7 @@ fn games(c: &mut Criterion) {
     group.bench_function("random game (deal + playout)", |b| {
         b.iter(|| {
             seed += 1;
-            let mut state = game.new_initial_state(seed);
-            let mut policy = rng::seeded(seed, rng::STREAM_POLICY);
-            black_box(random_playout(&mut state, &mut policy, &mut buf))
+            black_box(random_game(&game, seed, &mut buf))
         })
     });
     // A crowded board: three marbles of every colour out, a seven and a joker in hand.

@@ -5,9 +5,8 @@ use std::hint::black_box;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use spielwerk_core::bots::RandomBot;
 use spielwerk_core::game::{Game, GameState};
-use spielwerk_core::rng;
 use spielwerk_core::schotten_totten::{Card, CardSet, SchottenTotten, best_reachable, check_claim};
-use spielwerk_core::simulate::random_playout;
+use spielwerk_core::simulate::random_game;
 
 fn cards(s: &str) -> Vec<Card> {
     s.split_whitespace().map(|c| c.parse().unwrap()).collect()
@@ -42,9 +41,7 @@ fn games(c: &mut Criterion) {
     group.bench_function("random game (deal + playout)", |b| {
         b.iter(|| {
             seed += 1;
-            let mut state = game.new_initial_state(seed);
-            let mut policy = rng::seeded(seed, rng::STREAM_POLICY);
-            black_box(random_playout(&mut state, &mut policy, &mut buf))
+            black_box(random_game(&game, seed, &mut buf))
         })
     });
     let state = game.new_initial_state(1);

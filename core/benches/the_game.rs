@@ -4,8 +4,7 @@ use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use spielwerk_core::game::{Game, GameState};
-use spielwerk_core::rng;
-use spielwerk_core::simulate::random_playout;
+use spielwerk_core::simulate::random_game;
 use spielwerk_core::the_game::{TheGame, mentions_number};
 
 fn games(c: &mut Criterion) {
@@ -18,9 +17,7 @@ fn games(c: &mut Criterion) {
         group.bench_function(format!("random game, {players} players (deal + playout)"), |b| {
             b.iter(|| {
                 seed += 1;
-                let mut state = game.new_initial_state(seed);
-                let mut policy = rng::seeded(seed, rng::STREAM_POLICY);
-                black_box(random_playout(&mut state, &mut policy, &mut buf))
+                black_box(random_game(&game, seed, &mut buf))
             })
         });
     }

@@ -1,8 +1,6 @@
 //! Plays random games of Caravan for profiling: `cargo run --release --example caravan_profile`.
 use spielwerk_core::caravan::CaravanGame;
-use spielwerk_core::game::Game;
-use spielwerk_core::rng;
-use spielwerk_core::simulate::random_playout;
+use spielwerk_core::simulate::random_game;
 
 fn main() {
     let game = CaravanGame::default();
@@ -10,8 +8,7 @@ fn main() {
     let start = std::time::Instant::now();
     let mut actions = 0;
     for seed in 0..3000 {
-        let mut state = game.new_initial_state(seed);
-        actions += random_playout(&mut state, &mut rng::seeded(seed, rng::STREAM_POLICY), &mut buf);
+        actions += random_game(&game, seed, &mut buf).1;
     }
     let t = start.elapsed();
     println!(

@@ -65,11 +65,16 @@ pub fn random_playout<S: GameState>(state: &mut S, rng: &mut rng::Rng, buf: &mut
     n
 }
 
+/// One whole random game from `seed`: the deal and the random choices both follow it.
+/// Returns the final state and the number of actions.
+pub fn random_game<G: Game>(game: &G, seed: u64, buf: &mut Vec<Action>) -> (G::State, u64) {
+    let mut state = game.new_initial_state(seed);
+    let actions = random_playout(&mut state, &mut rng::seeded(seed, rng::STREAM_POLICY), buf);
+    (state, actions)
+}
+
 fn play_one<G: Game>(game: &G, seed: u64, index: u64, buf: &mut Vec<Action>) -> Tally {
-    let game_seed = rng::batch_seed(seed, index);
-    let mut state = game.new_initial_state(game_seed);
-    let mut policy = rng::seeded(game_seed, rng::STREAM_POLICY);
-    let actions = random_playout(&mut state, &mut policy, buf);
+    let (state, actions) = random_game(game, rng::batch_seed(seed, index), buf);
     let returns = state.returns();
     let mut tally = Tally::new(returns.len());
     tally.actions = actions;
