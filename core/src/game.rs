@@ -5,18 +5,29 @@
 //! per game, so that bots can use masks and tensors. Shuffles are done at the start
 //! from the seed (see [`crate::rng`]): there are no chance nodes, and the state holds
 //! everything needed to go on, which is why it can be serialized, cloned and resampled.
+//!
+//! What one seat may see is a typed [`Game::View`]: an information state. Everything a
+//! seat could know is in it, nothing it could not; `state_from_view` turns a view back
+//! into a full state by dealing the unseen cards at random, which is what search over
+//! hidden information (and a server that only has one seat's view) needs.
 
-use serde::{Serialize, de::DeserializeOwned};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize, de::DeserializeOwned};
 use serde_json::{Map, Value};
 
 use crate::error::{Error, IllegalAction, Result};
+use crate::meta::{OptionSpec, Utility};
 
 /// An action id: an index into the game's fixed action space.
 pub type Action = u32;
 
 /// A rule set with its options.
 pub trait Game: Clone + Send + Sync + Serialize + 'static {
-    type State: GameState;
+    type State: GameState<Game = Self>;
+    /// Exactly what one seat (or a spectator) may see: an information state.
+    type View: Serialize + DeserializeOwned + JsonSchema + Clone + PartialEq + std::fmt::Debug + Send + Sync;
+    /// A move as JSON: one serde-tagged enum, so that parsing and the schema agree.
+    type Move: Serialize + DeserializeOwned + JsonSchema;
 
     /// The registry name, e.g. `"schotten_totten"`.
     const NAME: &'static str;
@@ -32,8 +43,14 @@ pub trait Game: Clone + Send + Sync + Serialize + 'static {
             _ => unreachable!("game options serialize as a JSON object"),
         }
     }
+    /// Every option the game takes: name, type, default, allowed values, description.
+    fn option_specs(&self) -> Vec<OptionSpec>;
     fn num_players(&self) -> usize;
     fn num_distinct_actions(&self) -> usize;
+    /// How the players' returns relate (R1).
+    fn utility(&self) -> Utility;
+    /// An upper bound on the number of actions in any game under these options.
+    fn max_game_length(&self) -> u64;
     /// Whether results count for a ranking: false once any house-rule variant is on.
     fn ranked(&self) -> bool {
         true
@@ -43,23 +60,74 @@ pub trait Game: Clone + Send + Sync + Serialize + 'static {
     /// Reads a state written by [`GameState::to_json`]; checks that it belongs to this
     /// game with these options and that it is consistent (every card exactly once, …).
     fn state_from_json(&self, json: &str) -> Result<Self::State>;
+    /// A full state whose view for the view's seat equals `view`, with every card that
+    /// seat cannot see dealt uniformly at random from `seed`, as far as the view allows
+    /// (hand sizes, cards known to be elsewhere, …). Depends on `view` and `seed` only.
+    /// A view that no state could have is refused with [`Error::InvalidView`].
+    fn state_from_view(&self, view: &Self::View, seed: u64) -> Result<Self::State>;
 }
 
 /// One position of a game.
 pub trait GameState: Clone + Send + Sync + Serialize + DeserializeOwned + 'static {
-    /// The seat to move, `None` once the game is over.
+    type Game: Game<State = Self>;
+
+    /// The rules this state is played under.
+    fn game(&self) -> &Self::Game;
+    /// The seat to move, `None` once the game is over. Where several seats may move
+    /// (Dog's exchange), the first of [`GameState::seats_to_move`].
     fn current_player(&self) -> Option<usize>;
-    /// Appends the legal actions, sorted ascending, to `out` (which is cleared first).
+    /// Every seat that may move now, ascending; empty once the game is over.
+    fn seats_to_move(&self) -> Vec<usize> {
+        self.current_player().into_iter().collect()
+    }
+    /// Appends the legal actions of the current player, sorted ascending, to `out`
+    /// (which is cleared first).
     fn legal_actions_into(&self, out: &mut Vec<Action>);
+    /// The legal actions of `seat` (empty if it may not move now).
+    fn legal_actions_for(&self, seat: usize, out: &mut Vec<Action>) {
+        if self.current_player() == Some(seat) {
+            self.legal_actions_into(out);
+        } else {
+            out.clear();
+        }
+    }
     /// Says why `action` is illegal here, without changing anything.
     fn check_action(&self, action: Action) -> Result<(), IllegalAction>;
+    /// As [`GameState::check_action`], for the action of `seat`: a seat not to move is
+    /// refused with the code `not_your_turn`.
+    fn check_action_for(&self, seat: usize, action: Action) -> Result<(), IllegalAction> {
+        if self.current_player() == Some(seat) {
+            self.check_action(action)
+        } else {
+            Err(IllegalAction::not_your_turn(seat, &self.seats_to_move()))
+        }
+    }
     /// Applies a legal action. An illegal one is rejected and the state is unchanged.
     fn apply_action(&mut self, action: Action) -> Result<(), IllegalAction>;
+    /// As [`GameState::apply_action`], for the action of `seat`.
+    fn apply_action_for(&mut self, seat: usize, action: Action) -> Result<(), IllegalAction> {
+        if self.current_player() == Some(seat) {
+            self.apply_action(action)
+        } else {
+            Err(IllegalAction::not_your_turn(seat, &self.seats_to_move()))
+        }
+    }
     fn is_terminal(&self) -> bool {
         self.current_player().is_none()
     }
     /// Per-player returns (R1); all zero while the game is running.
     fn returns(&self) -> Vec<f64>;
+    /// Per-player rewards of the last action; summed over the game they give
+    /// [`GameState::returns`]. Every game here pays only at the end.
+    fn rewards(&self) -> Vec<f64> {
+        self.returns()
+    }
+    /// The result in one line for people, e.g. "player 1 wins: three adjacent stones";
+    /// `None` while the game is running.
+    fn result_text(&self) -> Option<String> {
+        let returns = self.returns();
+        default_result_text(self.is_terminal(), Game::utility(self.game()), &returns)
+    }
     /// Every action applied since the initial state (the referee's record).
     fn history(&self) -> &[Action];
     /// The history as `player` saw it: `None` where the action is hidden from them (in
@@ -69,18 +137,44 @@ pub trait GameState: Clone + Send + Sync + Serialize + DeserializeOwned + 'stati
         let _ = player;
         self.history().iter().copied().map(Some).collect()
     }
+    /// What `seat` may see, or with `None` what every seat may see (a spectator).
+    fn view_of(&self, seat: Option<usize>) -> <Self::Game as Game>::View;
     /// Exactly what `player` may see, as JSON.
-    fn view(&self, player: usize) -> Value;
+    fn view(&self, player: usize) -> Value {
+        serde_json::to_value(self.view_of(Some(player))).expect("a view always serializes")
+    }
+    /// What every seat may see, as JSON (for spectators).
+    fn public_view(&self) -> Value {
+        serde_json::to_value(self.view_of(None)).expect("a view always serializes")
+    }
+    /// The view of `seat` (`None`: the public view) as compact JSON bytes.
+    fn view_json(&self, seat: Option<usize>) -> Vec<u8> {
+        serde_json::to_vec(&self.view_of(seat)).expect("a view always serializes")
+    }
+    /// Bytes that are equal exactly when `view(player)` is equal: the view's canonical
+    /// JSON (struct fields in declaration order, no maps with free key order).
+    fn information_state_key(&self, player: usize) -> Vec<u8> {
+        self.view_json(Some(player))
+    }
     /// A short readable text for an action (in the context of this state).
     fn action_to_string(&self, action: Action) -> String;
     /// The action as a JSON move, e.g. `{"type": "play", "card": "B5", "stone": 3}`.
     fn action_to_move(&self, action: Action) -> Value;
-    /// Parses a JSON move into an action id; malformed moves are [`Error::InvalidMove`].
+    /// The action id of a parsed move; malformed moves are [`Error::InvalidMove`].
     /// Legality is not checked here (see [`GameState::check_action`]).
-    fn action_from_move(&self, mv: &Value) -> Result<Action>;
-    /// A full state whose `view(player)` is identical to this one's, with every card
-    /// hidden from `player` dealt anew from `seed`.
-    fn resample(&self, player: usize, seed: u64) -> Self;
+    fn encode_move(&self, mv: &<Self::Game as Game>::Move) -> Result<Action>;
+    /// Parses a JSON move into an action id through the game's move enum.
+    fn action_from_move(&self, mv: &Value) -> Result<Action> {
+        let parsed = <Self::Game as Game>::Move::deserialize(mv)
+            .map_err(|e| Error::InvalidMove(crate::error::shorten_message(&e.to_string())))?;
+        self.encode_move(&parsed)
+    }
+    /// The same position with `player`'s unseen cards dealt anew: exactly
+    /// `state_from_view(view_of(player), seed)`, so it depends on nothing the seat
+    /// cannot see.
+    fn resample(&self, player: usize, seed: u64) -> Result<Self> {
+        Game::state_from_view(self.game(), &self.view_of(Some(player)), seed)
+    }
     /// The cards in `player`'s hand, in notation (for analyses and tests).
     fn hand(&self, player: usize) -> Vec<String>;
     /// A readable picture of the whole position (all hands shown), for terminals and logs.
@@ -91,28 +185,77 @@ pub trait GameState: Clone + Send + Sync + Serialize + DeserializeOwned + 'stati
         self.legal_actions_into(&mut out);
         out
     }
-    /// Parses and checks a JSON move: `Ok(None)` if legal, `Ok(Some(reason))` if not.
-    fn check_move(&self, mv: &Value) -> Result<Option<String>> {
+    /// Parses and checks a JSON move for `seat` (the current player if `None`):
+    /// `Ok(None)` if legal, `Ok(Some(rejection))` if not.
+    fn check_move(&self, mv: &Value, seat: Option<usize>) -> Result<Option<IllegalAction>> {
         let action = self.action_from_move(mv)?;
-        Ok(self.check_action(action).err().map(|e| e.to_string()))
+        Ok(match seat {
+            Some(seat) => self.check_action_for(seat, action),
+            None => self.check_action(action),
+        }
+        .err())
     }
     fn to_json(&self) -> String {
         serde_json::to_string(self).expect("a game state always serializes")
     }
 }
 
+/// The result line of [`GameState::result_text`] from the returns alone.
+pub fn default_result_text(terminal: bool, utility: Utility, returns: &[f64]) -> Option<String> {
+    if !terminal {
+        return None;
+    }
+    let best = returns.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let winners: Vec<usize> = (0..returns.len()).filter(|&p| returns[p] == best).collect();
+    Some(match utility {
+        Utility::Cooperative => match -best {
+            0.0 => "the players win: every card is played".to_string(),
+            left => format!("the players lose with {left} cards left"),
+        },
+        _ if winners.len() == returns.len() => "a draw".to_string(),
+        Utility::TeamZeroSum => {
+            let names: Vec<String> = winners.iter().map(usize::to_string).collect();
+            format!("team {} (players {}) wins", winners[0] % 2, names.join(" and "))
+        }
+        Utility::ZeroSum => format!("player {} wins", winners[0]),
+    })
+}
+
 /// The object-safe face of a [`Game`], as the registry and the bindings use it.
 pub trait DynGame: Send + Sync {
     fn name(&self) -> &'static str;
     fn options(&self) -> Map<String, Value>;
+    fn option_specs(&self) -> Vec<OptionSpec>;
     fn num_players(&self) -> usize;
     fn num_distinct_actions(&self) -> usize;
+    fn utility(&self) -> Utility;
+    fn max_game_length(&self) -> u64;
     fn ranked(&self) -> bool;
+    /// The JSON Schema of the game's view (`view(p)`, `public_view()`).
+    fn view_schema(&self) -> Value;
+    /// The JSON Schema of the game's moves.
+    fn move_schema(&self) -> Value;
     fn new_initial_state(&self, seed: u64) -> Box<dyn DynState>;
+    /// Reads a serialized state and refuses one that is inconsistent, including a
+    /// running game in which nobody has a legal action.
     fn deserialize_state(&self, json: &str) -> Result<Box<dyn DynState>>;
-    /// Plays `n_games` uniformly random games on `threads` threads (all cores if `None`).
-    fn simulate(&self, n_games: u64, seed: u64, threads: Option<usize>) -> Result<crate::Summary>;
+    /// [`Game::state_from_view`] on a view given as JSON.
+    fn state_from_view(&self, view: &Value, seed: u64) -> Result<Box<dyn DynState>>;
+    /// Plays `n_games` uniformly random games on `threads` threads (all cores if `None`);
+    /// stops early with [`Error::Interrupted`] once `stop` returns true.
+    fn simulate(
+        &self,
+        n_games: u64,
+        seed: u64,
+        threads: Option<usize>,
+        stop: &(dyn Fn() -> bool + Sync),
+    ) -> Result<crate::Summary>;
     fn clone_box(&self) -> Box<dyn DynGame>;
+}
+
+/// The schema of `T` as a JSON value.
+fn schema_value<T: JsonSchema>() -> Value {
+    schemars::schema_for!(T).to_value()
 }
 
 impl<G: Game> DynGame for G {
@@ -122,23 +265,60 @@ impl<G: Game> DynGame for G {
     fn options(&self) -> Map<String, Value> {
         Game::options(self)
     }
+    fn option_specs(&self) -> Vec<OptionSpec> {
+        Game::option_specs(self)
+    }
     fn num_players(&self) -> usize {
         Game::num_players(self)
     }
     fn num_distinct_actions(&self) -> usize {
         Game::num_distinct_actions(self)
     }
+    fn utility(&self) -> Utility {
+        Game::utility(self)
+    }
+    fn max_game_length(&self) -> u64 {
+        Game::max_game_length(self)
+    }
     fn ranked(&self) -> bool {
         Game::ranked(self)
+    }
+    fn view_schema(&self) -> Value {
+        schema_value::<G::View>()
+    }
+    fn move_schema(&self) -> Value {
+        schema_value::<G::Move>()
     }
     fn new_initial_state(&self, seed: u64) -> Box<dyn DynState> {
         Box::new(Game::new_initial_state(self, seed))
     }
     fn deserialize_state(&self, json: &str) -> Result<Box<dyn DynState>> {
-        Ok(Box::new(self.state_from_json(json)?))
+        let state = self.state_from_json(json)?;
+        if !GameState::is_terminal(&state) && GameState::legal_actions(&state).is_empty() {
+            return Err(Error::InvalidState(
+                "nobody has a legal action, yet the game is not over".into(),
+            ));
+        }
+        Ok(Box::new(state))
     }
-    fn simulate(&self, n_games: u64, seed: u64, threads: Option<usize>) -> Result<crate::Summary> {
-        crate::simulate::simulate(self, n_games, seed, threads)
+    fn state_from_view(&self, view: &Value, seed: u64) -> Result<Box<dyn DynState>> {
+        let view = G::View::deserialize(view).map_err(|e| {
+            Error::InvalidView(format!(
+                "not a {} view: {}",
+                G::NAME,
+                crate::error::shorten_message(&e.to_string())
+            ))
+        })?;
+        Ok(Box::new(Game::state_from_view(self, &view, seed)?))
+    }
+    fn simulate(
+        &self,
+        n_games: u64,
+        seed: u64,
+        threads: Option<usize>,
+        stop: &(dyn Fn() -> bool + Sync),
+    ) -> Result<crate::Summary> {
+        crate::simulate::simulate_until(self, n_games, seed, threads, stop)
     }
     fn clone_box(&self) -> Box<dyn DynGame> {
         Box::new(self.clone())
@@ -148,19 +328,28 @@ impl<G: Game> DynGame for G {
 /// The object-safe face of a [`GameState`].
 pub trait DynState: Send + Sync {
     fn current_player(&self) -> Option<usize>;
+    fn seats_to_move(&self) -> Vec<usize>;
     fn legal_actions_into(&self, out: &mut Vec<Action>);
+    fn legal_actions_for(&self, seat: usize, out: &mut Vec<Action>);
     fn check_action(&self, action: Action) -> Result<(), IllegalAction>;
+    fn check_action_for(&self, seat: usize, action: Action) -> Result<(), IllegalAction>;
     fn apply_action(&mut self, action: Action) -> Result<(), IllegalAction>;
+    fn apply_action_for(&mut self, seat: usize, action: Action) -> Result<(), IllegalAction>;
     fn is_terminal(&self) -> bool;
     fn returns(&self) -> Vec<f64>;
+    fn rewards(&self) -> Vec<f64>;
+    fn result_text(&self) -> Option<String>;
     fn history(&self) -> &[Action];
     fn history_for(&self, player: usize) -> Vec<Option<Action>>;
     fn view(&self, player: usize) -> Value;
+    fn public_view(&self) -> Value;
+    fn view_json(&self, seat: Option<usize>) -> Vec<u8>;
+    fn information_state_key(&self, player: usize) -> Vec<u8>;
     fn action_to_string(&self, action: Action) -> String;
     fn action_to_move(&self, action: Action) -> Value;
     fn action_from_move(&self, mv: &Value) -> Result<Action>;
-    fn check_move(&self, mv: &Value) -> Result<Option<String>>;
-    fn resample(&self, player: usize, seed: u64) -> Box<dyn DynState>;
+    fn check_move(&self, mv: &Value, seat: Option<usize>) -> Result<Option<IllegalAction>>;
+    fn resample(&self, player: usize, seed: u64) -> Result<Box<dyn DynState>>;
     fn hand(&self, player: usize) -> Vec<String>;
     fn render(&self) -> String;
     fn to_json(&self) -> String;
@@ -171,20 +360,38 @@ impl<S: GameState> DynState for S {
     fn current_player(&self) -> Option<usize> {
         GameState::current_player(self)
     }
+    fn seats_to_move(&self) -> Vec<usize> {
+        GameState::seats_to_move(self)
+    }
     fn legal_actions_into(&self, out: &mut Vec<Action>) {
         GameState::legal_actions_into(self, out)
+    }
+    fn legal_actions_for(&self, seat: usize, out: &mut Vec<Action>) {
+        GameState::legal_actions_for(self, seat, out)
     }
     fn check_action(&self, action: Action) -> Result<(), IllegalAction> {
         GameState::check_action(self, action)
     }
+    fn check_action_for(&self, seat: usize, action: Action) -> Result<(), IllegalAction> {
+        GameState::check_action_for(self, seat, action)
+    }
     fn apply_action(&mut self, action: Action) -> Result<(), IllegalAction> {
         GameState::apply_action(self, action)
+    }
+    fn apply_action_for(&mut self, seat: usize, action: Action) -> Result<(), IllegalAction> {
+        GameState::apply_action_for(self, seat, action)
     }
     fn is_terminal(&self) -> bool {
         GameState::is_terminal(self)
     }
     fn returns(&self) -> Vec<f64> {
         GameState::returns(self)
+    }
+    fn rewards(&self) -> Vec<f64> {
+        GameState::rewards(self)
+    }
+    fn result_text(&self) -> Option<String> {
+        GameState::result_text(self)
     }
     fn history(&self) -> &[Action] {
         GameState::history(self)
@@ -195,6 +402,15 @@ impl<S: GameState> DynState for S {
     fn view(&self, player: usize) -> Value {
         GameState::view(self, player)
     }
+    fn public_view(&self) -> Value {
+        GameState::public_view(self)
+    }
+    fn view_json(&self, seat: Option<usize>) -> Vec<u8> {
+        GameState::view_json(self, seat)
+    }
+    fn information_state_key(&self, player: usize) -> Vec<u8> {
+        GameState::information_state_key(self, player)
+    }
     fn action_to_string(&self, action: Action) -> String {
         GameState::action_to_string(self, action)
     }
@@ -204,11 +420,11 @@ impl<S: GameState> DynState for S {
     fn action_from_move(&self, mv: &Value) -> Result<Action> {
         GameState::action_from_move(self, mv)
     }
-    fn check_move(&self, mv: &Value) -> Result<Option<String>> {
-        GameState::check_move(self, mv)
+    fn check_move(&self, mv: &Value, seat: Option<usize>) -> Result<Option<IllegalAction>> {
+        GameState::check_move(self, mv, seat)
     }
-    fn resample(&self, player: usize, seed: u64) -> Box<dyn DynState> {
-        Box::new(GameState::resample(self, player, seed))
+    fn resample(&self, player: usize, seed: u64) -> Result<Box<dyn DynState>> {
+        Ok(Box::new(GameState::resample(self, player, seed)?))
     }
     fn hand(&self, player: usize) -> Vec<String> {
         GameState::hand(self, player)

@@ -7,12 +7,15 @@
 //!
 //! Rulings (S1…, C1…, T1…, D1…) refer to `RULINGS.md` of the project.
 
+#![forbid(unsafe_code)]
+
 pub mod bits;
 pub mod bots;
 pub mod caravan;
 pub mod dog;
 pub mod error;
 pub mod game;
+pub mod meta;
 pub mod registry;
 pub mod rng;
 pub mod schotten_totten;
@@ -22,5 +25,6 @@ pub mod the_game;
 
 pub use error::{Error, IllegalAction};
 pub use game::{Action, DynGame, DynState, Game, GameState};
+pub use meta::{OptionSpec, OptionType, Utility};
 pub use registry::{list_games, load_game};
 pub use simulate::{Summary, simulate};

@@ -33,7 +33,7 @@ fn check_games(game: CaravanGame, games: u64) {
                 let checked: Vec<Action> = (0..n).filter(|&a| state.check_action(a).is_ok()).collect();
                 assert_eq!(legal, checked, "{game:?} seed {seed} step {steps}");
                 let p = state.current_player().unwrap();
-                let r = state.resample(p, seed);
+                let r = state.resample(p, seed).expect("the state resamples");
                 assert_eq!(r.view(p), state.view(p));
                 game.state_from_json(&r.to_json()).unwrap();
             }

@@ -24,7 +24,9 @@ fn random_games_keep_every_invariant() {
                 // 16 marbles on distinct fields and 110 cards are checked on reading.
                 assert_eq!(game.state_from_json(&state.to_json()).unwrap(), state);
                 for p in 0..4 {
-                    let r = state.resample(p, seed + steps as u64);
+                    let r = state
+                        .resample(p, seed + steps as u64)
+                        .expect("the state resamples");
                     assert_eq!(r.view(p), state.view(p));
                     game.state_from_json(&r.to_json()).unwrap();
                 }

@@ -60,7 +60,10 @@ fn random_games_keep_every_invariant_for_one_to_five_players() {
                     if steps % 7 == 0 {
                         assert_eq!(game.state_from_json(&state.to_json()).unwrap(), state);
                         let p = state.current_player().unwrap();
-                        assert_eq!(state.resample(p, seed).view(p), state.view(p));
+                        assert_eq!(
+                            state.resample(p, seed).expect("the state resamples").view(p),
+                            state.view(p)
+                        );
                     }
                     state.apply_action(action).unwrap();
                     steps += 1;

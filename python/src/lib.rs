@@ -230,7 +230,11 @@ impl State {
     #[pyo3(name = "check_move")]
     fn check_move(&self, r#move: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
         let mv = to_json(r#move, "a move")?;
-        self.inner.check_move(&mv).map_err(to_py_err)
+        Ok(self
+            .inner
+            .check_move(&mv, None)
+            .map_err(to_py_err)?
+            .map(|e| e.to_string()))
     }
 
     fn action_to_string(&self, action: i64) -> PyResult<String> {
@@ -278,7 +282,11 @@ impl State {
     /// A full state with the same `view(player)`, the cards hidden from `player` dealt anew.
     fn resample(&self, py: Python<'_>, player: i64, seed: Seed) -> PyResult<State> {
         let player = self.game.get().check_player(player)?;
-        wrap_state(py, &self.game, self.inner.resample(player, seed.0))
+        wrap_state(
+            py,
+            &self.game,
+            self.inner.resample(player, seed.0).map_err(to_py_err)?,
+        )
     }
 
     fn clone(&self, py: Python<'_>) -> PyResult<State> {
@@ -440,7 +448,7 @@ fn simulate(
         loaded.as_ref()
     };
     let s = py
-        .detach(|| game.simulate(n_games, seed.0, threads))
+        .detach(|| game.simulate(n_games, seed.0, threads, &|| false))
         .map_err(to_py_err)?;
     Ok(SimulationSummary {
         games: s.games,

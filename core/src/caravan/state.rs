@@ -10,6 +10,7 @@ use serde_json::{Map, Value, json};
 use super::cards::{Card, JACK, Kind, NUM_FACES, SUIT_NAMES};
 use crate::error::{Error, IllegalAction, Result};
 use crate::game::{Action, Game, GameState, parse_state, reject_unknown_options, winner_returns};
+use crate::meta::{OptionSpec, Utility};
 use crate::rng;
 
 /// Three caravans per player; caravan `3 * player + i` is player's `i`-th (C1).
@@ -187,6 +188,9 @@ impl CaravanGame {
 }
 
 impl Game for CaravanGame {
+    // SCAFFOLD(issue 9): replaced by the typed view and move enum.
+    type View = Value;
+    type Move = Value;
     type State = State;
     const NAME: &'static str = "caravan";
 
@@ -209,6 +213,25 @@ impl Game for CaravanGame {
 
     fn num_distinct_actions(&self) -> usize {
         self.num_actions()
+    }
+
+    fn utility(&self) -> Utility {
+        Utility::ZeroSum
+    }
+
+    // SCAFFOLD(issue 9)
+    fn max_game_length(&self) -> u64 {
+        u64::MAX
+    }
+
+    // SCAFFOLD(issue 9)
+    fn option_specs(&self) -> Vec<OptionSpec> {
+        Vec::new()
+    }
+
+    // SCAFFOLD(issue 9)
+    fn state_from_view(&self, _view: &Value, _seed: u64) -> Result<State> {
+        Err(Error::InvalidView("not yet".into()))
     }
 
     fn ranked(&self) -> bool {
@@ -501,7 +524,7 @@ impl State {
 
     fn check(&self, mv: Move) -> Result<(), IllegalAction> {
         if self.outcome.is_some() {
-            return Err(IllegalAction::new("C9", "the game is over"));
+            return Err(IllegalAction::untyped("C9", "the game is over"));
         }
         let me = self.current as usize;
         let opening = self.in_opening(me);
@@ -512,7 +535,7 @@ impl State {
                 position,
             } => {
                 if !self.hands[me].contains(&card) {
-                    return Err(IllegalAction::new(
+                    return Err(IllegalAction::untyped(
                         "C8",
                         format!("{card} is not in player {me}'s hand"),
                     ));
@@ -520,7 +543,7 @@ impl State {
                 let target = &self.caravans[caravan];
                 if let Kind::Number(value) = card.kind() {
                     if owner_of(caravan) != me {
-                        return Err(IllegalAction::new(
+                        return Err(IllegalAction::untyped(
                             "C5",
                             format!(
                                 "number cards go onto the player's own caravans only: caravan {caravan} is player {}'s",
@@ -529,7 +552,7 @@ impl State {
                         ));
                     }
                     if opening && !target.slots.is_empty() {
-                        return Err(IllegalAction::new(
+                        return Err(IllegalAction::untyped(
                             "C2",
                             format!(
                                 "in the opening a number card goes onto an empty caravan of one's own; caravan {caravan} is not empty"
@@ -541,7 +564,7 @@ impl State {
                     };
                     let last_card = last.number.card;
                     if last_card.value() == value {
-                        return Err(IllegalAction::new(
+                        return Err(IllegalAction::untyped(
                             "C5",
                             format!("{card} cannot follow {last_card}: never the same value twice in a row"),
                         ));
@@ -558,7 +581,7 @@ impl State {
                             } else {
                                 "a descending"
                             };
-                            return Err(IllegalAction::new(
+                            return Err(IllegalAction::untyped(
                                 "C5",
                                 format!(
                                     "{card} cannot follow {last_card} on {dir} caravan unless it is {}",
@@ -570,10 +593,13 @@ impl State {
                     Ok(())
                 } else {
                     if opening {
-                        return Err(IllegalAction::new("C2", "the opening allows number cards only"));
+                        return Err(IllegalAction::untyped(
+                            "C2",
+                            "the opening allows number cards only",
+                        ));
                     }
                     let Some(slot) = target.slots.get(position) else {
-                        return Err(IllegalAction::new(
+                        return Err(IllegalAction::untyped(
                             "C6",
                             format!(
                                 "caravan {caravan} has no number card at position {position} (it holds {})",
@@ -582,7 +608,7 @@ impl State {
                         ));
                     };
                     if !self.rules.unlimited_face_cards && slot.faces.len() >= 3 {
-                        return Err(IllegalAction::new(
+                        return Err(IllegalAction::untyped(
                             "C6",
                             "a number card may carry at most 3 face cards",
                         ));
@@ -591,7 +617,7 @@ impl State {
                         && !self.rules.queens_anywhere
                         && position + 1 != target.slots.len()
                     {
-                        return Err(IllegalAction::new(
+                        return Err(IllegalAction::untyped(
                             "C6",
                             "a queen goes onto the last number card of a caravan",
                         ));
@@ -601,13 +627,13 @@ impl State {
             }
             Move::Discard(card) => {
                 if !self.hands[me].contains(&card) {
-                    return Err(IllegalAction::new(
+                    return Err(IllegalAction::untyped(
                         "C8",
                         format!("{card} is not in player {me}'s hand"),
                     ));
                 }
                 if opening && self.has_number_card(me) {
-                    return Err(IllegalAction::new(
+                    return Err(IllegalAction::untyped(
                         "C2",
                         "in the opening only a player holding no number card may discard (and draw)",
                     ));
@@ -616,10 +642,10 @@ impl State {
             }
             Move::Disband(caravan) => {
                 if opening {
-                    return Err(IllegalAction::new("C2", "no disbanding in the opening"));
+                    return Err(IllegalAction::untyped("C2", "no disbanding in the opening"));
                 }
                 if owner_of(caravan) != me {
-                    return Err(IllegalAction::new(
+                    return Err(IllegalAction::untyped(
                         "C8",
                         format!(
                             "only one's own caravans can be disbanded: caravan {caravan} is player {}'s",
@@ -628,7 +654,7 @@ impl State {
                     ));
                 }
                 if self.caravans[caravan].slots.is_empty() {
-                    return Err(IllegalAction::new(
+                    return Err(IllegalAction::untyped(
                         "C8",
                         format!("caravan {caravan} is empty: nothing to disband"),
                     ));
@@ -1001,6 +1027,16 @@ fn index_field(obj: &Map<String, Value>, field: &str, below: usize) -> Result<us
 }
 
 impl GameState for State {
+    type Game = CaravanGame;
+
+    fn game(&self) -> &CaravanGame {
+        &self.rules
+    }
+
+    // SCAFFOLD(issue 9)
+    fn encode_move(&self, mv: &Value) -> Result<Action> {
+        self.action_from_move(mv)
+    }
     fn current_player(&self) -> Option<usize> {
         self.outcome.is_none().then_some(self.current as usize)
     }
@@ -1172,7 +1208,9 @@ impl GameState for State {
 
     /// Every caravan with its value, direction, suit and cards; both discard piles; hand
     /// and deck sizes; the player's own hand. Never the other hand or a deck's order.
-    fn view(&self, player: usize) -> Value {
+    // SCAFFOLD(issue 9)
+    fn view_of(&self, seat: Option<usize>) -> Value {
+        let player = seat.unwrap_or(0);
         json!({
             "game": CaravanGame::NAME,
             "player": player,
@@ -1271,8 +1309,12 @@ impl GameState for State {
 
     /// The decks' order, the other hand, and (*Kurzes Deck*) which cards make each deck are
     /// hidden; they are dealt anew from `seed`, as are future reshuffles.
-    fn resample(&self, player: usize, seed: u64) -> State {
-        self.redeal_hidden(player, seed)
+    fn resample(&self, player: usize, seed: u64) -> Result<State> {
+        // SCAFFOLD(issue 9)
+        fn old(this: &State, player: usize, seed: u64) -> State {
+            this.redeal_hidden(player, seed)
+        }
+        Ok(old(self, player, seed))
     }
 
     fn hand(&self, player: usize) -> Vec<String> {

@@ -73,7 +73,12 @@ impl FromStr for Card {
     }
 }
 
-serde_as_text!(Card);
+serde_as_text!(
+    Card,
+    "DogCard",
+    "a Dog card: A, 2-10, J, Q, K or JK (joker)",
+    "^(A|[2-9]|10|J|Q|K|JK)$"
+);
 
 /// A hand as counts per kind; serialized as a sorted list of cards.
 #[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]

@@ -11,6 +11,7 @@ use super::cards::{Card, Hand, NUM_KINDS};
 use crate::bits::ones;
 use crate::error::{Error, IllegalAction, Result};
 use crate::game::{Action, Game, GameState, parse_state, reject_unknown_options, winner_returns};
+use crate::meta::{OptionSpec, Utility};
 use crate::rng;
 
 /// D2: the ring has 64 fields; player p's start field is 16·p.
@@ -138,44 +139,44 @@ impl From<Blocked> for IllegalAction {
     fn from(b: Blocked) -> IllegalAction {
         match b {
             Blocked::InKennel => {
-                IllegalAction::new("D6", "a marble in the kennel can only be started (A, K or joker)")
+                IllegalAction::untyped("D6", "a marble in the kennel can only be started (A, K or joker)")
             }
-            Blocked::GoalForwardOnly => IllegalAction::new(
+            Blocked::GoalForwardOnly => IllegalAction::untyped(
                 "D9",
                 "in the goal a marble moves forward only, and stays in the goal",
             ),
-            Blocked::GoalOvershoot { slot, steps } => IllegalAction::new(
+            Blocked::GoalOvershoot { slot, steps } => IllegalAction::untyped(
                 "D9",
                 format!(
                     "no overshooting in the goal: goal field {slot} plus {steps} is past the last goal field"
                 ),
             ),
-            Blocked::GoalTaken(s) => IllegalAction::new(
+            Blocked::GoalTaken(s) => IllegalAction::untyped(
                 "D9",
                 format!("no passing or landing in the goal: goal field {s} is taken"),
             ),
-            Blocked::GoalBackward => IllegalAction::new("D9", "the goal is entered moving forward only"),
+            Blocked::GoalBackward => IllegalAction::untyped("D9", "the goal is entered moving forward only"),
             Blocked::PassProtected(f) => {
-                IllegalAction::new("D6", format!("cannot pass the protected marble on field {f}"))
+                IllegalAction::untyped("D6", format!("cannot pass the protected marble on field {f}"))
             }
             Blocked::LandProtected(f) => {
-                IllegalAction::new("D6", format!("cannot land on the protected marble on field {f}"))
+                IllegalAction::untyped("D6", format!("cannot land on the protected marble on field {f}"))
             }
-            Blocked::NotLeftStart => IllegalAction::new(
+            Blocked::NotLeftStart => IllegalAction::untyped(
                 "D9",
                 "a marble enters its goal only after it has left the start field once",
             ),
             Blocked::KennelEmpty(color) => {
-                IllegalAction::new("D6", format!("no {} marble is left in the kennel", COLORS[color]))
+                IllegalAction::untyped("D6", format!("no {} marble is left in the kennel", COLORS[color]))
             }
             Blocked::StartTaken(field) => {
-                IllegalAction::new("D6", format!("the start field {field} holds a protected marble"))
+                IllegalAction::untyped("D6", format!("the start field {field} holds a protected marble"))
             }
-            Blocked::ShortOfGoal { steps, field } => IllegalAction::new(
+            Blocked::ShortOfGoal { steps, field } => IllegalAction::untyped(
                 "D9",
                 format!("{steps} steps from field {field} do not reach the goal"),
             ),
-            Blocked::PastGoal { steps, field } => IllegalAction::new(
+            Blocked::PastGoal { steps, field } => IllegalAction::untyped(
                 "D9",
                 format!(
                     "{steps} steps from field {field} overshoot the goal: the marble must go round again"
@@ -714,6 +715,9 @@ impl Move {
 }
 
 impl Game for Dog {
+    // SCAFFOLD(issue 9): replaced by the typed view and move enum.
+    type View = Value;
+    type Move = Value;
     type State = State;
     const NAME: &'static str = "dog";
 
@@ -740,6 +744,25 @@ impl Game for Dog {
 
     fn num_distinct_actions(&self) -> usize {
         NUM_ACTIONS
+    }
+
+    fn utility(&self) -> Utility {
+        Utility::TeamZeroSum
+    }
+
+    // SCAFFOLD(issue 9)
+    fn max_game_length(&self) -> u64 {
+        u64::MAX
+    }
+
+    // SCAFFOLD(issue 9)
+    fn option_specs(&self) -> Vec<OptionSpec> {
+        Vec::new()
+    }
+
+    // SCAFFOLD(issue 9)
+    fn state_from_view(&self, _view: &Value, _seed: u64) -> Result<State> {
+        Err(Error::InvalidView("not yet".into()))
     }
 
     /// D3: one seeded shuffle of the 110 cards; the first round is dealt at once.
@@ -930,19 +953,19 @@ impl State {
     /// move out does not walk its way again.
     fn check(&self, mv: Move) -> Result<Option<Landing>, IllegalAction> {
         if self.d.outcome.is_some() {
-            return Err(IllegalAction::new("D13", "the game is over"));
+            return Err(IllegalAction::untyped("D13", "the game is over"));
         }
         let me = self.d.current as usize;
         let hand = &self.d.hands[me];
         if let Move::Exchange(card) = mv {
             if self.d.phase != Phase::Exchange {
-                return Err(IllegalAction::new(
+                return Err(IllegalAction::untyped(
                     "D4",
                     "the exchange happens before the round's first card",
                 ));
             }
             if !hand.has(card) {
-                return Err(IllegalAction::new(
+                return Err(IllegalAction::untyped(
                     "D4",
                     format!("{card} is not in player {me}'s hand"),
                 ));
@@ -950,7 +973,7 @@ impl State {
             return Ok(None);
         }
         if self.d.phase == Phase::Exchange {
-            return Err(IllegalAction::new(
+            return Err(IllegalAction::untyped(
                 "D4",
                 "first every player picks a card for the partner",
             ));
@@ -958,7 +981,7 @@ impl State {
         match (self.d.seven, mv) {
             (Some(seven), Move::Seven { joker, .. }) if joker == seven.joker => {}
             (Some(seven), _) => {
-                return Err(IllegalAction::new(
+                return Err(IllegalAction::untyped(
                     "D8",
                     format!(
                         "a seven must be used completely: {} steps are left",
@@ -970,7 +993,7 @@ impl State {
         }
         if mv == Move::SitOut {
             return match self.has_legal_move() {
-                true => Err(IllegalAction::new(
+                true => Err(IllegalAction::untyped(
                     "D5",
                     "a player who can move must play a card (Zugzwang)",
                 )),
@@ -979,7 +1002,7 @@ impl State {
         }
         let card = mv.card().expect("plays have cards");
         if self.d.seven.is_none() && !hand.has(card) {
-            return Err(IllegalAction::new(
+            return Err(IllegalAction::untyped(
                 "D5",
                 format!("{card} is not in player {me}'s hand"),
             ));
@@ -1004,7 +1027,7 @@ impl State {
                     && matches!(landing.place, Place::Goal(_))
                     && self.board.team_in_goal(team(me)) == 7;
                 if card == Card::JOKER && completes {
-                    return Err(IllegalAction::new(
+                    return Err(IllegalAction::untyped(
                         "D11",
                         "the joker may not bring the team's last marble home",
                     ));
@@ -1018,7 +1041,7 @@ impl State {
                 goal,
             } => {
                 if team(color_of(marble)) != team(me) {
-                    return Err(IllegalAction::new(
+                    return Err(IllegalAction::untyped(
                         "D8",
                         format!(
                             "a seven moves the team's marbles only; marble {marble} is {}",
@@ -1028,7 +1051,7 @@ impl State {
                 }
                 let remaining = self.d.seven.map_or(7, |s| s.remaining);
                 if steps > remaining {
-                    return Err(IllegalAction::new(
+                    return Err(IllegalAction::untyped(
                         "D8",
                         format!("only {remaining} steps of the seven are left"),
                     ));
@@ -1040,7 +1063,7 @@ impl State {
                     after
                 };
                 if joker && self.joker_brings_last_home(me, &after()) {
-                    return Err(IllegalAction::new(
+                    return Err(IllegalAction::untyped(
                         "D11",
                         "the joker may not bring the team's last marble home",
                     ));
@@ -1057,7 +1080,7 @@ impl State {
                             && self.board.ring_reach(other, protected).0 >= rest
                     });
                 if !quick && !self.seven_can_finish(&after(), me, rest, joker, &mut HashSet::new()) {
-                    return Err(IllegalAction::new(
+                    return Err(IllegalAction::untyped(
                         "D8",
                         format!(
                             "a seven must be used completely: the other {} steps could not be used",
@@ -1072,7 +1095,7 @@ impl State {
                     return Err(self.not_yours(me, marble));
                 }
                 if color_of(with) == color_of(marble) {
-                    return Err(IllegalAction::new(
+                    return Err(IllegalAction::untyped(
                         "D10",
                         "the jack swaps with a marble of another player",
                     ));
@@ -1081,14 +1104,14 @@ impl State {
                     let mk = self.board.marbles[m];
                     match mk.place {
                         Place::Ring(f) if mk.protected => {
-                            return Err(IllegalAction::new(
+                            return Err(IllegalAction::untyped(
                                 "D10",
                                 format!("the protected marble on field {f} cannot be swapped"),
                             ));
                         }
                         Place::Ring(_) => {}
                         _ => {
-                            return Err(IllegalAction::new(
+                            return Err(IllegalAction::untyped(
                                 "D10",
                                 format!(
                                     "the jack swaps marbles on the ring only; {} {} is not",
@@ -1183,7 +1206,7 @@ impl State {
 
     fn not_yours(&self, me: usize, marble: usize) -> IllegalAction {
         let color = self.moving_color(me);
-        IllegalAction::new(
+        IllegalAction::untyped(
             if color == me { "D7" } else { "D12" },
             format!(
                 "player {me} moves the {} marbles; marble {marble} is {}",
@@ -1608,6 +1631,16 @@ fn marble_field(obj: &Map<String, Value>, field: &str) -> Result<usize> {
 }
 
 impl GameState for State {
+    type Game = Dog;
+
+    fn game(&self) -> &Dog {
+        &self.d.rules
+    }
+
+    // SCAFFOLD(issue 9)
+    fn encode_move(&self, mv: &Value) -> Result<Action> {
+        self.action_from_move(mv)
+    }
     fn current_player(&self) -> Option<usize> {
         self.d.outcome.is_none().then_some(self.d.current as usize)
     }
@@ -1684,7 +1717,9 @@ impl GameState for State {
 
     /// The board, every hand's size, the own hand, what the player gave and (once all
     /// four picked) received in the exchange; never another hand or the pile's order.
-    fn view(&self, player: usize) -> Value {
+    // SCAFFOLD(issue 9)
+    fn view_of(&self, seat: Option<usize>) -> Value {
+        let player = seat.unwrap_or(0);
         let marbles: Vec<Value> = self
             .board
             .marbles
@@ -1962,49 +1997,53 @@ impl GameState for State {
 
     /// The other hands, the exchange picks in transit and the pile are pooled, shuffled
     /// from `seed` and dealt again in the same sizes; the reshuffles get a new seed.
-    fn resample(&self, player: usize, seed: u64) -> State {
-        let mut state = self.clone();
-        let others: Vec<usize> = (0..4).filter(|&p| p != player).collect();
-        let mut hidden: Vec<Card> = self.d.pile.clone();
-        for &p in &others {
-            hidden.extend(self.d.hands[p].cards());
-            if self.d.phase == Phase::Exchange {
-                hidden.extend(self.d.exchange[p]);
+    fn resample(&self, player: usize, seed: u64) -> Result<State> {
+        // SCAFFOLD(issue 9)
+        fn old(this: &State, player: usize, seed: u64) -> State {
+            let mut state = this.clone();
+            let others: Vec<usize> = (0..4).filter(|&p| p != player).collect();
+            let mut hidden: Vec<Card> = this.d.pile.clone();
+            for &p in &others {
+                hidden.extend(this.d.hands[p].cards());
+                if this.d.phase == Phase::Exchange {
+                    hidden.extend(this.d.exchange[p]);
+                }
             }
+            // The partner surely still holds the card `player` gave, unless one of that kind
+            // has been played since (then nobody can tell which): that card stays pinned.
+            let mate = partner(player);
+            let pinned = this.d.given[player].filter(|&g| {
+                this.d.phase == Phase::Play && !this.d.sat_out[mate] && this.d.played[mate].0[g.index()] == 0
+            });
+            if let Some(g) = pinned {
+                let i = hidden
+                    .iter()
+                    .position(|&c| c == g)
+                    .expect("the partner holds the card given");
+                hidden.swap_remove(i);
+            }
+            hidden.shuffle(&mut rng::seeded(seed, rng::STREAM_RESAMPLE));
+            for &p in &others {
+                state.d.hands[p] = Hand::default();
+                let mut size = this.d.hands[p].len();
+                if p == mate
+                    && let Some(g) = pinned
+                {
+                    state.d.hands[p].add(g);
+                    size -= 1;
+                }
+                for _ in 0..size {
+                    state.d.hands[p].add(hidden.pop().expect("sizes add up"));
+                }
+                if this.d.phase == Phase::Exchange && this.d.exchange[p].is_some() {
+                    state.d.exchange[p] = hidden.pop();
+                }
+            }
+            state.d.pile = hidden;
+            state.d.reshuffle_seed = seed;
+            state
         }
-        // The partner surely still holds the card `player` gave, unless one of that kind
-        // has been played since (then nobody can tell which): that card stays pinned.
-        let mate = partner(player);
-        let pinned = self.d.given[player].filter(|&g| {
-            self.d.phase == Phase::Play && !self.d.sat_out[mate] && self.d.played[mate].0[g.index()] == 0
-        });
-        if let Some(g) = pinned {
-            let i = hidden
-                .iter()
-                .position(|&c| c == g)
-                .expect("the partner holds the card given");
-            hidden.swap_remove(i);
-        }
-        hidden.shuffle(&mut rng::seeded(seed, rng::STREAM_RESAMPLE));
-        for &p in &others {
-            state.d.hands[p] = Hand::default();
-            let mut size = self.d.hands[p].len();
-            if p == mate
-                && let Some(g) = pinned
-            {
-                state.d.hands[p].add(g);
-                size -= 1;
-            }
-            for _ in 0..size {
-                state.d.hands[p].add(hidden.pop().expect("sizes add up"));
-            }
-            if self.d.phase == Phase::Exchange && self.d.exchange[p].is_some() {
-                state.d.exchange[p] = hidden.pop();
-            }
-        }
-        state.d.pile = hidden;
-        state.d.reshuffle_seed = seed;
-        state
+        Ok(old(self, player, seed))
     }
 
     fn hand(&self, player: usize) -> Vec<String> {

@@ -84,7 +84,12 @@ impl FromStr for Card {
     }
 }
 
-serde_as_text!(Card);
+serde_as_text!(
+    Card,
+    "SchottenTottenCard",
+    "a Schotten Totten card: colour R O Y G B P and value 1-9, e.g. B5 (S1)",
+    "^[ROYGBP][1-9]$"
+);
 
 /// A set of cards as a 54-bit mask; iterates in card order.
 #[derive(Clone, Copy, PartialEq, Eq, Default, Hash)]

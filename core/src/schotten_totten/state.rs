@@ -10,6 +10,7 @@ use super::cards::{Card, CardSet, NUM_CARDS};
 use super::formation::{ClaimCheck, check_claim};
 use crate::error::{Error, IllegalAction, Result};
 use crate::game::{Action, Game, GameState, parse_state, reject_unknown_options, winner_returns};
+use crate::meta::{OptionSpec, Utility};
 use crate::rng;
 
 pub const NUM_STONES: usize = 9;
@@ -71,6 +72,9 @@ pub struct SchottenTotten {
 }
 
 impl Game for SchottenTotten {
+    // SCAFFOLD(issue 9): replaced by the typed view and move enum.
+    type View = Value;
+    type Move = Value;
     type State = State;
     const NAME: &'static str = "schotten_totten";
 
@@ -97,6 +101,25 @@ impl Game for SchottenTotten {
 
     fn num_distinct_actions(&self) -> usize {
         NUM_ACTIONS
+    }
+
+    fn utility(&self) -> Utility {
+        Utility::ZeroSum
+    }
+
+    // SCAFFOLD(issue 9)
+    fn max_game_length(&self) -> u64 {
+        u64::MAX
+    }
+
+    // SCAFFOLD(issue 9)
+    fn option_specs(&self) -> Vec<OptionSpec> {
+        Vec::new()
+    }
+
+    // SCAFFOLD(issue 9)
+    fn state_from_view(&self, _view: &Value, _seed: u64) -> Result<State> {
+        Err(Error::InvalidView("not yet".into()))
     }
 
     /// S2: one seeded shuffle of the 54 cards; player 0 gets the first six, player 1
@@ -339,25 +362,25 @@ impl State {
             } else {
                 "S7"
             };
-            return Err(IllegalAction::new(rule, "the game is over"));
+            return Err(IllegalAction::untyped(rule, "the game is over"));
         }
         match mv {
             Move::Play(card, stone) => {
                 if self.phase != Phase::Play {
-                    return Err(IllegalAction::new(
+                    return Err(IllegalAction::untyped(
                         "S3",
                         "a card was already played (or passed) this turn; claim a stone or end the turn",
                     ));
                 }
                 if !self.hands[me].contains(card) {
-                    return Err(IllegalAction::new(
+                    return Err(IllegalAction::untyped(
                         "S3a",
                         format!("{card} is not in player {me}'s hand"),
                     ));
                 }
                 let s = &self.stones[stone];
                 if let Some(owner) = s.owner {
-                    return Err(IllegalAction::new(
+                    return Err(IllegalAction::untyped(
                         "S3a",
                         format!(
                             "stone {stone} is already owned by player {owner}; cards go to unowned stones only"
@@ -365,7 +388,7 @@ impl State {
                     ));
                 }
                 if s.sides[me].is_complete() {
-                    return Err(IllegalAction::new(
+                    return Err(IllegalAction::untyped(
                         "S3a",
                         format!(
                             "player {me} already has three cards at stone {stone}; at most three per side"
@@ -376,13 +399,13 @@ impl State {
             }
             Move::Pass => {
                 if self.phase != Phase::Play {
-                    return Err(IllegalAction::new(
+                    return Err(IllegalAction::untyped(
                         "S3",
                         "a card was already played (or passed) this turn",
                     ));
                 }
                 if self.can_play(me) {
-                    return Err(IllegalAction::new(
+                    return Err(IllegalAction::untyped(
                         "S3a",
                         format!(
                             "player {me} can still play a card, and passing is allowed only when no card can be played"
@@ -393,20 +416,20 @@ impl State {
             }
             Move::Claim(stone) => {
                 if self.phase != Phase::Claim {
-                    return Err(IllegalAction::new(
+                    return Err(IllegalAction::untyped(
                         "S3b",
                         "claims come after playing a card (or passing) and only when a stone is provable",
                     ));
                 }
                 let s = &self.stones[stone];
                 if let Some(owner) = s.owner {
-                    return Err(IllegalAction::new(
+                    return Err(IllegalAction::untyped(
                         "S3b",
                         format!("stone {stone} is already owned by player {owner}"),
                     ));
                 }
                 let Some(check) = self.claim_check(stone, me) else {
-                    return Err(IllegalAction::new(
+                    return Err(IllegalAction::untyped(
                         "S5",
                         format!(
                             "player {me} has {} card(s) at stone {stone}; a claim needs the claimant's three cards there",
@@ -417,7 +440,7 @@ impl State {
                 if !check.provable {
                     let best = check.best.expect("a refuted claim has a better completion");
                     let cards: Vec<String> = best.cards.iter().map(Card::to_string).collect();
-                    return Err(IllegalAction::new(
+                    return Err(IllegalAction::untyped(
                         "S5",
                         format!(
                             "stone {stone} is not provable: the other side can still reach {} with {}, which beats {}",
@@ -431,7 +454,7 @@ impl State {
             }
             Move::EndTurn => {
                 if self.phase != Phase::Claim {
-                    return Err(IllegalAction::new(
+                    return Err(IllegalAction::untyped(
                         "S3",
                         "play a card (or pass) before ending the turn",
                     ));
@@ -678,6 +701,16 @@ fn expect_fields(mv: &Map<String, Value>, allowed: &[&str]) -> Result<()> {
 }
 
 impl GameState for State {
+    type Game = SchottenTotten;
+
+    fn game(&self) -> &SchottenTotten {
+        &self.rules
+    }
+
+    // SCAFFOLD(issue 9)
+    fn encode_move(&self, mv: &Value) -> Result<Action> {
+        self.action_from_move(mv)
+    }
     fn current_player(&self) -> Option<usize> {
         (self.phase != Phase::Over).then_some(self.current as usize)
     }
@@ -737,7 +770,9 @@ impl GameState for State {
 
     /// The stones, both sides' cards, owners, the pile's size, every hand's size and
     /// the player's own hand; never the other hand or the pile's order.
-    fn view(&self, player: usize) -> Value {
+    // SCAFFOLD(issue 9)
+    fn view_of(&self, seat: Option<usize>) -> Value {
+        let player = seat.unwrap_or(0);
         json!({
             "game": SchottenTotten::NAME,
             "player": player,
@@ -807,18 +842,22 @@ impl GameState for State {
 
     /// The other hand and the pile are hidden from `player`: they are pooled,
     /// shuffled from `seed` and dealt again in the same sizes.
-    fn resample(&self, player: usize, seed: u64) -> State {
-        let other = 1 - player;
-        let mut hidden: Vec<Card> = self.hands[other]
-            .iter()
-            .chain(self.pile.iter().copied())
-            .collect();
-        hidden.shuffle(&mut rng::seeded(seed, rng::STREAM_RESAMPLE));
-        let mut state = self.clone();
-        let hand_size = self.hands[other].len() as usize;
-        state.pile = hidden.split_off(hand_size);
-        state.hands[other] = hidden.into_iter().collect();
-        state
+    fn resample(&self, player: usize, seed: u64) -> Result<State> {
+        // SCAFFOLD(issue 9)
+        fn old(this: &State, player: usize, seed: u64) -> State {
+            let other = 1 - player;
+            let mut hidden: Vec<Card> = this.hands[other]
+                .iter()
+                .chain(this.pile.iter().copied())
+                .collect();
+            hidden.shuffle(&mut rng::seeded(seed, rng::STREAM_RESAMPLE));
+            let mut state = this.clone();
+            let hand_size = this.hands[other].len() as usize;
+            state.pile = hidden.split_off(hand_size);
+            state.hands[other] = hidden.into_iter().collect();
+            state
+        }
+        Ok(old(self, player, seed))
     }
 
     fn hand(&self, player: usize) -> Vec<String> {

@@ -535,7 +535,8 @@ fn moves_round_trip_through_json_and_malformed_ones_are_explained() {
         assert!(err.contains(text), "{err}");
     }
     let reason = state
-        .check_move(&json!({"type": "claim", "stone": 2}))
+        .check_move(&json!({"type": "claim", "stone": 2}), None)
+        .map(|r| r.map(|e| e.to_string()))
         .unwrap()
         .unwrap();
     assert!(reason.starts_with("S3b"), "{reason}");
@@ -564,7 +565,7 @@ fn resample_keeps_the_view_and_redeals_the_hidden_cards() {
         state.apply_action(a).unwrap();
     }
     for p in 0..2 {
-        let r = state.resample(p, 99);
+        let r = state.resample(p, 99).expect("the state resamples");
         assert_eq!(r.view(p), state.view(p));
         assert_eq!(r.hand(p), state.hand(p));
         assert_ne!(

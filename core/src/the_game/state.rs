@@ -9,6 +9,7 @@ use serde_json::{Map, Value, json};
 use crate::bits::ones;
 use crate::error::{Error, IllegalAction, Result};
 use crate::game::{Action, Game, GameState, parse_state, reject_unknown_options};
+use crate::meta::{OptionSpec, Utility};
 use crate::rng;
 
 pub const NUM_PILES: usize = 4;
@@ -111,6 +112,9 @@ impl TheGame {
 }
 
 impl Game for TheGame {
+    // SCAFFOLD(issue 9): replaced by the typed view and move enum.
+    type View = Value;
+    type Move = Value;
     type State = State;
     const NAME: &'static str = "the_game";
 
@@ -141,6 +145,25 @@ impl Game for TheGame {
 
     fn num_distinct_actions(&self) -> usize {
         NUM_ACTIONS
+    }
+
+    fn utility(&self) -> Utility {
+        Utility::Cooperative
+    }
+
+    // SCAFFOLD(issue 9)
+    fn max_game_length(&self) -> u64 {
+        u64::MAX
+    }
+
+    // SCAFFOLD(issue 9)
+    fn option_specs(&self) -> Vec<OptionSpec> {
+        Vec::new()
+    }
+
+    // SCAFFOLD(issue 9)
+    fn state_from_view(&self, _view: &Value, _seed: u64) -> Result<State> {
+        Err(Error::InvalidView("not yet".into()))
     }
 
     /// One seeded shuffle of the 98 cards; player `i` gets the `i`-th run of
@@ -253,18 +276,18 @@ impl State {
 
     fn check(&self, action: Action) -> Result<(), IllegalAction> {
         if self.outcome.is_some() {
-            return Err(IllegalAction::new("T6", "the game is over"));
+            return Err(IllegalAction::untyped("T6", "the game is over"));
         }
         let me = self.current as usize;
         if action == END_TURN {
             let missing = self.minimum().saturating_sub(self.played_this_turn as usize);
             return match missing {
                 0 => Ok(()),
-                1 => Err(IllegalAction::new(
+                1 => Err(IllegalAction::untyped(
                     "T3",
                     "you must play 1 more card before ending the turn",
                 )),
-                n => Err(IllegalAction::new(
+                n => Err(IllegalAction::untyped(
                     "T3",
                     format!("you must play {n} more cards before ending the turn"),
                 )),
@@ -274,7 +297,7 @@ impl State {
             return Err(IllegalAction::no_such_action(action, NUM_ACTIONS));
         };
         if !self.hands[me].contains(card) {
-            return Err(IllegalAction::new(
+            return Err(IllegalAction::untyped(
                 "T3",
                 format!("{card} is not in player {me}'s hand"),
             ));
@@ -286,7 +309,7 @@ impl State {
             } else {
                 format!("{card} on descending pile {pile} at {top} is neither lower nor exactly 10 higher")
             };
-            return Err(IllegalAction::new("T4", reason));
+            return Err(IllegalAction::untyped("T4", reason));
         }
         Ok(())
     }
@@ -409,6 +432,16 @@ fn move_error(what: impl std::fmt::Display) -> Error {
 }
 
 impl GameState for State {
+    type Game = TheGame;
+
+    fn game(&self) -> &TheGame {
+        &self.rules
+    }
+
+    // SCAFFOLD(issue 9)
+    fn encode_move(&self, mv: &Value) -> Result<Action> {
+        self.action_from_move(mv)
+    }
     fn current_player(&self) -> Option<usize> {
         self.outcome.is_none().then_some(self.current as usize)
     }
@@ -466,7 +499,9 @@ impl GameState for State {
     }
 
     /// The piles, every hand's size and the player's own hand; never another hand.
-    fn view(&self, player: usize) -> Value {
+    // SCAFFOLD(issue 9)
+    fn view_of(&self, seat: Option<usize>) -> Value {
+        let player = seat.unwrap_or(0);
         let piles: Vec<Value> = (0..NUM_PILES)
             .map(|p| {
                 json!({
@@ -554,24 +589,28 @@ impl GameState for State {
 
     /// The other players' hands and the draw pile are pooled, shuffled from `seed`
     /// and dealt again in the same sizes.
-    fn resample(&self, player: usize, seed: u64) -> State {
-        let others: Vec<usize> = (0..self.rules.players as usize)
-            .filter(|&p| p != player)
-            .collect();
-        let mut hidden: Vec<u8> = others
-            .iter()
-            .flat_map(|&p| self.hands[p].iter())
-            .chain(self.draw_pile.iter().copied())
-            .collect();
-        hidden.shuffle(&mut rng::seeded(seed, rng::STREAM_RESAMPLE));
-        let mut state = self.clone();
-        for &p in &others {
-            let n = self.hands[p].len();
-            state.hands[p] = Hand::default();
-            hidden.drain(..n).for_each(|c| state.hands[p].insert(c));
+    fn resample(&self, player: usize, seed: u64) -> Result<State> {
+        // SCAFFOLD(issue 9)
+        fn old(this: &State, player: usize, seed: u64) -> State {
+            let others: Vec<usize> = (0..this.rules.players as usize)
+                .filter(|&p| p != player)
+                .collect();
+            let mut hidden: Vec<u8> = others
+                .iter()
+                .flat_map(|&p| this.hands[p].iter())
+                .chain(this.draw_pile.iter().copied())
+                .collect();
+            hidden.shuffle(&mut rng::seeded(seed, rng::STREAM_RESAMPLE));
+            let mut state = this.clone();
+            for &p in &others {
+                let n = this.hands[p].len();
+                state.hands[p] = Hand::default();
+                hidden.drain(..n).for_each(|c| state.hands[p].insert(c));
+            }
+            state.draw_pile = hidden;
+            state
         }
-        state.draw_pile = hidden;
-        state
+        Ok(old(self, player, seed))
     }
 
     fn hand(&self, player: usize) -> Vec<String> {

@@ -254,7 +254,7 @@ fn views_hide_other_hands_and_resample_keeps_the_view() {
             let hidden: Vec<u8> = state.hand_set(q).iter().collect();
             assert!(!text.contains(&json!(hidden).to_string()));
         }
-        let r = state.resample(p, 8);
+        let r = state.resample(p, 8).expect("the state resamples");
         assert_eq!(r.view(p), view);
         assert_ne!(r, state);
     }
