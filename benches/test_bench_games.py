@@ -66,3 +66,58 @@ def test_clone_mid_game(benchmark: Any, name: str) -> None:
 def test_simulate_1000_games_all_cores(benchmark: Any, name: str) -> None:
     summary = benchmark(spielwerk.simulate, name, 1000, 0)
     assert summary.games == 1000
+
+
+def mid_game(name: str, fraction: float = 0.5) -> spielwerk.State:
+    """The state `fraction` of the way through a seeded random game."""
+    game = spielwerk.load_game(name)
+    history = recorded_game(game, 3)
+    state = game.new_initial_state(seed=3)
+    for action in history[: int(len(history) * fraction)]:
+        state.apply_action(action)
+    return state
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_legal_moves(benchmark: Any, name: str) -> None:
+    """``legal_moves()``: every legal action with its JSON move and text, in one call."""
+    moves = benchmark(mid_game(name).legal_moves)
+    assert moves
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_view_dict(benchmark: Any, name: str) -> None:
+    benchmark(mid_game(name).view, 0)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_view_json(benchmark: Any, name: str) -> None:
+    """``view_json(p)``: the view as JSON bytes, for servers."""
+    benchmark(mid_game(name).view_json, 0)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_information_state_key(benchmark: Any, name: str) -> None:
+    benchmark(mid_game(name).information_state_key, 0)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_state_from_view(benchmark: Any, name: str) -> None:
+    state = mid_game(name)
+    benchmark(state.game.state_from_view, state.view(0), 5)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_serialize_round_trip(benchmark: Any, name: str) -> None:
+    state = mid_game(name)
+    game = state.game
+
+    def round_trip() -> None:
+        game.deserialize_state(state.serialize())
+
+    benchmark(round_trip)
+
+
+def test_clone_late_dog_state(benchmark: Any) -> None:
+    """A late Dog state carries a long history: cloning it must stay cheap."""
+    benchmark(mid_game("dog", 0.95).clone)

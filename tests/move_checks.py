@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -26,3 +27,24 @@ def assert_malformed_move_refused(
         for form in forms:
             assert form in message, f"{message!r} does not say what a move is ({form})"
     assert state.serialize() == before
+
+
+CODE = re.compile(r"^[a-z][a-z0-9_]*$")
+
+
+def check_text(state: spielwerk.State, move: Any, seat: int | None = None) -> str | None:
+    """`state.check_move(move, seat)` as text: None if legal, else ``"{rule}: {reason}"``.
+
+    Every rejection is checked on the way: an `IllegalActionError` (not raised) whose rule,
+    stable code, params and English and German reasons are all there, and whose text is
+    made of the rule and the English reason."""
+    rejection = state.check_move(move, seat)
+    if rejection is None:
+        return None
+    assert isinstance(rejection, spielwerk.IllegalActionError), rejection
+    assert rejection.rule, rejection
+    assert CODE.match(rejection.code), rejection.code
+    assert isinstance(rejection.params, dict)
+    assert rejection.reason and rejection.reason_de, rejection
+    assert str(rejection) == f"{rejection.rule}: {rejection.reason}"
+    return str(rejection)

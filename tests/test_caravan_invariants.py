@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 import pytest
 import spielwerk
+from move_checks import check_text
 from caravan_oracle import (
     GAME_NAME,
     HAND_SIZE,
@@ -257,7 +258,7 @@ def check_refusal(
     if len(reasons) == 1 and reasons[0][1] is not None:
         assert message == reasons[0][1], f"{where}: {move}"
         tally.exact_messages += 1
-    assert state.check_move(state.action_to_json(action)) == message, where
+    assert check_text(state, state.action_to_json(action)) == message, where
     assert state.serialize() == text, f"{where}: refused action {move} changed the state"
     tally.refusals[ruling] += 1
 
@@ -313,7 +314,7 @@ def scan_every_action(
     assert legal == legal_actions_by_refusals(data), f"{where}: the oracle's two ways agree"
     legal_set = set(legal)
     for action in legal:
-        assert state.check_move(state.action_to_json(action)) is None, f"{where}: {action}"
+        assert check_text(state, state.action_to_json(action)) is None, f"{where}: {action}"
         clone = state.clone()
         clone.apply_action(action)
         assert clone.history()[-1] == action, where

@@ -35,7 +35,7 @@ from caravan_oracle import (
     num_actions,
     position_json,
 )
-from move_checks import assert_malformed_move_refused
+from move_checks import assert_malformed_move_refused, check_text
 
 EMPTY: tuple[str, ...] = ("",) * NUM_CARAVANS
 Data = dict[str, Any]
@@ -68,7 +68,7 @@ def play_move(card: str, caravan: int, position: int | None = None) -> dict[str,
 
 
 def act(state: spielwerk.State, move: dict[str, Any]) -> None:
-    assert state.check_move(move) is None, f"{move}: {state.check_move(move)}"
+    assert check_text(state, move) is None, f"{move}: {check_text(state, move)}"
     action = state.action_from_json(move)
     assert action in state.legal_actions(), move
     state.apply_action(action)
@@ -93,7 +93,7 @@ def refused(
     check_move gives the reason apply_action raises, the action is not offered, and the
     refusal changes nothing."""
     before = state.serialize()
-    reason = state.check_move(move)
+    reason = check_text(state, move)
     assert reason is not None, f"{move} is allowed"
     assert RULING_PREFIX.match(reason) and reason.startswith(f"{ruling}: "), reason
     if exact:
@@ -286,7 +286,7 @@ def test_c3_the_direction_comes_from_the_last_two_printed_values() -> None:
         exact="C5: 7D cannot follow 5C on a descending caravan unless it is clubs",
     )
     for card in ("3D", "8C"):
-        assert state.check_move(play_move(card, 4)) is None, card
+        assert check_text(state, play_move(card, 4)) is None, card
     refused(state, play_move("3D", 3), "C5", says="8S")  # 6 -> 8 ascends: a 3 must be clubs
 
 
@@ -307,7 +307,7 @@ def test_c3_each_queen_on_the_last_card_reverses_the_direction() -> None:
         "C5",
         exact="C5: 9S cannot follow 6S on a descending caravan unless it is hearts",
     )
-    assert state.check_move(play_move("9H", 0)) is None
+    assert check_text(state, play_move("9H", 0)) is None
     play(state, "4S", 0)
     assert caravan_shown(state, 0) == (12, "descending", "spades"), "the queen lies under a card now"
 
@@ -326,12 +326,12 @@ def test_c3_a_jack_leaving_two_equal_values_makes_the_caravan_descending(fixed_c
     # What a number card may do follows the direction shown.
     if fixed_course:
         assert data_of(state)["caravans"][0].get("kept") == "ascending"
-        assert state.check_move(play_move("5C", 0)) is None
+        assert check_text(state, play_move("5C", 0)) is None
         refused(state, play_move("3C", 0), "C5", says="ascending caravan unless it is diamonds")
     else:
-        assert state.check_move(play_move("3C", 0)) is None
+        assert check_text(state, play_move("3C", 0)) is None
         refused(state, play_move("5C", 0), "C5", says="descending caravan unless it is diamonds")
-    assert state.check_move(play_move("5D", 0)) is None
+    assert check_text(state, play_move("5D", 0)) is None
 
 
 @pytest.mark.parametrize("fixed_course", [False, True])
@@ -382,14 +382,14 @@ def test_c4_founding_suit_takes_the_first_cards_suit_unless_a_queen_lies_on_the_
     assert caravan_shown(plain, 0) == (12, "ascending", "clubs")
     assert caravan_shown(founding, 0) == (12, "ascending", "hearts")
     assert caravan_shown(founding, 1) == (12, "descending", "diamonds"), "a queen on the last card overrides"
-    assert plain.check_move(play_move("2C", 0)) is None
+    assert check_text(plain, play_move("2C", 0)) is None
     refused(
         plain,
         play_move("2H", 0),
         "C5",
         exact="C5: 2H cannot follow 9C on an ascending caravan unless it is clubs",
     )
-    assert founding.check_move(play_move("2H", 0)) is None
+    assert check_text(founding, play_move("2H", 0)) is None
     refused(
         founding,
         play_move("2C", 0),
@@ -411,7 +411,7 @@ def test_c5_a_card_of_the_suit_may_reverse_the_direction() -> None:
         "C5",
         exact="C5: 7H cannot follow 9C on an ascending caravan unless it is clubs",
     )
-    assert state.check_move(play_move("10S", 0)) is None, "ascending: higher"
+    assert check_text(state, play_move("10S", 0)) is None, "ascending: higher"
     play(state, "7C", 0)
     assert caravan_shown(state, 0) == (19, "descending", "clubs"), "the direction follows the last two cards"
 
@@ -422,7 +422,7 @@ def test_c5_never_the_same_value_twice_in_a_row() -> None:
     refused(state, play_move("7S", 1), "C5", says="7S")
     # Without a direction any other value goes, up or down.
     for card in ("2C", "10C", "9D"):
-        assert state.check_move(play_move(card, 1)) is None, card
+        assert check_text(state, play_move(card, 1)) is None, card
 
 
 def test_c5_number_cards_go_onto_own_caravans_only() -> None:
@@ -443,7 +443,7 @@ def test_c6_a_number_card_carries_at_most_three_face_cards() -> None:
     for card in ("KC", "QS", "JD", "JK1"):
         refused(state, play_move(card, 0, 1), "C6", exact="C6: a number card may carry at most 3 face cards")
     for move in (play_move("KC", 0, 0), play_move("JD", 0, 0), play_move("KC", 3, 0), play_move("QS", 3, 0)):
-        assert state.check_move(move) is None, move
+        assert check_text(state, move) is None, move
 
 
 def test_c6_unlimited_face_cards_lifts_the_cap() -> None:
@@ -474,7 +474,7 @@ def test_c6_queens_go_onto_the_last_number_card_only() -> None:
     state = build(["3H 9C", "", "", "", "", ""], ["QS KC JD", "2H"])
     refused(state, play_move("QS", 0, 0), "C6")
     for move in (play_move("QS", 0, 1), play_move("KC", 0, 0), play_move("JD", 0, 0)):
-        assert state.check_move(move) is None, move
+        assert check_text(state, move) is None, move
 
 
 def test_c6_queens_anywhere_act_only_while_their_card_is_last() -> None:

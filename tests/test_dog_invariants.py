@@ -33,6 +33,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import pytest
 import spielwerk
+from move_checks import check_text
 from dog_oracle import (
     GAME_NAME,
     HAND_SIZES,
@@ -171,7 +172,7 @@ def probe_refusal(
     assert message.startswith(expected + ": "), f"{where}: {decode(action)}: {message!r}, oracle {expected}"
     if pos.seven is not None and decode(action).kind not in ("seven", "exchange"):
         assert message.startswith("D8: a seven must be used completely"), message
-    assert state.check_move(state.action_to_json(action)) == message, where
+    assert check_text(state, state.action_to_json(action)) == message, where
     assert state.serialize() == text, f"{where}: refused action {action} changed the state"
     tally.refusals[f"{kind} {expected}"] += 1
 
@@ -276,7 +277,7 @@ def play_checked_game(game: spielwerk.Game, seed: int, tally: Tally) -> spielwer
         assert action in legal, f"{where}: the bot chose {action}, not in {legal}"
         move = state.action_to_json(action)
         assert move == expected_move(action) and state.action_from_json(move) == action, where
-        assert state.check_move(move) is None, where
+        assert check_text(state, move) is None, where
         # Every part of a seven is followed closely: the search of D8 is where it is hard.
         seven = decode(action).kind == "seven"
         careful = step % TRANSITION_EVERY == 0 or seven

@@ -49,7 +49,7 @@ from dog_oracle import (
 )
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-from move_checks import assert_malformed_move_refused
+from move_checks import assert_malformed_move_refused, check_text
 
 GAME = spielwerk.load_game(GAME_NAME)
 
@@ -104,7 +104,7 @@ SIT: Move = {"type": "sit_out"}
 def play(state: spielwerk.State, move: Move) -> None:
     """Plays a move that must be legal and offered."""
     action = state.action_from_json(move)
-    assert state.check_move(move) is None, f"{move}: {state.check_move(move)}"
+    assert check_text(state, move) is None, f"{move}: {check_text(state, move)}"
     assert action in state.legal_actions(), f"{move} is not offered"
     state.apply_action(action)
     assert_oracle_agrees(state)
@@ -114,7 +114,7 @@ def refused(state: spielwerk.State, move: Move, ruling: str, text: str = "") -> 
     """Refused with a message naming `ruling` (and holding `text`), changing nothing."""
     before = state.serialize()
     action = state.action_from_json(move)
-    reason = state.check_move(move)
+    reason = check_text(state, move)
     assert reason is not None, f"{move} is legal"
     assert reason.startswith(f"{ruling}: "), reason
     assert text in reason, f"{reason!r} does not say {text!r}"
@@ -281,7 +281,7 @@ def test_zugzwang_the_only_move_is_bad_and_sitting_out_is_refused() -> None:
 def test_a_player_without_a_move_sits_out_and_the_hand_is_discarded() -> None:
     state = load({4: ring(20)}, ("2 3 Q", "5 6", "", ""))
     assert state.legal_actions() == [SIT_OUT]
-    assert state.check_move(SIT) is None
+    assert check_text(state, SIT) is None
     refused(state, mv("2", 0, 2), "D6", "kennel")
     play(state, SIT)
     view = state.view(1)
@@ -697,7 +697,7 @@ def test_the_joker_may_not_bring_the_last_marble_home() -> None:
     refused(
         state, seven(3, 5, True, joker=True), "D11", "the joker may not bring the team's last marble home"
     )
-    assert state.check_move(mv("5", 3, 5, joker=True)) is None
+    assert check_text(state, mv("5", 3, 5, joker=True)) is None
     assert move_action("5", 3, 5, True) in state.legal_actions()
 
 
@@ -859,9 +859,9 @@ def test_action_ids_follow_the_documented_encoding() -> None:
 def test_check_move_agrees_with_apply_and_changes_nothing() -> None:
     state = load({0: ring(12), 4: (ring(16), True)}, ("5 2", "2", "2", "2"))
     before = state.serialize()
-    assert state.check_move(mv("2", 0, 2)) is None
-    assert state.check_move(mv("5", 0, 5)) == "D6: cannot pass the protected marble on field 16"
-    assert state.check_move(mv("2", 0, 4 - 2)) is None
+    assert check_text(state, mv("2", 0, 2)) is None
+    assert check_text(state, mv("5", 0, 5)) == "D6: cannot pass the protected marble on field 16"
+    assert check_text(state, mv("2", 0, 4 - 2)) is None
     assert state.serialize() == before
 
 
@@ -1084,7 +1084,7 @@ def test_random_positions_agree_with_the_oracle(text: str) -> None:
         assert new == expected, decode(action)
     for action in range(0, NUM_ACTIONS, 7):
         if action not in legal:
-            reason = state.check_move(state.action_to_json(action))
+            reason = check_text(state, state.action_to_json(action))
             ruling = refusal(pos, action)
             assert reason is not None and ruling is not None and reason.startswith(ruling + ": "), (
                 decode(action),

@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 import pytest
 import spielwerk
+from move_checks import check_text
 from conftest import (
     ALL_CARDS,
     END_TURN,
@@ -320,7 +321,7 @@ def play_checked_game(seed: int, policy: Policy, tally: Tally) -> spielwerk.Stat
         with pytest.raises(spielwerk.IllegalActionError) as info:
             state.apply_action(illegal)
         assert RULING_PREFIX.match(str(info.value)), f"{where}: {illegal}: {info.value}"
-        assert state.check_move(state.action_to_json(illegal)) == str(info.value), where
+        assert check_text(state, state.action_to_json(illegal)) == str(info.value), where
         assert state.serialize() == text, f"{where}: refused action {illegal} changed the state"
         tally.illegal_probes += 1
 

@@ -40,7 +40,7 @@ from conftest import (
 )
 from hypothesis import assume, example, given, settings
 from hypothesis import strategies as hs
-from move_checks import assert_malformed_move_refused
+from move_checks import assert_malformed_move_refused, check_text
 from spielwerk import schotten_totten as st
 
 # --- The oracle itself, checked against the rule text and plain combinatorics ---------
@@ -432,7 +432,7 @@ def test_check_move_agrees_with_legal_actions_and_changes_nothing(game: spielwer
         phases[state.view(0)["phase"]] += 1
         for action in range(NUM_ACTIONS):
             move = state.action_to_json(action)
-            reason = state.check_move(move)
+            reason = check_text(state, move)
             if action in legal:
                 assert reason is None, f"{move} is legal, yet: {reason}"
                 continue

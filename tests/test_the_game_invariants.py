@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pytest
 import spielwerk
+from move_checks import check_text
 from the_game_oracle import (
     CARDS,
     END_TURN,
@@ -248,7 +249,7 @@ def probe_refusal(
         assert message.startswith(expected), f"{where}: {illegal}: {message!r} is not {expected!r}..."
     if kind == "not_held":
         assert str(illegal // NUM_PILES + 2) in message, f"{where}: {message!r} names the card"
-    assert state.check_move(state.action_to_json(illegal)) == message, where
+    assert check_text(state, state.action_to_json(illegal)) == message, where
     assert state.serialize() == text, f"{where}: refused action {illegal} changed the state"
     tally.illegal_probes[kind] += 1
 
@@ -296,7 +297,7 @@ def play_checked_game(game: spielwerk.Game, seed: int, policy: Policy, tally: Ta
         probe_refusal(state, pos, legal, rng, tally, where)
         action = policy(state, legal)
         assert action in legal, f"{where}: the policy chose {action}, not in {legal}"
-        assert state.check_move(state.action_to_json(action)) is None, where
+        assert check_text(state, state.action_to_json(action)) is None, where
         state.apply_action(action)
         before, pos = pos, Position.of(state)
         # The whole next position, draw pile order included, is the oracle's.

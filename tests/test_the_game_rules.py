@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 import spielwerk
-from move_checks import assert_malformed_move_refused
+from move_checks import assert_malformed_move_refused, check_text
 from spielwerk import the_game as tg
 from the_game_oracle import (
     CARDS,
@@ -72,7 +72,7 @@ def assert_refused(state: spielwerk.State, action: int, message: str) -> None:
     with pytest.raises(spielwerk.IllegalActionError) as error:
         state.apply_action(action)
     assert str(error.value) == message
-    assert state.check_move(state.action_to_json(action)) == message
+    assert check_text(state, state.action_to_json(action)) == message
     assert action not in state.legal_actions()
     assert state.serialize() == before, "a refused action changes nothing"
 
@@ -372,7 +372,7 @@ def assert_lost(state: spielwerk.State, expected_score: int) -> None:
     for action in (END_TURN, play_action(min(pos.hands[pos.current] or {2}), 0)):
         with pytest.raises(spielwerk.IllegalActionError, match=r"^T6: ") as error:
             state.apply_action(action)
-        assert state.check_move(state.action_to_json(action)) == str(error.value)
+        assert check_text(state, state.action_to_json(action)) == str(error.value)
     assert state.serialize() == before
 
 
@@ -665,7 +665,7 @@ def test_check_move_agrees_with_legal_actions_and_changes_nothing() -> None:
             before = state.serialize()
             legal = set(state.legal_actions())
             for action in range(NUM_ACTIONS):
-                reason = state.check_move(state.action_to_json(action))
+                reason = check_text(state, state.action_to_json(action))
                 if action in legal:
                     assert reason is None
                     continue

@@ -82,7 +82,8 @@ impl IllegalAction {
     }
 
     /// An id outside the game's action space `0..num_actions`.
-    pub fn no_such_action(action: u32, num_actions: usize) -> Self {
+    pub fn no_such_action(action: impl Into<i64>, num_actions: usize) -> Self {
+        let action: i64 = action.into();
         let last = num_actions.saturating_sub(1);
         Self::new(
             "actions",

@@ -7,12 +7,14 @@
 0
 
 The engine is written in Rust (``spielwerk-core``); this package is a thin binding.
+``spielwerk.schotten_totten`` and ``spielwerk.the_game`` hold the games' own helpers, and
+``spielwerk.errors`` the exceptions (all of them ``ValueError``\\ s under ``SpielwerkError``).
 """
 
+from spielwerk import errors, schotten_totten, the_game
 from spielwerk._spielwerk import (
     TERMINAL,
     Game,
-    IllegalActionError,
     RandomBot,
     SimulationSummary,
     State,
@@ -20,15 +22,31 @@ from spielwerk._spielwerk import (
     load_game,
     simulate,
 )
+from spielwerk.errors import (
+    IllegalActionError,
+    InvalidMoveError,
+    InvalidOptionError,
+    InvalidStateError,
+    SpielwerkError,
+    UnknownGameError,
+)
 
 __all__ = [
     "TERMINAL",
     "Game",
     "IllegalActionError",
+    "InvalidMoveError",
+    "InvalidOptionError",
+    "InvalidStateError",
     "RandomBot",
     "SimulationSummary",
+    "SpielwerkError",
     "State",
+    "UnknownGameError",
+    "errors",
     "list_games",
     "load_game",
+    "schotten_totten",
     "simulate",
+    "the_game",
 ]

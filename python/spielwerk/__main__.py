@@ -14,28 +14,9 @@ from typing import Any
 import spielwerk
 
 
-def describe(game: str, move: dict[str, Any], text: str) -> str:
-    """A move as a person reads it (S1: stones are numbered 1-9 on screen)."""
-    if game == "schotten_totten":
-        kind = move["type"]
-        if kind == "play":
-            return f"plays {move['card']} at stone {move['stone'] + 1}"
-        if kind == "claim":
-            return f"claims stone {move['stone'] + 1}"
-        if kind == "pass":
-            return "cannot play a card and passes"
-        return "ends the turn without claiming"
-    return text
-
-
 def outcome_line(state: spielwerk.State) -> str:
-    view = state.view(0)
-    outcome = view.get("outcome") or {}
-    reason = str(outcome.get("reason", "")).replace("_", " ")
-    winner = outcome.get("winner")
-    returns = state.returns()
-    result = "a draw" if winner is None else f"player {winner} wins"
-    return f"Game over: {result} ({reason}); returns {returns}"
+    """The result as the engine words it, with the returns (R1)."""
+    return f"Game over: {state.result_text()}; returns {state.returns()}"
 
 
 def play(game_name: str, seed: int, options: dict[str, Any]) -> None:
@@ -52,7 +33,7 @@ def play(game_name: str, seed: int, options: dict[str, Any]) -> None:
         # One turn: every action of the player to move.
         while not state.is_terminal() and state.current_player() == player:
             action = bot.step(state)
-            lines.append(describe(game_name, state.action_to_json(action), state.action_to_string(action)))
+            lines.append(state.action_to_string(action))
             state.apply_action(action)
         print(f"Turn {turn}, player {player}: " + "; ".join(lines))
         print(state, end="\n\n")

@@ -1,36 +1,151 @@
 //! Python bindings of spielwerk: types and errors are converted here, rules live in
 //! `spielwerk-core`.
+//!
+//! Everything that comes from Python is checked before it reaches the engine: JSON-like
+//! objects are converted with a bound on their nesting depth, integers out of range are a
+//! `ValueError`, and every engine error becomes an exception of the `SpielwerkError`
+//! family (`spielwerk.errors`) carrying its code, ruling and reasons.
+
+use std::cell::RefCell;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
 use numpy::PyArray1;
-use pyo3::create_exception;
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyKeyboardInterrupt, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyTuple};
+use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use serde_json::{Map, Value};
 use spielwerk_core::schotten_totten as st;
-use spielwerk_core::{Action, DynGame, DynState, Error, bots};
-
-create_exception!(
-    spielwerk,
-    IllegalActionError,
-    PyValueError,
-    "A well-formed action that the rules forbid here; the message names the ruling."
-);
+use spielwerk_core::{Action, DynGame, DynState, Error, IllegalAction, bots};
 
 /// The value of `current_player()` once the game is over.
 const TERMINAL: i64 = -4;
 
+/// How deeply JSON-like input may nest. Moves and options are flat, views a few levels
+/// deep; anything deeper is refused before it can exhaust the stack.
+const MAX_DEPTH: usize = 64;
+
 /// What `__reduce__` returns: a callable and its arguments.
 type Reduce<'py, Args> = (Bound<'py, PyAny>, Args);
 
-fn to_py_err(err: Error) -> PyErr {
-    match err {
-        Error::Illegal(e) => IllegalActionError::new_err(e.to_string()),
-        other => PyValueError::new_err(other.to_string()),
+thread_local! {
+    /// The scratch list of legal actions, so that read-only calls need no `&mut self`.
+    static ACTIONS: RefCell<Vec<Action>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Runs `f` with this thread's scratch list of actions.
+fn with_actions<R>(f: impl FnOnce(&mut Vec<Action>) -> R) -> R {
+    ACTIONS.with(|buf| f(&mut buf.borrow_mut()))
+}
+
+// --- Errors ---------------------------------------------------------------------------
+
+/// An exception class of `spielwerk.errors` built with its keyword fields.
+fn spielwerk_error<'py>(
+    py: Python<'py>,
+    class: &str,
+    message: &str,
+    code: &str,
+    rejection: Option<&IllegalAction>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let class = py.import("spielwerk.errors")?.getattr(class)?;
+    let kwargs = PyDict::new(py);
+    kwargs.set_item("code", code)?;
+    if let Some(r) = rejection {
+        kwargs.set_item("rule", r.rule)?;
+        kwargs.set_item("params", to_py(py, &Value::Object(r.params.clone()))?)?;
+        kwargs.set_item("reason", &r.reason)?;
+        kwargs.set_item("reason_de", &r.reason_de)?;
+    }
+    class.call((message,), Some(&kwargs))
+}
+
+/// A rejection as an `IllegalActionError` instance (returned by `check_move`, raised by
+/// `apply_action`). Its `str()` is `"{rule}: {reason}"`.
+fn rejection<'py>(py: Python<'py>, e: &IllegalAction) -> PyResult<Bound<'py, PyAny>> {
+    spielwerk_error(py, "IllegalActionError", &e.to_string(), e.code, Some(e))
+}
+
+fn raise(py: Python<'_>, err: Error) -> PyErr {
+    let class = match &err {
+        Error::UnknownGame { .. } => "UnknownGameError",
+        Error::InvalidOption { .. } => "InvalidOptionError",
+        Error::InvalidState(_) | Error::InvalidView(_) => "InvalidStateError",
+        Error::InvalidMove(_) | Error::InvalidCard { .. } => "InvalidMoveError",
+        Error::Illegal(e) => return raise_illegal(py, e),
+        Error::Interrupted => return PyKeyboardInterrupt::new_err("simulation interrupted"),
+        Error::InvalidArgument(_) => "SpielwerkError",
+    };
+    match spielwerk_error(py, class, &cut(&err.to_string()), err.code(), None) {
+        Ok(exc) => PyErr::from_value(exc),
+        Err(e) => e,
     }
 }
 
-/// Seeds are Python ints in `0..2**64`; anything else gets a `ValueError` naming it.
+/// A message cut to a length a log line or an HTTP body can carry: only a message that
+/// repeats caller input can be this long.
+fn cut(message: &str) -> String {
+    const LONGEST: usize = 600;
+    match message.char_indices().nth(LONGEST) {
+        None => message.to_string(),
+        Some((at, _)) => format!("{}… (cut)", &message[..at]),
+    }
+}
+
+fn raise_illegal(py: Python<'_>, e: &IllegalAction) -> PyErr {
+    match rejection(py, e) {
+        Ok(exc) => PyErr::from_value(exc),
+        Err(err) => err,
+    }
+}
+
+/// Maps an engine error to its exception (for `map_err`, where `py` is at hand).
+fn err(py: Python<'_>) -> impl Fn(Error) -> PyErr + '_ {
+    move |e| raise(py, e)
+}
+
+fn invalid_argument(py: Python<'_>, message: String) -> PyErr {
+    raise(py, Error::InvalidArgument(message))
+}
+
+// --- Arguments ------------------------------------------------------------------------
+
+/// Shows a Python object in an error message, cut short.
+fn shown(obj: &Bound<'_, PyAny>) -> String {
+    let repr = obj.repr().map(|r| r.to_string()).unwrap_or_else(|_| "?".into());
+    spielwerk_core::error::shorten(&repr)
+}
+
+/// An integer argument: a Python int or anything with `__index__` (numpy integers).
+/// Out of `i64` range is a `ValueError`, not an `OverflowError`; a non-integer a
+/// `TypeError`.
+struct Int(i64);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Int {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Int> {
+        if let Ok(i) = obj.extract::<i64>() {
+            return Ok(Int(i));
+        }
+        let obj = obj.to_owned();
+        if obj.is_instance_of::<PyInt>() || obj.hasattr("__index__").unwrap_or(false) {
+            Err(PyValueError::new_err(format!(
+                "{} is out of range: expected an integer from -2**63 to 2**63 - 1",
+                shown(&obj)
+            )))
+        } else {
+            Err(PyTypeError::new_err(format!(
+                "expected an integer, got {} of type {}",
+                shown(&obj),
+                obj.get_type().name().map(|n| n.to_string()).unwrap_or_default()
+            )))
+        }
+    }
+}
+
+/// Seeds are integers in `0..2**64` (numpy integers too); anything else gets a
+/// `ValueError` naming it.
 struct Seed(u64);
 
 impl<'a, 'py> FromPyObject<'a, 'py> for Seed {
@@ -38,23 +153,86 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Seed {
 
     fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Seed> {
         obj.extract::<u64>().map(Seed).map_err(|_| {
-            let shown = obj.repr().map(|r| r.to_string()).unwrap_or_else(|_| "?".into());
-            PyValueError::new_err(format!("seed {shown}: seeds are integers from 0 to 2**64 - 1"))
+            PyValueError::new_err(format!(
+                "seed {}: seeds are integers from 0 to 2**64 - 1",
+                shown(&obj.to_owned())
+            ))
         })
     }
 }
 
+/// Converts a JSON-like Python object (dict with str keys, list, tuple, str, int, float,
+/// bool, None; numpy integers as ints) into JSON, refusing anything else and any nesting
+/// deeper than [`MAX_DEPTH`].
 fn to_json(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Value> {
-    pythonize::depythonize(obj).map_err(|e| {
-        PyValueError::new_err(format!(
-            "{what} must be JSON-like (dict, list, str, int, ...): {e}"
-        ))
-    })
+    fn convert(obj: &Bound<'_, PyAny>, depth: usize, what: &str) -> PyResult<Value> {
+        let refuse = |why: String| {
+            let message = format!("{what} must be JSON-like: {why}");
+            // The error of the family that fits what was being read.
+            let error = match what {
+                "a move" => Error::InvalidMove(message),
+                "a view" => Error::InvalidView(message),
+                "options" => Error::InvalidOption {
+                    game: "this game",
+                    message,
+                },
+                _ => Error::InvalidArgument(message),
+            };
+            raise(obj.py(), error)
+        };
+        if depth > MAX_DEPTH {
+            return Err(refuse(format!("it nests deeper than {MAX_DEPTH} levels")));
+        }
+        if obj.is_none() {
+            Ok(Value::Null)
+        } else if let Ok(b) = obj.cast::<PyBool>() {
+            Ok(Value::Bool(b.is_true()))
+        } else if let Ok(s) = obj.cast::<PyString>() {
+            Ok(Value::String(s.to_str()?.to_owned()))
+        } else if obj.is_instance_of::<PyInt>() || (!obj.is_instance_of::<PyFloat>() && obj.hasattr("__index__")?) {
+            if let Ok(i) = obj.extract::<i64>() {
+                Ok(Value::from(i))
+            } else if let Ok(u) = obj.extract::<u64>() {
+                Ok(Value::from(u))
+            } else {
+                Err(refuse(format!(
+                    "the integer {} is out of range (-2**63 to 2**64 - 1)",
+                    shown(obj)
+                )))
+            }
+        } else if let Ok(f) = obj.cast::<PyFloat>() {
+            serde_json::Number::from_f64(f.value())
+                .map(Value::Number)
+                .ok_or_else(|| refuse(format!("{} is not a finite number", shown(obj))))
+        } else if let Ok(d) = obj.cast::<PyDict>() {
+            let mut map = Map::new();
+            for (k, v) in d.iter() {
+                let key = k
+                    .cast::<PyString>()
+                    .map_err(|_| refuse(format!("the key {} is not a string", shown(&k))))?;
+                map.insert(key.to_str()?.to_owned(), convert(&v, depth + 1, what)?);
+            }
+            Ok(Value::Object(map))
+        } else if let Ok(l) = obj.cast::<PyList>() {
+            l.iter().map(|v| convert(&v, depth + 1, what)).collect()
+        } else if let Ok(t) = obj.cast::<PyTuple>() {
+            t.iter().map(|v| convert(&v, depth + 1, what)).collect()
+        } else {
+            Err(refuse(format!(
+                "{} of type {} is not a dict, list, str, int, float, bool or None",
+                shown(obj),
+                obj.get_type().name().map(|n| n.to_string()).unwrap_or_default()
+            )))
+        }
+    }
+    convert(obj, 0, what)
 }
 
 fn to_py<'py>(py: Python<'py>, value: &Value) -> PyResult<Bound<'py, PyAny>> {
     pythonize::pythonize(py, value).map_err(|e| PyValueError::new_err(e.to_string()))
 }
+
+// --- Game -----------------------------------------------------------------------------
 
 /// A rule set with its options: `spielwerk.load_game(name, **options)`.
 #[pyclass(frozen, module = "spielwerk")]
@@ -70,20 +248,19 @@ impl Game {
         Py::new(py, Game { inner, action_ints })
     }
 
-    fn check_player(&self, player: i64) -> PyResult<usize> {
+    fn check_player(&self, py: Python<'_>, player: Int) -> PyResult<usize> {
         let n = self.inner.num_players();
-        usize::try_from(player).ok().filter(|&p| p < n).ok_or_else(|| {
-            PyValueError::new_err(format!("player {player} does not exist: players are 0-{}", n - 1))
+        usize::try_from(player.0).ok().filter(|&p| p < n).ok_or_else(|| {
+            invalid_argument(py, format!("player {} does not exist: players are 0-{}", player.0, n - 1))
         })
     }
 }
 
-fn wrap_state(py: Python<'_>, game: &Py<Game>, inner: Box<dyn DynState>) -> PyResult<State> {
-    Ok(State {
+fn wrap_state(py: Python<'_>, game: &Py<Game>, inner: Box<dyn DynState>) -> State {
+    State {
         inner,
         game: game.clone_ref(py),
-        buf: Vec::new(),
-    })
+    }
 }
 
 #[pymethods]
@@ -99,6 +276,13 @@ impl Game {
         to_py(py, &Value::Object(self.inner.options()))
     }
 
+    /// Every option the game takes: name, type, default, allowed values, description and,
+    /// for Caravan's variants, the seed's German name.
+    fn option_specs<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let specs = serde_json::to_value(self.inner.option_specs()).expect("option specs serialize");
+        to_py(py, &specs)
+    }
+
     fn num_players(&self) -> usize {
         self.inner.num_players()
     }
@@ -107,22 +291,54 @@ impl Game {
         self.inner.num_distinct_actions()
     }
 
+    /// How returns relate: "zero_sum", "team_zero_sum" or "cooperative".
+    fn utility(&self) -> &'static str {
+        self.inner.utility().name()
+    }
+
+    /// An upper bound on the number of actions of any game under these options.
+    fn max_game_length(&self) -> u64 {
+        self.inner.max_game_length()
+    }
+
     /// Whether results count for a ranking: false once any house-rule variant is on.
     fn ranked(&self) -> bool {
         self.inner.ranked()
     }
 
+    /// The JSON Schema of `State.view(p)` and `State.public_view()`.
+    fn view_schema<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_py(py, &self.inner.view_schema())
+    }
+
+    /// The JSON Schema of the game's moves.
+    fn move_schema<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_py(py, &self.inner.move_schema())
+    }
+
     /// The seeded initial state: the same seed gives the same game on every machine.
     #[pyo3(signature = (seed = Seed(0)), text_signature = "(self, seed=0)")]
-    fn new_initial_state(slf: &Bound<'_, Self>, seed: Seed) -> PyResult<State> {
+    fn new_initial_state(slf: &Bound<'_, Self>, seed: Seed) -> State {
         let state = slf.get().inner.new_initial_state(seed.0);
         wrap_state(slf.py(), &slf.clone().unbind(), state)
     }
 
-    /// Reads a state written by `State.serialize()`.
+    /// Reads a state written by `State.serialize()`; an inconsistent one raises
+    /// `InvalidStateError`.
     fn deserialize_state(slf: &Bound<'_, Self>, data: &str) -> PyResult<State> {
-        let state = slf.get().inner.deserialize_state(data).map_err(to_py_err)?;
-        wrap_state(slf.py(), &slf.clone().unbind(), state)
+        let py = slf.py();
+        let state = slf.get().inner.deserialize_state(data).map_err(err(py))?;
+        Ok(wrap_state(py, &slf.clone().unbind(), state))
+    }
+
+    /// A full state whose view for the view's seat equals `view`, with every card that
+    /// seat cannot see dealt at random from `seed`.
+    #[pyo3(signature = (view, seed = Seed(0)), text_signature = "(self, view, seed=0)")]
+    fn state_from_view(slf: &Bound<'_, Self>, view: &Bound<'_, PyAny>, seed: Seed) -> PyResult<State> {
+        let py = slf.py();
+        let view = to_json(view, "a view")?;
+        let state = slf.get().inner.state_from_view(&view, seed.0).map_err(err(py))?;
+        Ok(wrap_state(py, &slf.clone().unbind(), state))
     }
 
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduce<'py, (String, String)>> {
@@ -163,23 +379,35 @@ impl Game {
     }
 }
 
-/// A position of a game. Mutable: `apply_action` changes it in place.
+// --- State ----------------------------------------------------------------------------
+
+/// A position of a game. Mutable: `apply_action` changes it in place; every other
+/// method only reads it.
 #[pyclass(module = "spielwerk")]
 struct State {
     inner: Box<dyn DynState>,
     game: Py<Game>,
-    buf: Vec<Action>,
 }
 
 impl State {
-    fn action(&self, action: i64) -> PyResult<Action> {
+    fn action(&self, py: Python<'_>, action: Int) -> PyResult<Action> {
         let n = self.game.get().inner.num_distinct_actions();
-        Action::try_from(action)
+        Action::try_from(action.0)
             .ok()
             .filter(|&a| (a as usize) < n)
-            .ok_or_else(|| {
-                IllegalActionError::new_err(format!("action {action} is outside the action space 0..{n}"))
-            })
+            .ok_or_else(|| raise_illegal(py, &IllegalAction::no_such_action(action.0, n)))
+    }
+
+    fn seat(&self, py: Python<'_>, seat: Option<Int>) -> PyResult<Option<usize>> {
+        seat.map(|s| self.game.get().check_player(py, s)).transpose()
+    }
+
+    /// The legal actions of `seat` (the current player if `None`) in `buf`.
+    fn legal_into(&self, seat: Option<usize>, buf: &mut Vec<Action>) {
+        match seat {
+            Some(s) => self.inner.legal_actions_for(s, buf),
+            None => self.inner.legal_actions_into(buf),
+        }
     }
 }
 
@@ -196,58 +424,100 @@ impl State {
         self.inner.current_player().map_or(TERMINAL, |p| p as i64)
     }
 
-    /// The legal actions, sorted ascending.
-    fn legal_actions<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        self.inner.legal_actions_into(&mut self.buf);
+    /// Every seat that may move now (several during Dog's exchange); empty once over.
+    fn seats_to_move(&self) -> Vec<usize> {
+        self.inner.seats_to_move()
+    }
+
+    /// The legal actions of `seat` (default: the current player), sorted ascending.
+    #[pyo3(signature = (seat = None))]
+    fn legal_actions<'py>(&self, py: Python<'py>, seat: Option<Int>) -> PyResult<Bound<'py, PyList>> {
+        let seat = self.seat(py, seat)?;
         let ints = self.game.get().action_ints.bind(py);
-        PyList::new(
-            py,
-            self.buf
-                .iter()
-                .map(|&a| ints.get_borrowed_item(a as usize).expect("in range")),
-        )
+        with_actions(|buf| {
+            self.legal_into(seat, buf);
+            PyList::new(
+                py,
+                buf.iter()
+                    .map(|&a| ints.get_borrowed_item(a as usize).expect("in range")),
+            )
+        })
     }
 
     /// A numpy bool array of length `num_distinct_actions()`, true at legal actions.
-    fn legal_actions_mask<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
-        self.inner.legal_actions_into(&mut self.buf);
+    #[pyo3(signature = (seat = None))]
+    fn legal_actions_mask<'py>(&self, py: Python<'py>, seat: Option<Int>) -> PyResult<Bound<'py, PyArray1<bool>>> {
+        let seat = self.seat(py, seat)?;
         let mut mask = vec![false; self.game.get().inner.num_distinct_actions()];
-        for &a in &self.buf {
-            mask[a as usize] = true;
+        with_actions(|buf| {
+            self.legal_into(seat, buf);
+            for &a in buf.iter() {
+                mask[a as usize] = true;
+            }
+        });
+        Ok(PyArray1::from_vec(py, mask))
+    }
+
+    /// Every legal move in one call: `[{"action": int, "move": dict, "text": str}]`.
+    #[pyo3(signature = (seat = None))]
+    fn legal_moves<'py>(&self, py: Python<'py>, seat: Option<Int>) -> PyResult<Bound<'py, PyList>> {
+        let seat = self.seat(py, seat)?;
+        let actions = with_actions(|buf| {
+            self.legal_into(seat, buf);
+            buf.clone()
+        });
+        let list = PyList::empty(py);
+        for a in actions {
+            let d = PyDict::new(py);
+            d.set_item("action", a)?;
+            d.set_item("move", to_py(py, &self.inner.action_to_move(a))?)?;
+            d.set_item("text", self.inner.action_to_string(a))?;
+            list.append(d)?;
         }
-        PyArray1::from_vec(py, mask)
+        Ok(list)
     }
 
-    /// Applies a legal action; an illegal one raises `IllegalActionError` and changes nothing.
-    fn apply_action(&mut self, action: i64) -> PyResult<()> {
-        let action = self.action(action)?;
-        self.inner
-            .apply_action(action)
-            .map_err(|e| IllegalActionError::new_err(e.to_string()))
+    /// Applies a legal action of `seat` (default: the current player); an illegal one
+    /// raises `IllegalActionError` and changes nothing.
+    #[pyo3(signature = (action, seat = None))]
+    fn apply_action(&mut self, py: Python<'_>, action: Int, seat: Option<Int>) -> PyResult<()> {
+        let action = self.action(py, action)?;
+        let result = match self.seat(py, seat)? {
+            Some(s) => self.inner.apply_action_for(s, action),
+            None => self.inner.apply_action(action),
+        };
+        result.map_err(|e| raise_illegal(py, &e))
     }
 
-    /// `None` if the move is legal, else the reason (naming the ruling). Changes nothing.
-    #[pyo3(name = "check_move")]
-    fn check_move(&self, r#move: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
+    /// `None` if the move is legal for `seat` (default: the current player), else the
+    /// rejection: an `IllegalActionError` (not raised) with `rule`, `code`, `params`,
+    /// `reason` and `reason_de`. A malformed move raises `InvalidMoveError`. Changes nothing.
+    #[pyo3(signature = (r#move, seat = None))]
+    fn check_move<'py>(
+        &self,
+        py: Python<'py>,
+        r#move: &Bound<'py, PyAny>,
+        seat: Option<Int>,
+    ) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let seat = self.seat(py, seat)?;
         let mv = to_json(r#move, "a move")?;
-        Ok(self
-            .inner
-            .check_move(&mv, None)
-            .map_err(to_py_err)?
-            .map(|e| e.to_string()))
+        match self.inner.check_move(&mv, seat).map_err(err(py))? {
+            None => Ok(None),
+            Some(e) => Ok(Some(rejection(py, &e)?)),
+        }
     }
 
-    fn action_to_string(&self, action: i64) -> PyResult<String> {
-        Ok(self.inner.action_to_string(self.action(action)?))
+    fn action_to_string(&self, py: Python<'_>, action: Int) -> PyResult<String> {
+        Ok(self.inner.action_to_string(self.action(py, action)?))
     }
 
-    fn action_to_json<'py>(&self, py: Python<'py>, action: i64) -> PyResult<Bound<'py, PyAny>> {
-        to_py(py, &self.inner.action_to_move(self.action(action)?))
+    fn action_to_json<'py>(&self, py: Python<'py>, action: Int) -> PyResult<Bound<'py, PyAny>> {
+        to_py(py, &self.inner.action_to_move(self.action(py, action)?))
     }
 
-    fn action_from_json(&self, r#move: &Bound<'_, PyAny>) -> PyResult<Action> {
+    fn action_from_json(&self, py: Python<'_>, r#move: &Bound<'_, PyAny>) -> PyResult<Action> {
         let mv = to_json(r#move, "a move")?;
-        self.inner.action_from_move(&mv).map_err(to_py_err)
+        self.inner.action_from_move(&mv).map_err(err(py))
     }
 
     fn is_terminal(&self) -> bool {
@@ -259,45 +529,70 @@ impl State {
         self.inner.returns()
     }
 
+    /// Per-player rewards of the last action; summed over the game they are `returns()`.
+    fn rewards(&self) -> Vec<f64> {
+        self.inner.rewards()
+    }
+
+    /// The result in one line for people, or `None` while the game runs.
+    fn result_text(&self) -> Option<String> {
+        self.inner.result_text()
+    }
+
     fn history(&self) -> Vec<Action> {
         self.inner.history().to_vec()
     }
 
     /// The history as `player` saw it: `None` for an action hidden from them.
-    fn history_for(&self, player: i64) -> PyResult<Vec<Option<Action>>> {
-        Ok(self.inner.history_for(self.game.get().check_player(player)?))
+    fn history_for(&self, py: Python<'_>, player: Int) -> PyResult<Vec<Option<Action>>> {
+        Ok(self.inner.history_for(self.game.get().check_player(py, player)?))
     }
 
     /// Exactly what `player` may see, JSON-ready.
-    fn view<'py>(&self, py: Python<'py>, player: i64) -> PyResult<Bound<'py, PyAny>> {
-        let player = self.game.get().check_player(player)?;
+    fn view<'py>(&self, py: Python<'py>, player: Int) -> PyResult<Bound<'py, PyAny>> {
+        let player = self.game.get().check_player(py, player)?;
         to_py(py, &self.inner.view(player))
     }
 
+    /// What every seat may see (for spectators), JSON-ready.
+    fn public_view<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_py(py, &self.inner.public_view())
+    }
+
+    /// The view of `player` (the public view if `None`) as compact JSON bytes.
+    fn view_json<'py>(&self, py: Python<'py>, player: Option<Int>) -> PyResult<Bound<'py, PyBytes>> {
+        let seat = self.seat(py, player)?;
+        Ok(PyBytes::new(py, &self.inner.view_json(seat)))
+    }
+
+    /// Bytes equal exactly when `view(player)` is equal (hashable: a dict key for search).
+    fn information_state_key<'py>(&self, py: Python<'py>, player: Int) -> PyResult<Bound<'py, PyBytes>> {
+        let player = self.game.get().check_player(py, player)?;
+        Ok(PyBytes::new(py, &self.inner.information_state_key(player)))
+    }
+
     /// The cards in `player`'s hand (for analyses and tests: this is hidden information).
-    fn hand(&self, player: i64) -> PyResult<Vec<String>> {
-        Ok(self.inner.hand(self.game.get().check_player(player)?))
+    fn hand(&self, py: Python<'_>, player: Int) -> PyResult<Vec<String>> {
+        Ok(self.inner.hand(self.game.get().check_player(py, player)?))
     }
 
-    /// A full state with the same `view(player)`, the cards hidden from `player` dealt anew.
-    fn resample(&self, py: Python<'_>, player: i64, seed: Seed) -> PyResult<State> {
-        let player = self.game.get().check_player(player)?;
-        wrap_state(
-            py,
-            &self.game,
-            self.inner.resample(player, seed.0).map_err(to_py_err)?,
-        )
+    /// Exactly `game.state_from_view(view(player), seed)`: the same position with the
+    /// cards hidden from `player` dealt anew; it depends on nothing `player` cannot see.
+    fn resample(&self, py: Python<'_>, player: Int, seed: Seed) -> PyResult<State> {
+        let player = self.game.get().check_player(py, player)?;
+        let state = self.inner.resample(player, seed.0).map_err(err(py))?;
+        Ok(wrap_state(py, &self.game, state))
     }
 
-    fn clone(&self, py: Python<'_>) -> PyResult<State> {
+    fn clone(&self, py: Python<'_>) -> State {
         wrap_state(py, &self.game, self.inner.clone_box())
     }
 
-    fn __copy__(&self, py: Python<'_>) -> PyResult<State> {
+    fn __copy__(&self, py: Python<'_>) -> State {
         self.clone(py)
     }
 
-    fn __deepcopy__(&self, py: Python<'_>, _memo: &Bound<'_, PyAny>) -> PyResult<State> {
+    fn __deepcopy__(&self, py: Python<'_>, _memo: &Bound<'_, PyAny>) -> State {
         self.clone(py)
     }
 
@@ -332,6 +627,8 @@ impl State {
     }
 }
 
+// --- Bots and simulation --------------------------------------------------------------
+
 /// Chooses uniformly among the legal actions, from its own seeded generator.
 #[pyclass(module = "spielwerk")]
 struct RandomBot {
@@ -349,40 +646,65 @@ impl RandomBot {
     }
 
     /// The bot's action in `state`; `ValueError` if the game is over.
-    fn step(&mut self, state: &State) -> PyResult<Action> {
+    fn step(&mut self, py: Python<'_>, state: &State) -> PyResult<Action> {
         self.inner
             .step_dyn(state.inner.as_ref())
-            .ok_or_else(|| PyValueError::new_err("the game is over: there is no action to choose"))
+            .ok_or_else(|| invalid_argument(py, "the game is over: there is no action to choose".into()))
     }
 }
 
-/// What a batch of random games came to.
+/// What a batch of random games came to, counted as the game's utility says.
 #[pyclass(frozen, module = "spielwerk", get_all)]
 struct SimulationSummary {
+    utility: &'static str,
     games: u64,
     wins: Vec<u64>,
     draws: u64,
     mean_length: f64,
     mean_returns: Vec<f64>,
+    team_wins: Vec<u64>,
+    perfect_games: u64,
+    cards_left: Vec<u64>,
+    mean_cards_left: f64,
 }
 
 #[pymethods]
 impl SimulationSummary {
     fn as_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
+        d.set_item("utility", self.utility)?;
         d.set_item("games", self.games)?;
         d.set_item("wins", self.wins.clone())?;
         d.set_item("draws", self.draws)?;
         d.set_item("mean_length", self.mean_length)?;
         d.set_item("mean_returns", self.mean_returns.clone())?;
+        d.set_item("team_wins", self.team_wins.clone())?;
+        d.set_item("perfect_games", self.perfect_games)?;
+        d.set_item("cards_left", self.cards_left.clone())?;
+        d.set_item("mean_cards_left", self.mean_cards_left)?;
         Ok(d)
     }
 
     fn __repr__(&self) -> String {
-        format!(
-            "SimulationSummary(games={}, wins={:?}, draws={}, mean_length={:.2}, mean_returns={:?})",
-            self.games, self.wins, self.draws, self.mean_length, self.mean_returns
-        )
+        let head = format!(
+            "SimulationSummary(utility='{}', games={}, mean_length={:.2}",
+            self.utility, self.games, self.mean_length
+        );
+        let tail = match self.utility {
+            "cooperative" => format!(
+                "perfect_games={}, mean_cards_left={:.2}, mean_returns={:?}",
+                self.perfect_games, self.mean_cards_left, self.mean_returns
+            ),
+            "team_zero_sum" => format!(
+                "team_wins={:?}, draws={}, wins={:?}, mean_returns={:?}",
+                self.team_wins, self.draws, self.wins, self.mean_returns
+            ),
+            _ => format!(
+                "wins={:?}, draws={}, mean_returns={:?}",
+                self.wins, self.draws, self.mean_returns
+            ),
+        };
+        format!("{head}, {tail})")
     }
 }
 
@@ -407,14 +729,14 @@ fn list_games() -> Vec<&'static str> {
 #[pyo3(signature = (name, **options))]
 fn load_game(py: Python<'_>, name: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<Py<Game>> {
     let options = options_from_kwargs(options)?;
-    Game::create(py, spielwerk_core::load_game(name, &options).map_err(to_py_err)?)
+    Game::create(py, spielwerk_core::load_game(name, &options).map_err(err(py))?)
 }
 
 #[pyfunction]
 fn _restore_game(py: Python<'_>, name: &str, options: &str) -> PyResult<Py<Game>> {
-    let options: Map<String, Value> =
-        serde_json::from_str(options).map_err(|e| PyValueError::new_err(format!("options: {e}")))?;
-    Game::create(py, spielwerk_core::load_game(name, &options).map_err(to_py_err)?)
+    let options: Map<String, Value> = serde_json::from_str(options)
+        .map_err(|e| raise(py, Error::InvalidState(format!("pickled options: {e}"))))?;
+    Game::create(py, spielwerk_core::load_game(name, &options).map_err(err(py))?)
 }
 
 #[pyfunction]
@@ -424,6 +746,7 @@ fn _restore_state(game: &Bound<'_, Game>, data: &str) -> PyResult<State> {
 
 /// Plays `n_games` uniformly random games in Rust on `threads` threads (all cores if
 /// None), without the GIL. The result depends on `seed` only, never on `threads`.
+/// Ctrl-C stops it (`KeyboardInterrupt`).
 #[pyfunction]
 #[pyo3(
     signature = (game, n_games, seed = Seed(0), threads = None),
@@ -432,32 +755,78 @@ fn _restore_state(game: &Bound<'_, Game>, data: &str) -> PyResult<State> {
 fn simulate(
     py: Python<'_>,
     game: &Bound<'_, PyAny>,
-    n_games: u64,
+    n_games: Int,
     seed: Seed,
-    threads: Option<usize>,
+    threads: Option<Int>,
 ) -> PyResult<SimulationSummary> {
+    let n_games = u64::try_from(n_games.0)
+        .map_err(|_| invalid_argument(py, format!("n_games {} must be 0 or more", n_games.0)))?;
+    let threads = threads
+        .map(|t| {
+            usize::try_from(t.0)
+                .ok()
+                .filter(|&t| (1..=1024).contains(&t))
+                .ok_or_else(|| invalid_argument(py, format!("threads {} must be from 1 to 1024 (or None for all cores)", t.0)))
+        })
+        .transpose()?;
     let loaded;
     let game: &dyn DynGame = if let Ok(g) = game.cast::<Game>() {
         loaded = g.get().inner.clone_box();
         loaded.as_ref()
     } else {
-        let name: String = game
-            .extract()
-            .map_err(|_| PyValueError::new_err("game must be a game name (str) or a spielwerk.Game"))?;
-        loaded = spielwerk_core::load_game(&name, &Map::new()).map_err(to_py_err)?;
+        let name: String = game.extract().map_err(|_| {
+            PyTypeError::new_err("game must be a game name (str) or a spielwerk.Game")
+        })?;
+        loaded = spielwerk_core::load_game(&name, &Map::new()).map_err(err(py))?;
         loaded.as_ref()
     };
-    let s = py
-        .detach(|| game.simulate(n_games, seed.0, threads, &|| false))
-        .map_err(to_py_err)?;
+    let s = run_interruptibly(py, |stop| game.simulate(n_games, seed.0, threads, stop))?
+        .map_err(err(py))?;
     Ok(SimulationSummary {
+        utility: s.utility.name(),
+        perfect_games: s.perfect_games(),
         games: s.games,
         wins: s.wins,
         draws: s.draws,
         mean_length: s.mean_length,
         mean_returns: s.mean_returns,
+        team_wins: s.team_wins,
+        cards_left: s.cards_left,
+        mean_cards_left: s.mean_cards_left,
     })
 }
+
+/// Runs `work` on another thread without the GIL while this thread watches for signals:
+/// Ctrl-C (or any signal handler raising) sets the stop flag `work` polls, waits for it
+/// to wind down and raises the handler's exception.
+fn run_interruptibly<T: Send>(
+    py: Python<'_>,
+    work: impl FnOnce(&(dyn Fn() -> bool + Sync)) -> T + Send,
+) -> PyResult<T> {
+    let stop = AtomicBool::new(false);
+    let stopped = || stop.load(Ordering::Relaxed);
+    std::thread::scope(|scope| {
+        let caller = std::thread::current();
+        let worker = scope.spawn(move || {
+            let out = work(&stopped);
+            caller.unpark();
+            out
+        });
+        loop {
+            py.detach(|| std::thread::park_timeout(Duration::from_millis(50)));
+            if worker.is_finished() {
+                return Ok(worker.join().expect("the simulation does not panic"));
+            }
+            if let Err(e) = py.check_signals() {
+                stop.store(true, Ordering::Relaxed);
+                let _ = py.detach(|| worker.join());
+                return Err(e);
+            }
+        }
+    })
+}
+
+// --- Schotten Totten and The Game helpers ---------------------------------------------
 
 /// The outcome of a Schotten Totten claim proof (S5) with the best reachable formation (S6).
 #[pyclass(frozen, module = "spielwerk.schotten_totten", get_all)]
@@ -490,21 +859,45 @@ impl ClaimCheck {
     }
 }
 
+/// A list of card strings from Python, with a clear error for anything else.
+fn card_list(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<String>> {
+    match to_json(obj, what)? {
+        Value::Array(items) => items
+            .into_iter()
+            .map(|v| match v {
+                Value::String(s) => Ok(s),
+                other => Err(PyValueError::new_err(format!(
+                    "{what}: {} is not a card (cards are strings such as \"B5\")",
+                    spielwerk_core::error::shorten(&other.to_string())
+                ))),
+            })
+            .collect(),
+        _ => Err(PyValueError::new_err(format!("{what} must be a list of cards"))),
+    }
+}
+
 #[pyfunction]
-fn st_formation(cards: Vec<String>) -> PyResult<(&'static str, u8)> {
-    let f = st::formation_notation(&cards).map_err(to_py_err)?;
+fn st_formation(py: Python<'_>, cards: &Bound<'_, PyAny>) -> PyResult<(&'static str, u8)> {
+    let cards = card_list(cards, "cards")?;
+    let f = st::formation_notation(&cards).map_err(err(py))?;
     Ok((f.kind.name(), f.sum))
 }
 
 #[pyfunction]
 #[pyo3(signature = (mine, theirs, table, mine_completed_first = true))]
 fn st_check_claim(
-    mine: Vec<String>,
-    theirs: Vec<String>,
-    table: Vec<String>,
+    py: Python<'_>,
+    mine: &Bound<'_, PyAny>,
+    theirs: &Bound<'_, PyAny>,
+    table: &Bound<'_, PyAny>,
     mine_completed_first: bool,
 ) -> PyResult<ClaimCheck> {
-    let c = st::check_claim_notation(&mine, &theirs, &table, mine_completed_first).map_err(to_py_err)?;
+    let (mine, theirs, table) = (
+        card_list(mine, "mine")?,
+        card_list(theirs, "theirs")?,
+        card_list(table, "table")?,
+    );
+    let c = st::check_claim_notation(&mine, &theirs, &table, mine_completed_first).map_err(err(py))?;
     Ok(ClaimCheck {
         provable: c.provable,
         mine_formation: c.mine.kind.name(),
@@ -524,7 +917,6 @@ fn tg_mentions_number(text: &str) -> bool {
 #[pymodule(gil_used = false)]
 fn _spielwerk(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("TERMINAL", TERMINAL)?;
-    m.add("IllegalActionError", m.py().get_type::<IllegalActionError>())?;
     m.add_class::<Game>()?;
     m.add_class::<State>()?;
     m.add_class::<RandomBot>()?;

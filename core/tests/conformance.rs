@@ -1,0 +1,524 @@
+//! One conformance suite for every registered game (after OpenSpiel's `basic_tests`):
+//! the shared contract of `Game` and `GameState`, checked the same way for each game and
+//! a spread of options. A new game gets the whole battery by one line in `configs()`.
+//!
+//! - legal actions equal the move check over every id, and seats agree with the player
+//!   to move;
+//! - JSON, view and move round trips; the information-state key is the view's bytes;
+//! - `resample` and `state_from_view` keep the view and depend on nothing else;
+//! - games end within `max_game_length`, and rewards sum to the returns;
+//! - a mutation fuzz of serialized states and moves: every mutated input is refused
+//!   with an error or gives a consistent state that plays to the end; never a panic.
+
+use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
+
+use rand::{Rng as _, RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde_json::{Map, Value, json};
+use spielwerk_core::caravan::CaravanGame;
+use spielwerk_core::dog::Dog;
+use spielwerk_core::game::{Action, Game, GameState};
+use spielwerk_core::schotten_totten::SchottenTotten;
+use spielwerk_core::the_game::TheGame;
+use spielwerk_core::{DynGame, DynState, list_games, load_game};
+
+/// Every game with a spread of its options (the registry's names).
+fn configs() -> Vec<(&'static str, Value)> {
+    vec![
+        ("schotten_totten", json!({})),
+        ("schotten_totten", json!({"first_player": 1})),
+        ("caravan", json!({})),
+        ("caravan", json!({"reshuffle": true, "fresh_hand": true, "quick_sale": true})),
+        ("caravan", json!({"short_deck": true, "queens_anywhere": true, "kings_add": true})),
+        ("caravan", json!({"double_deck": true, "unlimited_face_cards": true, "protected_joker": true})),
+        ("caravan", json!({"founding_suit": true, "queens_shield": true, "fixed_course": true})),
+        ("the_game", json!({"players": 1})),
+        ("the_game", json!({"players": 2, "pro": true})),
+        ("the_game", json!({"players": 3})),
+        ("the_game", json!({"players": 4, "pro": true})),
+        ("the_game", json!({"players": 5})),
+        ("dog", json!({})),
+        ("dog", json!({"max_turns": 60})),
+    ]
+}
+
+fn load(name: &str, options: &Value) -> Box<dyn DynGame> {
+    load_game(name, options.as_object().expect("options are an object")).expect("the game loads")
+}
+
+#[test]
+fn every_registered_game_is_covered() {
+    let covered: Vec<&str> = configs().iter().map(|(name, _)| *name).collect();
+    for name in list_games() {
+        assert!(covered.contains(&name), "{name} has no conformance config");
+    }
+}
+
+/// Plays `games` random games of every config and calls `check` on the states along the
+/// way (every `every`-th state, and the last).
+fn for_states(games: u64, every: usize, mut check: impl FnMut(&str, &dyn DynGame, &dyn DynState, u64)) {
+    for (name, options) in configs() {
+        let game = load(name, &options);
+        for seed in 0..games {
+            let mut state = game.new_initial_state(seed);
+            let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0xC0FF_EE);
+            let mut buf = Vec::new();
+            let mut step = 0;
+            loop {
+                let at = format!("{name} {options} seed {seed} step {step}");
+                if step % every == 0 || state.is_terminal() {
+                    check(&at, game.as_ref(), state.as_ref(), seed + step as u64);
+                }
+                if state.is_terminal() {
+                    break;
+                }
+                state.legal_actions_into(&mut buf);
+                let action = buf[rng.random_range(0..buf.len())];
+                state.apply_action(action).unwrap_or_else(|e| panic!("{at}: {e}"));
+                step += 1;
+            }
+        }
+    }
+}
+
+#[test]
+fn legal_actions_equal_the_move_check_over_every_id() {
+    for_states(6, 5, |at, game, state, _| {
+        let mut legal = Vec::new();
+        state.legal_actions_into(&mut legal);
+        let checked: Vec<Action> = (0..game.num_distinct_actions() as Action)
+            .filter(|&a| state.check_action(a).is_ok())
+            .collect();
+        assert_eq!(legal, checked, "{at}");
+        assert!(state.is_terminal() || !legal.is_empty(), "{at}: a running game has a legal action");
+        // Out of the space: refused with its own code, never a panic.
+        let outside = state.check_action(game.num_distinct_actions() as Action);
+        assert_eq!(outside.map_err(|e| e.code), Err("no_such_action"), "{at}");
+    });
+}
+
+#[test]
+fn seats_agree_with_the_player_to_move() {
+    for_states(6, 3, |at, game, state, _| {
+        let seats = state.seats_to_move();
+        match state.current_player() {
+            None => assert!(seats.is_empty(), "{at}"),
+            Some(p) => assert!(seats.contains(&p), "{at}: {seats:?} lacks {p}"),
+        }
+        let mut mine = Vec::new();
+        let mut all = Vec::new();
+        state.legal_actions_into(&mut all);
+        for seat in 0..game.num_players() {
+            state.legal_actions_for(seat, &mut mine);
+            if seats.contains(&seat) {
+                assert!(!mine.is_empty(), "{at}: seat {seat} may move but has no action");
+                if state.current_player() == Some(seat) {
+                    assert_eq!(mine, all, "{at}");
+                }
+            } else {
+                assert!(mine.is_empty(), "{at}: seat {seat} is not to move");
+                if let Some(&a) = all.first() {
+                    let refused = state.check_action_for(seat, a).map_err(|e| e.code);
+                    assert_eq!(refused, Err("not_your_turn"), "{at}");
+                }
+            }
+        }
+    });
+}
+
+#[test]
+fn json_view_and_move_round_trips() {
+    for_states(6, 4, |at, game, state, _| {
+        let json = state.to_json();
+        let back = game.deserialize_state(&json).unwrap_or_else(|e| panic!("{at}: {e}"));
+        assert_eq!(back.to_json(), json, "{at}: serialize round trip");
+        for seat in (0..game.num_players()).map(Some).chain([None]) {
+            let bytes = state.view_json(seat);
+            let view: Value = serde_json::from_slice(&bytes).unwrap();
+            let expected = match seat {
+                Some(p) => state.view(p),
+                None => state.public_view(),
+            };
+            assert_eq!(view, expected, "{at}: view_json and view agree");
+            if let Some(p) = seat {
+                assert_eq!(state.information_state_key(p), bytes, "{at}");
+            }
+            // The typed view reads its own JSON back (state_from_view accepts it).
+            if let Err(e) = game.state_from_view(&view, 7) {
+                panic!("{at}: the view of seat {seat:?} is refused: {e}");
+            }
+        }
+        let mut legal = Vec::new();
+        state.legal_actions_into(&mut legal);
+        for a in legal {
+            let mv = state.action_to_move(a);
+            assert_eq!(state.action_from_move(&mv).ok(), Some(a), "{at}: {mv}");
+            assert_eq!(state.check_move(&mv, None).map(|r| r.is_none()).ok(), Some(true), "{at}");
+            assert!(!state.action_to_string(a).is_empty());
+        }
+        // A view's schema names the view's fields.
+        let schema = game.view_schema();
+        let view = state.public_view();
+        if let (Some(props), Some(obj)) = (schema["properties"].as_object(), view.as_object()) {
+            for key in obj.keys() {
+                assert!(props.contains_key(key), "{at}: the view schema lacks '{key}'");
+            }
+        }
+    });
+}
+
+#[test]
+fn resample_keeps_the_view_and_depends_on_nothing_else() {
+    for_states(4, 6, |at, game, state, seed| {
+        for p in 0..game.num_players() {
+            let view = state.view(p);
+            let resampled = state.resample(p, seed).unwrap_or_else(|e| panic!("{at}: {e}"));
+            assert_eq!(resampled.view(p), view, "{at}: resample keeps the view of {p}");
+            let built = game.state_from_view(&view, seed).unwrap();
+            assert_eq!(built.to_json(), resampled.to_json(), "{at}: resample is state_from_view");
+            // A resampled state is consistent: it reads back and plays on.
+            let back = game.deserialize_state(&resampled.to_json()).unwrap_or_else(|e| panic!("{at}: {e}"));
+            play_out(back, seed, game.max_game_length());
+        }
+        let public = state.public_view();
+        let built = game.state_from_view(&public, seed).unwrap_or_else(|e| panic!("{at}: {e}"));
+        assert_eq!(built.public_view(), public, "{at}: the public view is kept");
+    });
+}
+
+/// Plays random moves to the end; panics if the game outlasts `max_length`.
+fn play_out(mut state: Box<dyn DynState>, seed: u64, max_length: u64) -> Box<dyn DynState> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut buf = Vec::new();
+    let mut steps = state.history().len() as u64;
+    while !state.is_terminal() {
+        state.legal_actions_into(&mut buf);
+        assert!(!buf.is_empty(), "a running game has a legal action");
+        let a = buf[rng.random_range(0..buf.len())];
+        state.apply_action(a).expect("a legal action applies");
+        steps += 1;
+        assert!(steps <= max_length.saturating_add(1_000), "the game runs past its bound");
+    }
+    state
+}
+
+#[test]
+fn games_end_within_their_bound_and_rewards_sum_to_returns() {
+    for (name, options) in configs() {
+        let game = load(name, &options);
+        for seed in 0..10 {
+            let mut state = game.new_initial_state(seed);
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let mut buf = Vec::new();
+            let mut total = vec![0.0; game.num_players()];
+            while !state.is_terminal() {
+                state.legal_actions_into(&mut buf);
+                state.apply_action(buf[rng.random_range(0..buf.len())]).unwrap();
+                for (t, r) in total.iter_mut().zip(state.rewards()) {
+                    *t += r;
+                }
+            }
+            let at = format!("{name} {options} seed {seed}");
+            assert!(state.history().len() as u64 <= game.max_game_length(), "{at}");
+            assert_eq!(total, state.returns(), "{at}");
+            assert!(state.result_text().is_some(), "{at}");
+        }
+    }
+}
+
+/// The same seed gives the same resample; the view alone decides it.
+#[test]
+fn resample_is_seeded() {
+    for_states(2, 9, |at, game, state, seed| {
+        let p = state.current_player().unwrap_or(0);
+        let a = state.resample(p, seed).unwrap().to_json();
+        let b = state.resample(p, seed).unwrap().to_json();
+        assert_eq!(a, b, "{at}");
+        let _ = game;
+    });
+}
+
+// --- Mutation fuzz ----------------------------------------------------------------------
+
+/// Every leaf and node of a JSON document, as paths.
+fn paths(value: &Value, at: &mut Vec<PathStep>, out: &mut Vec<Vec<PathStep>>) {
+    out.push(at.clone());
+    match value {
+        Value::Array(items) => {
+            for (i, v) in items.iter().enumerate() {
+                at.push(PathStep::Index(i));
+                paths(v, at, out);
+                at.pop();
+            }
+        }
+        Value::Object(map) => {
+            for (k, v) in map {
+                at.push(PathStep::Key(k.clone()));
+                paths(v, at, out);
+                at.pop();
+            }
+        }
+        _ => {}
+    }
+}
+
+#[derive(Clone, Debug)]
+enum PathStep {
+    Index(usize),
+    Key(String),
+}
+
+fn at_path<'a>(value: &'a mut Value, path: &[PathStep]) -> &'a mut Value {
+    path.iter().fold(value, |v, step| match step {
+        PathStep::Index(i) => &mut v[*i],
+        PathStep::Key(k) => &mut v[k.as_str()],
+    })
+}
+
+/// One random change to `doc`: numbers to neighbours and extremes, booleans flipped,
+/// strings swapped for others from the document, nulls, elements removed, duplicated or
+/// swapped, keys removed.
+fn mutate(doc: &mut Value, rng: &mut ChaCha8Rng, strings: &[String]) {
+    let mut all = Vec::new();
+    paths(doc, &mut Vec::new(), &mut all);
+    let path = &all[rng.random_range(0..all.len())];
+    let target = at_path(doc, path);
+    match target {
+        Value::Number(n) => {
+            let x = n.as_i64().unwrap_or(0);
+            *target = match rng.random_range(0..8) {
+                0 => json!(x + 1),
+                1 => json!(x - 1),
+                2 => json!(0),
+                3 => json!(-1),
+                4 => json!(u64::MAX),
+                5 => json!(i64::MIN),
+                6 => json!(1.5),
+                _ => json!(rng.random_range(0..100)),
+            }
+        }
+        Value::Bool(b) => *target = Value::Bool(!*b),
+        Value::String(_) => {
+            *target = match rng.random_range(0..4) {
+                0 => Value::String(String::new()),
+                1 => Value::String("x".repeat(100_000)),
+                _ => Value::String(strings[rng.random_range(0..strings.len())].clone()),
+            }
+        }
+        Value::Array(items) if !items.is_empty() => {
+            let i = rng.random_range(0..items.len());
+            match rng.random_range(0..3) {
+                0 => {
+                    items.remove(i);
+                }
+                1 => {
+                    let copy = items[i].clone();
+                    items.insert(i, copy);
+                }
+                _ => {
+                    let j = rng.random_range(0..items.len());
+                    items.swap(i, j);
+                }
+            }
+        }
+        Value::Object(map) if !map.is_empty() => {
+            let keys: Vec<String> = map.keys().cloned().collect();
+            let key = &keys[rng.random_range(0..keys.len())];
+            if rng.random_bool(0.5) {
+                map.remove(key);
+            } else {
+                map.insert(key.clone(), Value::Null);
+            }
+        }
+        other => *other = json!(rng.random_range(0..10)),
+    }
+}
+
+fn strings_of(value: &Value, out: &mut Vec<String>) {
+    match value {
+        Value::String(s) => out.push(s.clone()),
+        Value::Array(items) => items.iter().for_each(|v| strings_of(v, out)),
+        Value::Object(map) => map.iter().for_each(|(k, v)| {
+            out.push(k.clone());
+            strings_of(v, out);
+        }),
+        _ => {}
+    }
+}
+
+/// Everything a client can do with a state it was handed: nothing of it may panic.
+fn exercise(game: &dyn DynGame, state: Box<dyn DynState>, seed: u64) {
+    for p in 0..game.num_players() {
+        let _ = state.view(p);
+        let _ = state.hand(p);
+        let _ = state.history_for(p);
+        let resampled = state.resample(p, seed).expect("an accepted state resamples");
+        let _ = play_out(resampled, seed, game.max_game_length());
+    }
+    let _ = state.public_view();
+    let _ = state.render();
+    let _ = state.result_text();
+    let mut buf = Vec::new();
+    state.legal_actions_into(&mut buf);
+    for &a in buf.iter().take(20) {
+        let _ = state.action_to_string(a);
+        let mv = state.action_to_move(a);
+        assert_eq!(state.action_from_move(&mv).ok(), Some(a));
+    }
+    let json = state.to_json();
+    let back = game.deserialize_state(&json).expect("an accepted state round-trips");
+    assert_eq!(back.to_json(), json);
+    play_out(state, seed, game.max_game_length());
+}
+
+/// Runs `f`, and on a panic shows which input caused it before passing the panic on.
+fn blame(input: &str, f: impl FnOnce()) {
+    if let Err(panic) = catch_unwind(AssertUnwindSafe(f)) {
+        let shown: String = input.chars().take(2_000).collect();
+        eprintln!("panicked on input: {shown}");
+        resume_unwind(panic);
+    }
+}
+
+/// Cases per config; `SPIELWERK_FUZZ_CASES` raises it for a long run by hand.
+fn fuzz_cases() -> u64 {
+    std::env::var("SPIELWERK_FUZZ_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(150)
+}
+
+#[test]
+fn mutated_states_are_refused_or_consistent() {
+    for (name, options) in configs() {
+        let game = load(name, &options);
+        let mut rng = ChaCha8Rng::seed_from_u64(0xF0221);
+        for case in 0..fuzz_cases() {
+            // A state somewhere in a random game.
+            let seed = rng.next_u64() % 1_000;
+            let mut state = game.new_initial_state(seed);
+            let mut buf = Vec::new();
+            let steps = rng.random_range(0..400);
+            for _ in 0..steps {
+                if state.is_terminal() {
+                    break;
+                }
+                state.legal_actions_into(&mut buf);
+                state.apply_action(buf[rng.random_range(0..buf.len())]).unwrap();
+            }
+            let mut doc: Value = serde_json::from_str(&state.to_json()).unwrap();
+            let mut strings = Vec::new();
+            strings_of(&doc, &mut strings);
+            for _ in 0..rng.random_range(1..4) {
+                mutate(&mut doc, &mut rng, &strings);
+            }
+            let input = doc.to_string();
+            blame(&input, || {
+                if let Ok(accepted) = game.deserialize_state(&input) {
+                    exercise(game.as_ref(), accepted, case);
+                }
+            });
+        }
+    }
+}
+
+#[test]
+fn mutated_views_are_refused_or_kept() {
+    for (name, options) in configs() {
+        let game = load(name, &options);
+        let mut rng = ChaCha8Rng::seed_from_u64(0x71E3);
+        for _ in 0..fuzz_cases() {
+            let seed = rng.next_u64() % 1_000;
+            let mut state = game.new_initial_state(seed);
+            let mut buf = Vec::new();
+            for _ in 0..rng.random_range(0..300) {
+                if state.is_terminal() {
+                    break;
+                }
+                state.legal_actions_into(&mut buf);
+                state.apply_action(buf[rng.random_range(0..buf.len())]).unwrap();
+            }
+            let seat = rng.random_range(0..game.num_players());
+            let mut view = state.view(seat);
+            let mut strings = Vec::new();
+            strings_of(&view, &mut strings);
+            mutate(&mut view, &mut rng, &strings);
+            let input = view.to_string();
+            blame(&input, || {
+                if let Ok(built) = game.state_from_view(&view, seed) {
+                    let seat = view["player"].as_u64().map(|p| p as usize);
+                    // A view that is accepted is the built state's view.
+                    let again = match seat {
+                        Some(p) => built.view(p),
+                        None => built.public_view(),
+                    };
+                    assert_eq!(again, view, "state_from_view keeps the view");
+                    let json = built.to_json();
+                    if let Ok(back) = game.deserialize_state(&json) {
+                        play_out(back, seed, game.max_game_length());
+                    } else {
+                        panic!("a state built from a view does not read back");
+                    }
+                }
+            });
+        }
+    }
+}
+
+#[test]
+fn mutated_moves_are_refused_or_parsed() {
+    let junk_moves = [
+        json!(null),
+        json!([]),
+        json!("pass"),
+        json!({}),
+        json!({"type": 7}),
+        json!({"type": "pass", "x": 1}),
+        json!({"type": "play", "card": "x".repeat(1_000_000), "stone": 1}),
+        json!({"type": "play", "card": 5, "stone": -1, "pile": 9}),
+    ];
+    for (name, options) in configs() {
+        let game = load(name, &options);
+        let state = game.new_initial_state(1);
+        for mv in &junk_moves {
+            if let Err(e) = state.action_from_move(mv) {
+                assert!(e.to_string().len() < 2_000, "{name}: the error echoes too much: {e}");
+            }
+            let _ = state.check_move(mv, Some(0));
+        }
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let mut buf = Vec::new();
+        state.legal_actions_into(&mut buf);
+        for _ in 0..fuzz_cases() * 4 {
+            let a = buf[rng.random_range(0..buf.len())];
+            let mut mv = state.action_to_move(a);
+            let mut strings = Vec::new();
+            strings_of(&mv, &mut strings);
+            mutate(&mut mv, &mut rng, &strings);
+            let input = mv.to_string();
+            blame(&input, || {
+                if let Ok(action) = state.action_from_move(&mv) {
+                    assert!((action as usize) < game.num_distinct_actions());
+                    let _ = state.check_move(&mv, None);
+                }
+            });
+        }
+    }
+}
+
+/// The typed games, directly: `Game::state_from_view` agrees with the registry's.
+#[test]
+fn typed_and_dynamic_faces_agree() {
+    fn check<G: Game>(game: G) {
+        let state = game.new_initial_state(3);
+        let view = state.view_of(Some(0));
+        let typed = game.state_from_view(&view, 11).unwrap();
+        let dynamic = DynGame::state_from_view(&game, &serde_json::to_value(&view).unwrap(), 11).unwrap();
+        assert_eq!(serde_json::to_string(&typed).unwrap(), dynamic.to_json());
+        let _: Map<String, Value> = Game::options(&game);
+    }
+    check(SchottenTotten::default());
+    check(CaravanGame::default());
+    check(TheGame::default());
+    check(Dog::default());
+}

@@ -1,0 +1,342 @@
+"""One conformance suite for every registered game: the Python face of the engine contract.
+
+The same checks for each game in `spielwerk.list_games()` (and a spread of options), after
+OpenSpiel's shared game tests: round trips (JSON, pickle, views, moves), views as
+information states (`resample` and `state_from_view` keep the view and depend on nothing
+else, the key is equal exactly when the view is), seats, metadata, typed errors, and the
+boundary: input from strangers is refused with a `SpielwerkError` (or a `TypeError` for
+the wrong kind of Python object), never a crash or a Rust panic. The Rust twin of this file
+is core/tests/conformance.rs.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import pickle
+import signal
+import sys
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+import pytest
+import spielwerk
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from move_checks import check_text
+
+CONFIGS: list[tuple[str, dict[str, Any]]] = [
+    ("schotten_totten", {}),
+    ("caravan", {}),
+    ("caravan", {"reshuffle": True, "short_deck": True, "fresh_hand": True}),
+    ("caravan", {"double_deck": True}),
+    ("the_game", {"players": 1}),
+    ("the_game", {"players": 3, "pro": True}),
+    ("the_game", {"players": 5}),
+    ("dog", {}),
+]
+IDS = [f"{name}{'-' + '-'.join(options) if options else ''}" for name, options in CONFIGS]
+UTILITIES = {
+    "schotten_totten": "zero_sum",
+    "caravan": "zero_sum",
+    "the_game": "cooperative",
+    "dog": "team_zero_sum",
+}
+
+
+def test_every_game_has_a_config() -> None:
+    assert {name for name, _ in CONFIGS} == set(spielwerk.list_games())
+
+
+def states(name: str, options: dict[str, Any], seed: int, every: int) -> Iterator[spielwerk.State]:
+    """Every `every`-th state of a seeded random game, and the last."""
+    state = spielwerk.load_game(name, **options).new_initial_state(seed)
+    bot = spielwerk.RandomBot(seed)
+    step = 0
+    while True:
+        if step % every == 0 or state.is_terminal():
+            yield state
+        if state.is_terminal():
+            return
+        state.apply_action(bot.step(state))
+        step += 1
+
+
+@pytest.fixture(params=CONFIGS, ids=IDS)
+def config(request: pytest.FixtureRequest) -> tuple[str, dict[str, Any]]:
+    value: tuple[str, dict[str, Any]] = request.param
+    return value
+
+
+def test_metadata(config: tuple[str, dict[str, Any]]) -> None:
+    name, options = config
+    game = spielwerk.load_game(name, **options)
+    assert game.utility() == UTILITIES[name]
+    assert game.max_game_length() > 0
+    specs = game.option_specs()
+    assert {s["name"] for s in specs} == set(game.options())
+    for spec in specs:
+        assert spec["type"] in ("bool", "int") and spec["description"], spec
+        # The default loads, and so does every allowed value.
+        assert spielwerk.load_game(name, **{spec["name"]: spec["default"]}) is not None
+        for value in spec["allowed"] or []:
+            spielwerk.load_game(name, **{spec["name"]: value})
+        if spec["max"] is not None:
+            with pytest.raises(spielwerk.InvalidOptionError):
+                spielwerk.load_game(name, **{spec["name"]: spec["max"] + 1})
+    for schema in (game.view_schema(), game.move_schema()):
+        json.dumps(schema)
+        assert schema.get("$schema", "").startswith("https://json-schema.org/")
+    assert "properties" in game.view_schema()
+
+
+def test_round_trips_and_views(config: tuple[str, dict[str, Any]]) -> None:
+    name, options = config
+    game = spielwerk.load_game(name, **options)
+    for seed in range(2):
+        for state in states(name, options, seed, every=17):
+            assert pickle.loads(pickle.dumps(state)) == state
+            assert copy.deepcopy(state) == state == state.clone()
+            assert game.deserialize_state(state.serialize()) == state
+            assert json.loads(state.view_json(None)) == state.public_view()
+            for p in range(game.num_players()):
+                view = state.view(p)
+                assert json.loads(state.view_json(p)) == view
+                assert state.information_state_key(p) == state.view_json(p)
+                assert game.state_from_view(view, seed).view(p) == view
+                resampled = state.resample(p, seed)
+                assert resampled.view(p) == view
+                assert resampled == game.state_from_view(view, seed)
+                assert state.resample(p, seed) == resampled, "the same seed, the same deal"
+            moves = state.legal_moves()
+            assert [m["action"] for m in moves] == state.legal_actions()
+            for m in moves[:30]:
+                assert m["move"] == state.action_to_json(m["action"])
+                assert m["text"] == state.action_to_string(m["action"])
+                assert state.action_from_json(m["move"]) == m["action"]
+                assert check_text(state, m["move"]) is None
+
+
+def test_rewards_sum_to_returns_and_the_result_is_told(config: tuple[str, dict[str, Any]]) -> None:
+    name, options = config
+    game = spielwerk.load_game(name, **options)
+    state = game.new_initial_state(3)
+    bot = spielwerk.RandomBot(3)
+    total = np.zeros(game.num_players())
+    assert state.result_text() is None
+    while not state.is_terminal():
+        state.apply_action(bot.step(state))
+        total += state.rewards()
+    assert list(total) == state.returns()
+    assert len(state.history()) <= game.max_game_length()
+    text = state.result_text()
+    assert text and "None" not in text and "()" not in text, text
+
+
+def test_resample_hides_the_other_hands(config: tuple[str, dict[str, Any]]) -> None:
+    """A view that carried another seat's hand would force every resample to deal it back;
+    at the start many cards are unseen, so seeded resamples must deal other hands anew."""
+    name, options = config
+    game = spielwerk.load_game(name, **options)
+    state = game.new_initial_state(11)
+    for p in range(game.num_players()):
+        for q in range(game.num_players()):
+            if q == p or not state.hand(q):
+                continue
+            hands = {tuple(sorted(state.resample(p, seed).hand(q))) for seed in range(6)}
+            assert len(hands) > 1, f"seat {p} sees seat {q}'s hand"
+        assert "hand" not in state.public_view() or state.public_view()["hand"] in (None, [])
+
+
+def test_seats_and_turns(config: tuple[str, dict[str, Any]]) -> None:
+    name, options = config
+    game = spielwerk.load_game(name, **options)
+    for state in states(name, options, 4, every=23):
+        seats = state.seats_to_move()
+        if state.is_terminal():
+            assert seats == []
+            continue
+        assert state.current_player() in seats
+        move = state.legal_moves()[0]["move"]
+        for seat in range(game.num_players()):
+            if seat not in seats:
+                rejection = state.check_move(move, seat)
+                assert rejection is not None and rejection.code == "not_your_turn", rejection
+                assert state.legal_actions(seat) == []
+            else:
+                assert state.legal_actions(seat)
+
+
+# --- The boundary: input from strangers -------------------------------------------------
+
+JSON_LIKE = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=12),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+def deep(levels: int) -> Any:
+    value: Any = {"type": "pass"}
+    for _ in range(levels):
+        value = {"type": "pass", "x": value}
+    return value
+
+
+@pytest.mark.parametrize("name", sorted(UTILITIES))
+def test_deep_nesting_is_refused_not_a_crash(name: str) -> None:
+    state = spielwerk.load_game(name).new_initial_state(1)
+    very_deep = deep(100_000)
+    for call in (state.check_move, state.action_from_json):
+        with pytest.raises(ValueError, match="deeper than"):
+            call(very_deep)
+    with pytest.raises(ValueError, match="deeper than"):
+        spielwerk.load_game(name, option=very_deep)
+    with pytest.raises(ValueError, match="deeper than"):
+        state.game.state_from_view(very_deep)
+
+
+@pytest.mark.parametrize("name", sorted(UTILITIES))
+def test_integers_out_of_range_are_value_errors(name: str) -> None:
+    state = spielwerk.load_game(name).new_initial_state(1)
+    for huge in (2**64, -(2**70), 10**30):
+        with pytest.raises(ValueError):
+            state.apply_action(huge)
+        with pytest.raises(ValueError):
+            state.view(huge)
+        with pytest.raises(ValueError):
+            state.check_move({"type": "play", "card": huge, "stone": huge, "pile": huge})
+    with pytest.raises(spielwerk.IllegalActionError) as info:
+        state.apply_action(-1)
+    assert info.value.code == "no_such_action"
+    with pytest.raises(TypeError):
+        state.apply_action("3")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("name", sorted(UTILITIES))
+def test_numpy_integers_work_wherever_ints_do(name: str) -> None:
+    state = spielwerk.load_game(name).new_initial_state(np.uint64(2))
+    action = state.legal_actions()[0]
+    move = state.action_to_json(action)
+    as_numpy = {k: np.int64(v) if isinstance(v, int) and not isinstance(v, bool) else v for k, v in move.items()}
+    assert state.action_from_json(as_numpy) == action
+    assert check_text(state, as_numpy) is None
+    assert state.view(np.int32(0)) == state.view(0)
+    state.apply_action(np.int64(action))
+    assert state.history() == [action]
+
+
+@pytest.mark.parametrize("name", sorted(UTILITIES))
+def test_long_input_is_not_echoed_whole(name: str) -> None:
+    state = spielwerk.load_game(name).new_initial_state(1)
+    junk = "Z" * 1_000_000
+    for move in ({"type": "play", "card": junk, "stone": 1, "pile": 0}, {"type": junk}):
+        with pytest.raises(spielwerk.InvalidMoveError) as info:
+            state.check_move(move)
+        assert len(str(info.value)) < 1_000
+    with pytest.raises(spielwerk.UnknownGameError) as unknown:
+        spielwerk.load_game(junk)
+    assert len(str(unknown.value)) < 1_000
+    with pytest.raises(spielwerk.InvalidStateError) as bad_state:
+        state.game.deserialize_state(junk)
+    assert len(str(bad_state.value)) < 1_000
+
+
+@pytest.mark.parametrize("name", sorted(UTILITIES))
+@settings(max_examples=60, deadline=None)
+@given(move=JSON_LIKE)
+def test_any_json_move_is_parsed_or_refused(name: str, move: Any) -> None:
+    state = spielwerk.load_game(name).new_initial_state(1)
+    before = state.serialize()
+    try:
+        action = state.action_from_json(move)
+    except spielwerk.SpielwerkError:
+        pass
+    else:
+        assert 0 <= action < state.game.num_distinct_actions()
+    try:
+        state.check_move(move)
+    except spielwerk.SpielwerkError:
+        pass
+    assert state.serialize() == before
+
+
+@pytest.mark.parametrize("name", sorted(UTILITIES))
+@settings(max_examples=40, deadline=None)
+@given(view=JSON_LIKE)
+def test_any_json_view_or_state_is_refused_or_consistent(name: str, view: Any) -> None:
+    game = spielwerk.load_game(name)
+    for build in (lambda: game.state_from_view(view), lambda: game.deserialize_state(json.dumps(view))):
+        try:
+            state = build()
+        except spielwerk.SpielwerkError:
+            continue
+        state.view(0)
+
+
+def test_errors_are_one_family() -> None:
+    for error in (
+        spielwerk.UnknownGameError,
+        spielwerk.InvalidOptionError,
+        spielwerk.InvalidStateError,
+        spielwerk.InvalidMoveError,
+        spielwerk.IllegalActionError,
+    ):
+        assert issubclass(error, spielwerk.SpielwerkError)
+    assert issubclass(spielwerk.SpielwerkError, ValueError)
+    with pytest.raises(spielwerk.UnknownGameError) as unknown:
+        spielwerk.load_game("chess")
+    assert unknown.value.code == "unknown_game" and "schotten_totten" in str(unknown.value)
+    with pytest.raises(spielwerk.InvalidOptionError) as option:
+        spielwerk.load_game("the_game", players=9)
+    assert option.value.code == "invalid_option"
+    state = spielwerk.load_game("schotten_totten").new_initial_state(1)
+    with pytest.raises(spielwerk.InvalidMoveError):
+        state.check_move({"type": "fly"})
+    rejection = state.check_move({"type": "claim", "stone": 3})
+    assert isinstance(rejection, spielwerk.IllegalActionError)
+    assert rejection.as_dict()["rule"] == rejection.rule
+
+
+def test_submodules_come_with_the_package() -> None:
+    assert spielwerk.schotten_totten.formation(["B5", "B6", "B7"]) == ("color_run", 18)
+    assert spielwerk.the_game.mentions_number("dreiundsechzig")
+
+
+# --- simulate ----------------------------------------------------------------------------
+
+
+def test_simulate_counts_as_the_utility_says() -> None:
+    coop = spielwerk.simulate(spielwerk.load_game("the_game", players=2), 200, seed=1)
+    assert coop.utility == "cooperative"
+    assert coop.draws == 0
+    assert sum(coop.cards_left) == 200
+    assert coop.perfect_games == coop.cards_left[0] == coop.wins[0]
+    mean = sum(k * n for k, n in enumerate(coop.cards_left)) / 200
+    assert coop.mean_cards_left == pytest.approx(mean)
+    assert coop.mean_returns[0] == pytest.approx(-mean)
+    dog = spielwerk.simulate("dog", 20, seed=1)
+    assert dog.utility == "team_zero_sum" and len(dog.team_wins) == 2
+    assert dog.team_wins[0] == dog.wins[0] == dog.wins[2]
+    assert sum(dog.team_wins) + dog.draws == 20
+    duel = spielwerk.simulate("schotten_totten", 100, seed=1)
+    assert duel.utility == "zero_sum" and sum(duel.wins) + duel.draws == 100
+    for bad in (-1, 2**70):
+        with pytest.raises(ValueError):
+            spielwerk.simulate("schotten_totten", bad)
+    with pytest.raises(ValueError):
+        spielwerk.simulate("schotten_totten", 10, threads=0)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_simulate_stops_on_ctrl_c() -> None:
+    """SIGINT during a long simulation raises KeyboardInterrupt promptly."""
+    timer = threading.Timer(0.3, lambda: signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGINT))
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            spielwerk.simulate("dog", 200_000, seed=1, threads=1)
+    finally:
+        timer.cancel()
