@@ -12,6 +12,7 @@
 pub mod bits;
 pub mod bots;
 pub mod caravan;
+pub mod compact;
 pub mod dog;
 pub mod error;
 pub mod game;

@@ -16,7 +16,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use serde_json::{Map, Value};
 use spielwerk_core::schotten_totten as st;
-use spielwerk_core::{Action, DynGame, DynState, Error, IllegalAction, bots};
+use spielwerk_core::{Action, DynGame, DynState, Error, IllegalAction, bots, compact};
 
 /// The value of `current_player()` once the game is over.
 const TERMINAL: i64 = -4;
@@ -256,10 +256,11 @@ impl Game {
     }
 }
 
-fn wrap_state(py: Python<'_>, game: &Py<Game>, inner: Box<dyn DynState>) -> State {
+fn wrap_state(py: Python<'_>, game: &Py<Game>, inner: Box<dyn DynState>, seed: Option<u64>) -> State {
     State {
         inner,
         game: game.clone_ref(py),
+        seed,
     }
 }
 
@@ -320,15 +321,21 @@ impl Game {
     #[pyo3(signature = (seed = Seed(0)), text_signature = "(self, seed=0)")]
     fn new_initial_state(slf: &Bound<'_, Self>, seed: Seed) -> State {
         let state = slf.get().inner.new_initial_state(seed.0);
-        wrap_state(slf.py(), &slf.clone().unbind(), state)
+        wrap_state(slf.py(), &slf.clone().unbind(), state, Some(seed.0))
     }
 
-    /// Reads a state written by `State.serialize()`; an inconsistent one raises
-    /// `InvalidStateError`.
+    /// Reads a state written by `State.serialize()` or `State.serialize_compact()`; an
+    /// inconsistent one raises `InvalidStateError`.
     fn deserialize_state(slf: &Bound<'_, Self>, data: &str) -> PyResult<State> {
         let py = slf.py();
-        let state = slf.get().inner.deserialize_state(data).map_err(err(py))?;
-        Ok(wrap_state(py, &slf.clone().unbind(), state))
+        let game = slf.get().inner.as_ref();
+        let (seed, state) = if compact::is_compact(data) {
+            let (seed, state) = compact::read(game, data).map_err(err(py))?;
+            (Some(seed), state)
+        } else {
+            (None, game.deserialize_state(data).map_err(err(py))?)
+        };
+        Ok(wrap_state(py, &slf.clone().unbind(), state, seed))
     }
 
     /// A full state whose view for the view's seat equals `view`, with every card that
@@ -338,7 +345,7 @@ impl Game {
         let py = slf.py();
         let view = to_json(view, "a view")?;
         let state = slf.get().inner.state_from_view(&view, seed.0).map_err(err(py))?;
-        Ok(wrap_state(py, &slf.clone().unbind(), state))
+        Ok(wrap_state(py, &slf.clone().unbind(), state, None))
     }
 
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduce<'py, (String, String)>> {
@@ -387,6 +394,9 @@ impl Game {
 struct State {
     inner: Box<dyn DynState>,
     game: Py<Game>,
+    /// The seed the state was dealt from, if it was (then seed and history describe it
+    /// whole: its compact form).
+    seed: Option<u64>,
 }
 
 impl State {
@@ -581,11 +591,11 @@ impl State {
     fn resample(&self, py: Python<'_>, player: Int, seed: Seed) -> PyResult<State> {
         let player = self.game.get().check_player(py, player)?;
         let state = self.inner.resample(player, seed.0).map_err(err(py))?;
-        Ok(wrap_state(py, &self.game, state))
+        Ok(wrap_state(py, &self.game, state, None))
     }
 
     fn clone(&self, py: Python<'_>) -> State {
-        wrap_state(py, &self.game, self.inner.clone_box())
+        wrap_state(py, &self.game, self.inner.clone_box(), self.seed)
     }
 
     fn __copy__(&self, py: Python<'_>) -> State {
@@ -601,9 +611,33 @@ impl State {
         self.inner.to_json()
     }
 
+    /// The compact form: seed, options and actions as JSON, replayed by
+    /// `Game.deserialize_state`. Only for states dealt from a seed (`new_initial_state`
+    /// and what follows from it by `apply_action`); others raise `SpielwerkError`.
+    fn serialize_compact(&self, py: Python<'_>) -> PyResult<String> {
+        match self.seed {
+            Some(seed) => Ok(compact::write(self.game.get().inner.as_ref(), seed, self.inner.history())),
+            None => Err(invalid_argument(
+                py,
+                "this state was not dealt from a seed (it was read from JSON or built from a view), \
+                 so it has no compact form; use serialize()"
+                    .into(),
+            )),
+        }
+    }
+
+    /// Pickles as the compact form where it is short (a seeded state with a short
+    /// history: replaying is then cheaper than reading JSON), else as JSON.
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduce<'py, (Py<Game>, String)>> {
+        const REPLAY_AT_MOST: usize = 200;
         let restore = py.import("spielwerk._spielwerk")?.getattr("_restore_state")?;
-        Ok((restore, (self.game.clone_ref(py), self.inner.to_json())))
+        let data = match self.seed {
+            Some(seed) if self.inner.history().len() <= REPLAY_AT_MOST => {
+                compact::write(self.game.get().inner.as_ref(), seed, self.inner.history())
+            }
+            _ => self.inner.to_json(),
+        };
+        Ok((restore, (self.game.clone_ref(py), data)))
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
