@@ -344,6 +344,9 @@ pub trait DynState: Send + Sync {
     fn view(&self, player: usize) -> Value;
     fn public_view(&self) -> Value;
     fn view_json(&self, seat: Option<usize>) -> Vec<u8>;
+    /// Hands the typed view of `seat` (`None`: the public view) to `f` without building
+    /// a JSON value first (the bindings turn it into Python objects directly).
+    fn with_view(&self, seat: Option<usize>, f: &mut dyn FnMut(&dyn erased_serde::Serialize));
     fn information_state_key(&self, player: usize) -> Vec<u8>;
     fn action_to_string(&self, action: Action) -> String;
     fn action_to_move(&self, action: Action) -> Value;
@@ -407,6 +410,9 @@ impl<S: GameState> DynState for S {
     }
     fn view_json(&self, seat: Option<usize>) -> Vec<u8> {
         GameState::view_json(self, seat)
+    }
+    fn with_view(&self, seat: Option<usize>, f: &mut dyn FnMut(&dyn erased_serde::Serialize)) {
+        f(&GameState::view_of(self, seat));
     }
     fn information_state_key(&self, player: usize) -> Vec<u8> {
         GameState::information_state_key(self, player)

@@ -412,6 +412,16 @@ impl State {
         seat.map(|s| self.game.get().check_player(py, s)).transpose()
     }
 
+    /// The typed view of `seat` straight into Python objects (no JSON value between).
+    fn view_py<'py>(&self, py: Python<'py>, seat: Option<usize>) -> PyResult<Bound<'py, PyAny>> {
+        let mut out = None;
+        self.inner.with_view(seat, &mut |view| {
+            out = Some(pythonize::pythonize(py, view));
+        });
+        out.expect("with_view calls back once")
+            .map_err(|e| PyValueError::new_err(e.to_string()))
+    }
+
     /// The legal actions of `seat` (the current player if `None`) in `buf`.
     fn legal_into(&self, seat: Option<usize>, buf: &mut Vec<Action>) {
         match seat {
@@ -561,12 +571,12 @@ impl State {
     /// Exactly what `player` may see, JSON-ready.
     fn view<'py>(&self, py: Python<'py>, player: Int) -> PyResult<Bound<'py, PyAny>> {
         let player = self.game.get().check_player(py, player)?;
-        to_py(py, &self.inner.view(player))
+        self.view_py(py, Some(player))
     }
 
     /// What every seat may see (for spectators), JSON-ready.
     fn public_view<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        to_py(py, &self.inner.public_view())
+        self.view_py(py, None)
     }
 
     /// The view of `player` (the public view if `None`) as compact JSON bytes.
