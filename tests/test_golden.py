@@ -59,6 +59,57 @@ GOLDENS = [
         1296,
     ),
     Golden(
+        "schotten_totten",
+        "Schotten Totten golden playthrough, player 1 first (RULINGS S1-S10)",
+        11,
+        "schotten_totten_first1_seed11.txt",
+        227,
+        {"first_player": 1},
+    ),
+    Golden(
+        "the_game",
+        "The Game golden playthrough, five players, pro variant (RULINGS T1-T6)",
+        7,
+        "the_game_5p_pro_seed7.txt",
+        196,
+        {"players": 5, "pro": True},
+    ),
+    Golden(
+        "the_game",
+        "The Game golden playthrough, one player (RULINGS T1-T6)",
+        7,
+        "the_game_1p_seed7.txt",
+        196,
+        {"players": 1},
+    ),
+    Golden(
+        "caravan",
+        "Caravan golden playthrough, variants: reshuffle, fresh hand, quick sale, short deck (C10)",
+        7,
+        "caravan_reshuffle_fresh_quick_short_seed7.txt",
+        1296,
+        {"reshuffle": True, "fresh_hand": True, "quick_sale": True, "short_deck": True},
+        view_every=20,
+    ),
+    Golden(
+        "caravan",
+        "Caravan golden playthrough, variants: double deck and the face-card variants (C10)",
+        7,
+        "caravan_double_faces_seed7.txt",
+        2600,
+        {
+            "double_deck": True,
+            "queens_anywhere": True,
+            "kings_add": True,
+            "founding_suit": True,
+            "unlimited_face_cards": True,
+            "queens_shield": True,
+            "fixed_course": True,
+            "protected_joker": True,
+        },
+        view_every=20,
+    ),
+    Golden(
         "dog",
         "Dog golden playthrough (RULINGS D1-D13)",
         7,
@@ -96,6 +147,8 @@ def playthrough(golden: Golden) -> str:
         for player in players:
             view = json.dumps(state.view(player), sort_keys=True, separators=(",", ":"))
             lines.append(f"  view {player}: {view}")
+        public = json.dumps(state.public_view(), sort_keys=True, separators=(",", ":"))
+        lines.append(f"  public: {public}")
 
     index = 0
     show_views(index)
@@ -112,6 +165,7 @@ def playthrough(golden: Golden) -> str:
     lines.append("")
     lines.append("final board (all cards shown):")
     lines.extend(f"  {line}" for line in str(state).splitlines())
+    lines.append(f"result: {state.result_text()}")
     lines.append(f"returns: {state.returns()}")
     return "\n".join(lines) + "\n"
 
