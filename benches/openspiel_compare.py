@@ -19,6 +19,7 @@ import random
 import statistics
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import spielwerk
@@ -68,7 +69,7 @@ def openspiel_rows() -> list[tuple[str, int, float, float]]:
                 f"OpenSpiel {name}",
                 len(state.history()),
                 median_us(state.serialize),
-                median_us(lambda game=game, text=text: game.deserialize_state(text)),
+                median_us(partial(game.deserialize_state, text)),
             )
         )
     return rows
@@ -92,7 +93,7 @@ def spielwerk_rows() -> list[tuple[str, int, float, float]]:
                 f"spielwerk {name} (JSON)",
                 len(state.history()),
                 median_us(state.serialize),
-                median_us(lambda game=game, text=text: game.deserialize_state(text)),
+                median_us(partial(game.deserialize_state, text)),
             )
         )
         if hasattr(state, "serialize_compact"):
@@ -102,7 +103,7 @@ def spielwerk_rows() -> list[tuple[str, int, float, float]]:
                     f"spielwerk {name} (compact)",
                     len(state.history()),
                     median_us(state.serialize_compact),
-                    median_us(lambda game=game, compact=compact: game.deserialize_state(compact)),
+                    median_us(partial(game.deserialize_state, compact)),
                 )
             )
     return rows

@@ -28,7 +28,6 @@ from typing import Any
 import numpy as np
 import pytest
 import spielwerk
-from move_checks import check_text
 from caravan_oracle import (
     GAME_NAME,
     HAND_SIZE,
@@ -70,6 +69,7 @@ from caravan_oracle import (
     table_problems,
     value_of,
 )
+from move_checks import check_text
 
 STANDARD_GAMES = 300
 VARIANT_GAMES = 40

@@ -33,7 +33,6 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import pytest
 import spielwerk
-from move_checks import check_text
 from dog_oracle import (
     GAME_NAME,
     HAND_SIZES,
@@ -61,6 +60,7 @@ from dog_oracle import (
     same_places,
     team_in_goal,
 )
+from move_checks import check_text
 
 GAMES = 60
 CHUNKS = 6

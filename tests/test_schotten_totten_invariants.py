@@ -23,7 +23,6 @@ from typing import Any
 import numpy as np
 import pytest
 import spielwerk
-from move_checks import check_text
 from conftest import (
     ALL_CARDS,
     END_TURN,
@@ -40,6 +39,7 @@ from conftest import (
     settlement_winner,
     table_cards,
 )
+from move_checks import check_text
 from spielwerk import schotten_totten as st
 
 # Upper bound on the length of a game: at most 54 plays (every card once), at most one
