@@ -158,6 +158,23 @@ impl<'de> Deserialize<'de> for CardSet {
     }
 }
 
+impl schemars::JsonSchema for CardSet {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "SchottenTottenCardSet".into()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let card = generator.subschema_for::<Card>();
+        schemars::json_schema!({
+            "type": "array",
+            "description": "distinct cards in card order (colours R O Y G B P, then values 1-9)",
+            "items": card,
+            "uniqueItems": true,
+            "maxItems": NUM_CARDS,
+        })
+    }
+}
+
 /// Parses card strings, rejecting malformed and repeated cards.
 pub fn parse_cards<S: AsRef<str>>(cards: &[S]) -> Result<Vec<Card>, Error> {
     let mut seen = CardSet::EMPTY;
