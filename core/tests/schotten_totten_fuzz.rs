@@ -48,12 +48,19 @@ fn random_card(rng: &mut Rng) -> Value {
     json!(Card::from_index(rng.random_range(0..54u8)).to_string())
 }
 
-/// The pointers of arrays that hold cards: the pile, the hands, the stones' sides.
+/// The pointers of arrays that hold cards: the pile, the hands, the stones' sides (of a
+/// state or of a view).
 fn card_arrays(v: &Value) -> Vec<String> {
-    let mut out = vec!["/pile".to_string(), "/hands/0".into(), "/hands/1".into()];
+    let mut out = vec![
+        "/pile".to_string(),
+        "/hands/0".into(),
+        "/hands/1".into(),
+        "/hand".into(),
+    ];
     for s in 0..9 {
         for side in 0..2 {
             out.push(format!("/stones/{s}/sides/{side}"));
+            out.push(format!("/stones/{s}/cards/{side}"));
         }
     }
     out.retain(|p| v.pointer(p).is_some_and(Value::is_array));
@@ -251,29 +258,42 @@ fn exercise(game: &SchottenTotten, state: State, seed: u64) {
     let _ = state.render();
 }
 
-#[test]
-fn mutated_states_are_refused_or_play_to_the_end() {
-    let cases: u64 = std::env::var("SPIELWERK_FUZZ_CASES")
+fn cases() -> u64 {
+    std::env::var("SPIELWERK_FUZZ_CASES")
         .ok()
         .and_then(|n| n.parse().ok())
-        .unwrap_or(DEFAULT_CASES);
+        .unwrap_or(DEFAULT_CASES)
+}
+
+/// Positions of random games, finished ones included.
+fn positions() -> Vec<State> {
     let game = SchottenTotten::default();
-    // Positions of random games, finished ones included.
-    let mut sources: Vec<Value> = Vec::new();
+    let mut out = Vec::new();
     for seed in 0..40 {
         let mut state = game.new_initial_state(seed);
         let mut bot = RandomBot::new(seed);
         let mut step = 0;
         loop {
             if step % 7 == 0 {
-                sources.push(serde_json::from_str(&state.to_json()).unwrap());
+                out.push(state.clone());
             }
             let Some(a) = bot.step(&state) else { break };
             state.apply_action(a).unwrap();
             step += 1;
         }
-        sources.push(serde_json::from_str(&state.to_json()).unwrap());
+        out.push(state);
     }
+    out
+}
+
+#[test]
+fn mutated_states_are_refused_or_play_to_the_end() {
+    let cases = cases();
+    let game = SchottenTotten::default();
+    let sources: Vec<Value> = positions()
+        .iter()
+        .map(|s| serde_json::from_str(&s.to_json()).unwrap())
+        .collect();
     let (mut accepted, mut refused) = (0u64, 0u64);
     for case in 0..cases {
         let mut rng = rng::seeded(case, rng::STREAM_GAME);
@@ -305,6 +325,58 @@ fn mutated_states_are_refused_or_play_to_the_end() {
     assert!(
         accepted > cases / 20,
         "too few mutations keep a valid state: {accepted}"
+    );
+    assert!(refused > cases / 4, "too few mutations are refused: {refused}");
+}
+
+#[test]
+fn mutated_views_are_refused_or_deal_a_state_that_plays_to_the_end() {
+    let cases = cases() / 2;
+    let game = SchottenTotten::default();
+    let sources: Vec<Value> = positions()
+        .iter()
+        .enumerate()
+        .map(|(i, s)| match i % 3 {
+            2 => s.public_view(),
+            p => s.view(p),
+        })
+        .collect();
+    let (mut accepted, mut refused) = (0u64, 0u64);
+    for case in 0..cases {
+        let mut rng = rng::seeded(case, rng::STREAM_GAME + 1);
+        let mut view = pick(&mut rng, &sources).clone();
+        for _ in 0..rng.random_range(1..=3u32) {
+            mutate(&mut view, &mut rng);
+        }
+        let result = catch_unwind(AssertUnwindSafe(
+            || match spielwerk_core::DynGame::state_from_view(&game, &view, case) {
+                Ok(_) => {
+                    let typed = serde_json::from_value(view.clone()).expect("an accepted view parses");
+                    let state = game.state_from_view(&typed, case).unwrap();
+                    let seat = typed.player.map(usize::from);
+                    assert_eq!(state.view_of(seat), typed);
+                    exercise(&game, state, case);
+                    true
+                }
+                Err(e) => {
+                    assert_eq!(e.code(), "invalid_view", "{e}");
+                    false
+                }
+            },
+        ));
+        match result {
+            Ok(true) => accepted += 1,
+            Ok(false) => refused += 1,
+            Err(panic) => {
+                eprintln!("case {case} panicked on the view:\n{view}");
+                resume_unwind(panic);
+            }
+        }
+    }
+    eprintln!("{cases} view cases: {accepted} accepted, {refused} refused");
+    assert!(
+        accepted > cases / 20,
+        "too few mutations keep a valid view: {accepted}"
     );
     assert!(refused > cases / 4, "too few mutations are refused: {refused}");
 }

@@ -58,6 +58,8 @@ pub enum Move {
         stone: u8,
     },
     /// S3a: sit the turn out; allowed only when no card can be played.
+    // `Pass {}` and `EndTurn {}` rather than unit variants: serde's internally tagged
+    // unit variants ignore unknown fields, struct variants refuse them.
     Pass {},
     /// S3b: end the turn without (further) claims; the draw follows (S3c).
     EndTurn {},
@@ -920,9 +922,11 @@ impl State {
                 }
             }
             (Phase::Over, Some(Outcome { winner, reason })) => {
-                if reason != EndReason::Settlement && winner != Some(self.current) {
+                if let (Some(w), EndReason::FiveStones | EndReason::ThreeAdjacent) = (winner, reason)
+                    && w != self.current
+                {
                     return Err(format!(
-                        "the game ended with a claim of player {winner:?} (S7), so current is that player, not {}",
+                        "the game ended with a claim of player {w} (S7), so current is that player, not {}",
                         self.current
                     ));
                 }
@@ -979,26 +983,21 @@ impl State {
     /// The outcome the stones and counters give (S7, S9), whatever the state says.
     fn derived_outcome(&self) -> Result<Option<Outcome>, String> {
         let from_settlement = |s: &Stone| s.award.is_some_and(|a| a != Award::Claim);
-        // The position before any settlement: claimed stones only.
-        let mut before = self.clone();
-        for s in &mut before.stones {
-            if from_settlement(s) {
-                s.owner = None;
-                s.award = None;
-            }
-        }
-        let wins: Vec<(u8, EndReason)> = (0..2)
-            .filter_map(|p| before.winning_reason(p).map(|r| (p as u8, r)))
-            .collect();
+        let settled = self.stones.iter().position(from_settlement);
+        let wins = |state: &State| -> Vec<(u8, EndReason)> {
+            (0..2)
+                .filter_map(|p| state.winning_reason(p).map(|r| (p as u8, r)))
+                .collect()
+        };
         match self.passes_in_row {
             0 | 1 => {
-                if let Some(i) = self.stones.iter().position(from_settlement) {
+                if let Some(i) = settled {
                     return Err(format!(
                         "stones[{i}] was won in the settlement (S9), which needs two passing turns in a row \
                          (passes_in_row 2)"
                     ));
                 }
-                match wins[..] {
+                match wins(self)[..] {
                     [] => Ok(None),
                     [(p, reason)] => Ok(Some(Outcome {
                         winner: Some(p),
@@ -1011,7 +1010,15 @@ impl State {
                 }
             }
             2 => {
-                if let Some(&(p, _)) = wins.first() {
+                // The position before the settlement: claimed stones only.
+                let mut before = self.clone();
+                for s in &mut before.stones {
+                    if from_settlement(s) {
+                        s.owner = None;
+                        s.award = None;
+                    }
+                }
+                if let Some(&(p, _)) = wins(&before).first() {
                     return Err(format!(
                         "player {p} won by claims (S7) before the settlement that passes_in_row 2 says happened"
                     ));
