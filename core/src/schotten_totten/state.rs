@@ -201,7 +201,7 @@ impl Game for SchottenTotten {
         }
     }
 
-    /// Refuses every state that no game could reach (see [`State::validate`]), so that
+    /// Refuses every inconsistent state (see [`State::validate`]), so that
     /// every method of a state read here works and the game plays on to its end.
     fn state_from_json(&self, json: &str) -> Result<State> {
         let state: State = parse_state(json, "Schotten Totten", self, |s: &State| &s.rules)?;
