@@ -59,6 +59,29 @@ fn games(c: &mut Criterion) {
         mid.apply_action(a).unwrap();
     }
     group.bench_function("clone/mid-game", |b| b.iter(|| black_box(&mid).clone()));
+    // Views and dealing from a view (engine contract v2): what the API serves and what
+    // search over hidden information calls.
+    group.bench_function("view_json(Some(0))/initial state", |b| {
+        b.iter(|| black_box(&state).view_json(black_box(Some(0))))
+    });
+    group.bench_function("view_json(Some(0))/mid-game", |b| {
+        b.iter(|| black_box(&mid).view_json(black_box(Some(0))))
+    });
+    let first_view = state.view_of(Some(0));
+    let mut view_seed = 0u64;
+    group.bench_function("state_from_view/initial state", |b| {
+        b.iter(|| {
+            view_seed += 1;
+            game.state_from_view(black_box(&first_view), view_seed).unwrap()
+        })
+    });
+    let mid_view = mid.view_of(Some(mid.current_player().unwrap()));
+    group.bench_function("state_from_view/mid-game", |b| {
+        b.iter(|| {
+            view_seed += 1;
+            game.state_from_view(black_box(&mid_view), view_seed).unwrap()
+        })
+    });
     group.bench_function("serialize/mid-game", |b| b.iter(|| black_box(&mid).to_json()));
     group.finish();
 }

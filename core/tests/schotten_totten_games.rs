@@ -8,10 +8,6 @@ use spielwerk_core::game::{Action, GameState};
 use spielwerk_core::schotten_totten::{CardSet, NUM_ACTIONS, SchottenTotten, State};
 
 const GAMES: u64 = 2_000;
-/// No game can take longer: at most 54 plays; a pass is followed by a play (two
-/// passes in a row settle), so at most 55 passes; 9 claims; and at most one declining
-/// end-turn per play or pass: 54 + 55 + 9 + 109 = 227.
-const MAX_ACTIONS: usize = 300;
 
 fn assert_cards_conserved(state: &State) {
     let pile: CardSet = state.pile().iter().copied().collect();
@@ -29,6 +25,8 @@ fn random_games_keep_every_invariant() {
         let mut state = game.new_initial_state(seed);
         let mut bot = RandomBot::new(seed);
         let mut steps = 0;
+        // No game can take longer (the argument is at `max_game_length`).
+        let max_actions = game.max_game_length() as usize;
         while let Some(action) = bot.step(&state) {
             assert_cards_conserved(&state);
             // The fast legal-action generator agrees with the move check on every id.
@@ -49,8 +47,8 @@ fn random_games_keep_every_invariant() {
             state.apply_action(action).unwrap();
             steps += 1;
             assert!(
-                steps <= MAX_ACTIONS,
-                "seed {seed} runs past {MAX_ACTIONS} actions"
+                steps <= max_actions,
+                "seed {seed} runs past {max_actions} actions"
             );
         }
         assert_cards_conserved(&state);

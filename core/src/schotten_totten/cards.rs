@@ -49,9 +49,25 @@ impl Card {
     }
 }
 
+/// Every card's notation in index order: views and moves write many cards, and a table
+/// lookup is much cheaper than formatting a letter and a number.
+const NAMES: [&str; NUM_CARDS as usize] = [
+    "R1", "R2", "R3", "R4", "R5", "R6", "R7", "R8", "R9", "O1", "O2", "O3", "O4", "O5", "O6", "O7", "O8",
+    "O9", "Y1", "Y2", "Y3", "Y4", "Y5", "Y6", "Y7", "Y8", "Y9", "G1", "G2", "G3", "G4", "G5", "G6", "G7",
+    "G8", "G9", "B1", "B2", "B3", "B4", "B5", "B6", "B7", "B8", "B9", "P1", "P2", "P3", "P4", "P5", "P6",
+    "P7", "P8", "P9",
+];
+
+impl Card {
+    /// The card's notation, e.g. `"B5"`.
+    pub const fn name(self) -> &'static str {
+        NAMES[self.0 as usize]
+    }
+}
+
 impl fmt::Display for Card {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", COLORS[self.color() as usize], self.value())
+        f.write_str(self.name())
     }
 }
 
@@ -158,6 +174,23 @@ impl<'de> Deserialize<'de> for CardSet {
     }
 }
 
+impl schemars::JsonSchema for CardSet {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "SchottenTottenCardSet".into()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let card = generator.subschema_for::<Card>();
+        schemars::json_schema!({
+            "type": "array",
+            "description": "distinct cards in card order (colours R O Y G B P, then values 1-9)",
+            "items": card,
+            "uniqueItems": true,
+            "maxItems": NUM_CARDS,
+        })
+    }
+}
+
 /// Parses card strings, rejecting malformed and repeated cards.
 pub fn parse_cards<S: AsRef<str>>(cards: &[S]) -> Result<Vec<Card>, Error> {
     let mut seen = CardSet::EMPTY;
@@ -183,6 +216,8 @@ mod tests {
     #[test]
     fn notation_round_trips_for_every_card() {
         for card in Card::all() {
+            let written = format!("{}{}", COLORS[card.color() as usize], card.value());
+            assert_eq!(card.to_string(), written);
             assert_eq!(card.to_string().parse::<Card>().unwrap(), card);
         }
         assert_eq!(Card::new(4, 5).to_string(), "B5");

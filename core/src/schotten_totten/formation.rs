@@ -37,6 +37,19 @@ impl FormationKind {
     }
 }
 
+impl FormationKind {
+    /// The seed's German name (Farbenfolge, Dreierpasch, Farbe, Strasse, Summe).
+    pub const fn name_de(self) -> &'static str {
+        match self {
+            FormationKind::Sum => "Summe",
+            FormationKind::Run => "Strasse",
+            FormationKind::Color => "Farbe",
+            FormationKind::ThreeOfAKind => "Dreierpasch",
+            FormationKind::ColorRun => "Farbenfolge",
+        }
+    }
+}
+
 impl fmt::Display for FormationKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())

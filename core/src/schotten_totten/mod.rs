@@ -15,15 +15,17 @@
 pub mod cards;
 pub mod formation;
 mod state;
+mod view;
 
 pub use cards::{Card, CardSet};
 pub use formation::{
     ClaimCheck, Formation, FormationKind, Reachable, best_reachable, check_claim, formation,
 };
 pub use state::{
-    Award, END_TURN, EndReason, NUM_ACTIONS, NUM_STONES, Outcome, PASS, Phase, SchottenTotten, Side, State,
-    Stone, claim_action, play_action,
+    Award, END_TURN, EndReason, MAX_GAME_LENGTH, Move, NUM_ACTIONS, NUM_STONES, Outcome, PASS, Phase,
+    SchottenTotten, Side, State, Stone, claim_action, play_action,
 };
+pub use view::{GameName, StoneView, View};
 
 use crate::error::{Error, Result};
 

@@ -3,18 +3,24 @@
 use std::fmt::Write as _;
 
 use rand::seq::SliceRandom;
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 use super::cards::{Card, CardSet, NUM_CARDS};
 use super::formation::{ClaimCheck, check_claim};
-use crate::error::{Error, IllegalAction, Result};
+use super::view::View;
+use crate::error::{Error, IllegalAction, Result, shorten};
 use crate::game::{Action, Game, GameState, parse_state, reject_unknown_options, winner_returns};
 use crate::meta::{OptionSpec, Utility};
 use crate::rng;
 
 pub const NUM_STONES: usize = 9;
-const HAND_SIZE: usize = 6;
+pub(super) const HAND_SIZE: usize = 6;
+/// The pile after the deal (S2): 54 cards minus two hands of six.
+pub(super) const PILE_SIZE: usize = NUM_CARDS as usize - 2 * HAND_SIZE;
+/// See [`SchottenTotten::max_game_length`].
+pub const MAX_GAME_LENGTH: u64 = 227;
 const CLAIM_BASE: Action = NUM_CARDS as Action * NUM_STONES as Action;
 pub const PASS: Action = CLAIM_BASE + NUM_STONES as Action;
 pub const END_TURN: Action = PASS + 1;
@@ -30,37 +36,75 @@ pub const fn claim_action(stone: usize) -> Action {
     CLAIM_BASE + stone as Action
 }
 
-/// An action id taken apart.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Move {
-    Play(Card, usize),
-    Claim(usize),
-    Pass,
-    EndTurn,
+/// A move as JSON (README "Turns and actions"): `{"type": "play", "card": "B5", "stone": 3}`,
+/// `{"type": "claim", "stone": 3}`, `{"type": "pass"}` or `{"type": "end_turn"}`.
+/// Stones are 0-8 here and in every API, 1-9 on screen (S1).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+#[schemars(rename = "SchottenTottenMove")]
+pub enum Move {
+    /// S3a: play a card from the hand onto the mover's side of an unowned stone.
+    Play {
+        /// A card in the mover's hand.
+        card: Card,
+        /// The stone, 0-8 (shown as 1-9).
+        #[schemars(range(max = 8))]
+        stone: u8,
+    },
+    /// S3b: claim a stone whose win is proven (S5), after playing a card or passing.
+    Claim {
+        /// The stone, 0-8 (shown as 1-9).
+        #[schemars(range(max = 8))]
+        stone: u8,
+    },
+    /// S3a: sit the turn out; allowed only when no card can be played.
+    // `Pass {}` and `EndTurn {}` rather than unit variants: serde's internally tagged
+    // unit variants ignore unknown fields, struct variants refuse them.
+    Pass {},
+    /// S3b: end the turn without (further) claims; the draw follows (S3c).
+    EndTurn {},
 }
 
 impl Move {
-    fn decode(action: Action) -> Option<Move> {
+    /// The move of an action id; `None` outside the action space.
+    pub fn decode(action: Action) -> Option<Move> {
         Some(match action {
-            a if a < CLAIM_BASE => {
-                let stone = (a % NUM_STONES as Action) as usize;
-                Move::Play(Card::from_index((a / NUM_STONES as Action) as u8), stone)
-            }
-            a if a < PASS => Move::Claim((a - CLAIM_BASE) as usize),
-            PASS => Move::Pass,
-            END_TURN => Move::EndTurn,
+            a if a < CLAIM_BASE => Move::Play {
+                card: Card::from_index((a / NUM_STONES as Action) as u8),
+                stone: (a % NUM_STONES as Action) as u8,
+            },
+            a if a < PASS => Move::Claim {
+                stone: (a - CLAIM_BASE) as u8,
+            },
+            PASS => Move::Pass {},
+            END_TURN => Move::EndTurn {},
             _ => return None,
         })
     }
 
-    fn encode(self) -> Action {
-        match self {
-            Move::Play(card, stone) => play_action(card, stone),
-            Move::Claim(stone) => claim_action(stone),
-            Move::Pass => PASS,
-            Move::EndTurn => END_TURN,
-        }
+    /// The action id; a stone outside 0-8 is refused with what is allowed.
+    pub fn encode(self) -> Result<Action> {
+        let stone_ok = |stone: u8| {
+            if (stone as usize) < NUM_STONES {
+                Ok(stone as usize)
+            } else {
+                Err(Error::InvalidMove(format!(
+                    "stone {stone} does not exist: stones are numbered 0-8 (S1; shown as 1-9)"
+                )))
+            }
+        };
+        Ok(match self {
+            Move::Play { card, stone } => play_action(card, stone_ok(stone)?),
+            Move::Claim { stone } => claim_action(stone_ok(stone)?),
+            Move::Pass {} => PASS,
+            Move::EndTurn {} => END_TURN,
+        })
     }
+}
+
+/// A stone as people see it: stones are numbered 1-9 on screen (S1), 0-8 in ids and JSON.
+fn shown(stone: usize) -> usize {
+    stone + 1
 }
 
 /// The rules with their options.
@@ -72,9 +116,8 @@ pub struct SchottenTotten {
 }
 
 impl Game for SchottenTotten {
-    // SCAFFOLD(issue 9): replaced by the typed view and move enum.
-    type View = Value;
-    type Move = Value;
+    type View = View;
+    type Move = Move;
     type State = State;
     const NAME: &'static str = "schotten_totten";
 
@@ -87,7 +130,7 @@ impl Game for SchottenTotten {
                 _ => {
                     return Err(Error::InvalidOption {
                         game: Self::NAME,
-                        message: format!("first_player must be 0 or 1, got {v}"),
+                        message: format!("first_player must be 0 or 1, got {}", shorten(&v.to_string())),
                     });
                 }
             };
@@ -107,19 +150,32 @@ impl Game for SchottenTotten {
         Utility::ZeroSum
     }
 
-    // SCAFFOLD(issue 9)
+    /// 227 actions at most. Every card is played at most once: 54 plays. The first turn
+    /// is a play (six cards, nine open stones), and two passing turns in a row settle
+    /// the game (S9), so every pass but the last follows a play: at most 55 passes, so
+    /// at most 109 turns. Each turn ends with at most one `end_turn` (declining further
+    /// claims; the turn also ends by itself once nothing is provable): 109. Each stone is
+    /// claimed at most once: 9. 54 + 55 + 109 + 9 = 227.
     fn max_game_length(&self) -> u64 {
-        u64::MAX
+        MAX_GAME_LENGTH
     }
 
-    // SCAFFOLD(issue 9)
     fn option_specs(&self) -> Vec<OptionSpec> {
-        Vec::new()
+        vec![OptionSpec::int(
+            "first_player",
+            0,
+            0,
+            1,
+            "the player who moves first (S2)",
+        )]
     }
 
-    // SCAFFOLD(issue 9)
-    fn state_from_view(&self, _view: &Value, _seed: u64) -> Result<State> {
-        Err(Error::InvalidView("not yet".into()))
+    /// The seat's own hand and everything on the table are kept; the other hand and
+    /// the pile (or, for the public view, both hands and the pile) are dealt from the
+    /// unseen cards, shuffled by `rng::seeded(seed, STREAM_RESAMPLE)`. The view carries no
+    /// history, so the built state's history is empty.
+    fn state_from_view(&self, view: &View, seed: u64) -> Result<State> {
+        super::view::state_from_view(*self, view, seed)
     }
 
     /// S2: one seeded shuffle of the 54 cards; player 0 gets the first six, player 1
@@ -145,9 +201,11 @@ impl Game for SchottenTotten {
         }
     }
 
+    /// Refuses every inconsistent state (see [`State::validate`]), so that
+    /// every method of a state read here works and the game plays on to its end.
     fn state_from_json(&self, json: &str) -> Result<State> {
         let state: State = parse_state(json, "Schotten Totten", self, |s: &State| &s.rules)?;
-        state.validate()?;
+        state.validate().map_err(Error::InvalidState)?;
         Ok(state)
     }
 }
@@ -215,9 +273,27 @@ impl<'de> Deserialize<'de> for Side {
     }
 }
 
+impl JsonSchema for Side {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "SchottenTottenSide".into()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let card = generator.subschema_for::<Card>();
+        schemars::json_schema!({
+            "type": "array",
+            "description": "one player's cards at one stone in the order they were played: at most three (S3a)",
+            "items": card,
+            "maxItems": 3,
+            "uniqueItems": true,
+        })
+    }
+}
+
 /// How a stone came to its owner.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
+#[schemars(rename = "SchottenTottenAward")]
 pub enum Award {
     /// Claimed during play (S3b, S5).
     Claim,
@@ -229,8 +305,20 @@ pub enum Award {
     SettlementCount,
 }
 
+impl Award {
+    pub const fn name(self) -> &'static str {
+        match self {
+            Award::Claim => "claim",
+            Award::SettlementProof => "settlement_proof",
+            Award::SettlementComplete => "settlement_complete",
+            Award::SettlementCount => "settlement_count",
+        }
+    }
+}
+
 /// A stone with both sides.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Stone {
     pub sides: [Side; 2],
     pub owner: Option<u8>,
@@ -240,8 +328,9 @@ pub struct Stone {
 }
 
 /// Where in a turn the game is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
+#[schemars(rename = "SchottenTottenPhase")]
 pub enum Phase {
     /// S3a: play a card, or pass if none can be played.
     Play,
@@ -251,18 +340,28 @@ pub enum Phase {
     Over,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// Why the game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
+#[schemars(rename = "SchottenTottenEndReason")]
 pub enum EndReason {
+    /// S7: the winner claimed a fifth stone.
     FiveStones,
+    /// S7: the winner claimed three adjacent stones (i, i+1, i+2).
     ThreeAdjacent,
+    /// S9: two passing turns in a row; the player with more stones wins.
     Settlement,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// How the game ended: always derived from the stones and counters (S7, S9).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "SchottenTottenOutcome")]
 pub struct Outcome {
-    /// `None` for a draw (only possible after the settlement).
+    /// The winning player (0 or 1); null for a draw (only after the settlement).
+    #[schemars(range(max = 1))]
     pub winner: Option<u8>,
+    /// Why the game ended.
     pub reason: EndReason,
 }
 
@@ -270,19 +369,20 @@ pub struct Outcome {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct State {
-    rules: SchottenTotten,
+    pub(super) rules: SchottenTotten,
     /// The draw pile; the next card drawn is the last.
-    pile: Vec<Card>,
-    hands: [CardSet; 2],
-    stones: [Stone; NUM_STONES],
-    current: u8,
-    phase: Phase,
+    pub(super) pile: Vec<Card>,
+    pub(super) hands: [CardSet; 2],
+    pub(super) stones: [Stone; NUM_STONES],
+    /// The player whose turn it is; once the game is over, the one who made the last turn.
+    pub(super) current: u8,
+    pub(super) phase: Phase,
     /// Whether the current turn began with a pass (S3a).
-    turn_passed: bool,
+    pub(super) turn_passed: bool,
     /// How many turns in a row ended after a pass (S9 settles at two).
-    passes_in_row: u8,
-    outcome: Option<Outcome>,
-    history: Vec<Action>,
+    pub(super) passes_in_row: u8,
+    pub(super) outcome: Option<Outcome>,
+    pub(super) history: Vec<Action>,
 }
 
 impl State {
@@ -354,6 +454,8 @@ impl State {
         !self.hands[player].is_empty() && self.open_stones(player).next().is_some()
     }
 
+    /// Says why `mv` is illegal here. Reasons number stones 1-9 as the board does (S1);
+    /// the `stone` parameter is the id 0-8, as in moves.
     fn check(&self, mv: Move) -> Result<(), IllegalAction> {
         let me = self.current as usize;
         if let Some(outcome) = self.outcome {
@@ -362,101 +464,156 @@ impl State {
             } else {
                 "S7"
             };
-            return Err(IllegalAction::untyped(rule, "the game is over"));
+            return Err(IllegalAction::new(
+                rule,
+                "game_over",
+                "the game is over",
+                "die Partie ist vorbei",
+            ));
         }
+        let already_played = || {
+            IllegalAction::new(
+                "S3",
+                "already_played",
+                "a card was already played (or passed) this turn; claim a stone or end the turn",
+                "in diesem Zug wurde schon eine Karte gelegt (oder ausgesetzt); beanspruche einen Grenzstein oder beende den Zug",
+            )
+        };
         match mv {
-            Move::Play(card, stone) => {
+            Move::Play { card, stone } => {
+                let stone = stone as usize;
                 if self.phase != Phase::Play {
-                    return Err(IllegalAction::untyped(
-                        "S3",
-                        "a card was already played (or passed) this turn; claim a stone or end the turn",
-                    ));
+                    return Err(already_played());
                 }
                 if !self.hands[me].contains(card) {
-                    return Err(IllegalAction::untyped(
+                    return Err(IllegalAction::new(
                         "S3a",
+                        "card_not_in_hand",
                         format!("{card} is not in player {me}'s hand"),
-                    ));
+                        format!("{card} ist nicht auf der Hand von Spieler {me}"),
+                    )
+                    .with("card", card.to_string())
+                    .with("player", me));
                 }
                 let s = &self.stones[stone];
+                let n = shown(stone);
                 if let Some(owner) = s.owner {
-                    return Err(IllegalAction::untyped(
+                    return Err(IllegalAction::new(
                         "S3a",
+                        "stone_owned",
+                        format!("stone {n} is already owned by player {owner}; cards go to unowned stones only"),
                         format!(
-                            "stone {stone} is already owned by player {owner}; cards go to unowned stones only"
+                            "Grenzstein {n} gehört schon Spieler {owner}; Karten werden nur an Grenzsteine gelegt, die noch niemandem gehören"
                         ),
-                    ));
+                    )
+                    .with("stone", stone)
+                    .with("owner", owner));
                 }
                 if s.sides[me].is_complete() {
-                    return Err(IllegalAction::untyped(
+                    return Err(IllegalAction::new(
                         "S3a",
+                        "side_full",
+                        format!("player {me} already has three cards at stone {n}; at most three per side"),
                         format!(
-                            "player {me} already has three cards at stone {stone}; at most three per side"
+                            "Spieler {me} hat an Grenzstein {n} schon drei Karten; pro Grenzstein und Person passen höchstens drei"
                         ),
-                    ));
+                    )
+                    .with("stone", stone)
+                    .with("player", me));
                 }
                 Ok(())
             }
-            Move::Pass => {
+            Move::Pass {} => {
                 if self.phase != Phase::Play {
-                    return Err(IllegalAction::untyped(
-                        "S3",
-                        "a card was already played (or passed) this turn",
-                    ));
+                    return Err(already_played());
                 }
                 if self.can_play(me) {
-                    return Err(IllegalAction::untyped(
+                    return Err(IllegalAction::new(
                         "S3a",
+                        "must_play",
                         format!(
                             "player {me} can still play a card, and passing is allowed only when no card can be played"
                         ),
-                    ));
+                        format!("Spieler {me} kann noch eine Karte legen; aussetzen darf nur, wer keine Karte legen kann"),
+                    )
+                    .with("player", me));
                 }
                 Ok(())
             }
-            Move::Claim(stone) => {
+            Move::Claim { stone } => {
+                let stone = stone as usize;
+                let n = shown(stone);
                 if self.phase != Phase::Claim {
-                    return Err(IllegalAction::untyped(
+                    return Err(IllegalAction::new(
                         "S3b",
+                        "claim_not_now",
                         "claims come after playing a card (or passing) and only when a stone is provable",
+                        "beansprucht wird nach dem Legen einer Karte (oder dem Aussetzen) und nur, wenn ein Grenzstein beweisbar ist",
                     ));
                 }
                 let s = &self.stones[stone];
                 if let Some(owner) = s.owner {
-                    return Err(IllegalAction::untyped(
+                    return Err(IllegalAction::new(
                         "S3b",
-                        format!("stone {stone} is already owned by player {owner}"),
-                    ));
+                        "stone_owned",
+                        format!("stone {n} is already owned by player {owner}"),
+                        format!("Grenzstein {n} gehört schon Spieler {owner}"),
+                    )
+                    .with("stone", stone)
+                    .with("owner", owner));
                 }
                 let Some(check) = self.claim_check(stone, me) else {
-                    return Err(IllegalAction::untyped(
+                    let k = s.sides[me].len();
+                    return Err(IllegalAction::new(
                         "S5",
+                        "claim_needs_three_cards",
                         format!(
-                            "player {me} has {} card(s) at stone {stone}; a claim needs the claimant's three cards there",
-                            s.sides[me].len()
+                            "player {me} has {k} card(s) at stone {n}; a claim needs the claimant's three cards there"
                         ),
-                    ));
+                        format!(
+                            "Spieler {me} hat {k} Karte(n) an Grenzstein {n}; beanspruchen kann nur, wessen drei Karten dort liegen"
+                        ),
+                    )
+                    .with("stone", stone)
+                    .with("player", me)
+                    .with("cards", k));
                 };
-                if !check.provable {
-                    let best = check.best.expect("a refuted claim has a better completion");
+                // A refuted claim always comes with the other side's better completion (S6).
+                if let (false, Some(best)) = (check.provable, check.best) {
                     let cards: Vec<String> = best.cards.iter().map(Card::to_string).collect();
-                    return Err(IllegalAction::untyped(
+                    let (theirs, mine) = (best.formation, check.mine);
+                    return Err(IllegalAction::new(
                         "S5",
+                        "not_provable",
                         format!(
-                            "stone {stone} is not provable: the other side can still reach {} with {}, which beats {}",
-                            best.formation,
+                            "stone {n} is not provable: the other side can still reach {theirs} with {}, which beats {mine}",
                             cards.join(" "),
-                            check.mine
                         ),
-                    ));
+                        format!(
+                            "Grenzstein {n} ist nicht beweisbar: die Gegenseite kann mit {} noch {} (Summe {}) bilden, das schlägt {} (Summe {})",
+                            cards.join(" "),
+                            theirs.kind.name_de(),
+                            theirs.sum,
+                            mine.kind.name_de(),
+                            mine.sum,
+                        ),
+                    )
+                    .with("stone", stone)
+                    .with("formation", theirs.kind.name())
+                    .with("sum", theirs.sum)
+                    .with("cards", cards)
+                    .with("mine", mine.kind.name())
+                    .with("mine_sum", mine.sum));
                 }
                 Ok(())
             }
-            Move::EndTurn => {
+            Move::EndTurn {} => {
                 if self.phase != Phase::Claim {
-                    return Err(IllegalAction::untyped(
+                    return Err(IllegalAction::new(
                         "S3",
+                        "end_turn_not_now",
                         "play a card (or pass) before ending the turn",
+                        "lege erst eine Karte (oder setze aus), bevor du den Zug beendest",
                     ));
                 }
                 Ok(())
@@ -464,13 +621,13 @@ impl State {
         }
     }
 
-    fn apply_checked(&mut self, mv: Move) {
+    fn apply_checked(&mut self, action: Action, mv: Move) {
         let me = self.current as usize;
-        self.history.push(mv.encode());
+        self.history.push(action);
         match mv {
-            Move::Play(card, stone) => {
+            Move::Play { card, stone } => {
                 self.hands[me].remove(card);
-                let s = &mut self.stones[stone];
+                let s = &mut self.stones[stone as usize];
                 s.sides[me].push(card);
                 if s.sides[me].is_complete() && s.completed_first.is_none() {
                     s.completed_first = Some(me as u8);
@@ -478,11 +635,12 @@ impl State {
                 self.turn_passed = false;
                 self.after_play_or_pass();
             }
-            Move::Pass => {
+            Move::Pass {} => {
                 self.turn_passed = true;
                 self.after_play_or_pass();
             }
-            Move::Claim(stone) => {
+            Move::Claim { stone } => {
+                let stone = stone as usize;
                 self.stones[stone].owner = Some(me as u8);
                 self.stones[stone].award = Some(Award::Claim);
                 if let Some(reason) = self.winning_reason(me) {
@@ -491,7 +649,7 @@ impl State {
                     self.end_turn();
                 }
             }
-            Move::EndTurn => self.end_turn(),
+            Move::EndTurn {} => self.end_turn(),
         }
     }
 
@@ -503,16 +661,17 @@ impl State {
         }
     }
 
-    /// S7: five stones, or three adjacent ones.
+    /// S7: five stones, or three adjacent ones (stones do not wrap: 8-9-1 is not adjacent).
     fn winning_reason(&self, player: usize) -> Option<EndReason> {
-        let owned: Vec<bool> = self
+        let owned = self
             .stones
             .iter()
-            .map(|s| s.owner == Some(player as u8))
-            .collect();
-        if owned.iter().filter(|&&o| o).count() >= 5 {
+            .enumerate()
+            .filter(|(_, s)| s.owner == Some(player as u8))
+            .fold(0u16, |mask, (i, _)| mask | 1 << i);
+        if owned.count_ones() >= 5 {
             Some(EndReason::FiveStones)
-        } else if owned.windows(3).any(|w| w.iter().all(|&o| o)) {
+        } else if owned & (owned >> 1) & (owned >> 2) != 0 {
             Some(EndReason::ThreeAdjacent)
         } else {
             None
@@ -585,9 +744,32 @@ impl State {
         self.phase = Phase::Over;
     }
 
-    /// Checks what JSON cannot: every card exactly once, sides and owners consistent.
-    fn validate(&self) -> Result<()> {
-        let bad = |m: String| Err(Error::InvalidState(m));
+    /// Checks everything JSON cannot, so that every method works on the state and the
+    /// game plays on to its end: every card exactly once, every range, and that some game
+    /// reaches the position (hand sizes, whose turn it is, the phase, the outcome).
+    ///
+    /// The checks look only at what the views show (the table, counters, phase, outcome)
+    /// and at hand and pile *sizes*, never at which hidden card lies where: a state dealt
+    /// anew from a valid state's view is valid too.
+    pub(super) fn validate(&self) -> Result<(), String> {
+        self.validate_cards()?;
+        self.validate_stones()?;
+        self.validate_hand_sizes()?;
+        self.validate_turn()
+    }
+
+    /// Reads a hand-built position checking only that every card is there once: the
+    /// rule tests build positions no game reaches (hand sizes that do not fit the
+    /// pile, claimed stones without a proof) to isolate one ruling.
+    #[cfg(test)]
+    pub(super) fn from_json_for_tests(json: &str) -> State {
+        let state: State = serde_json::from_str(json).expect("a well-formed test position");
+        state.validate_cards().expect("every card once");
+        state
+    }
+
+    /// Every one of the 54 cards exactly once, in the pile, a hand or at a stone.
+    fn validate_cards(&self) -> Result<(), String> {
         let mut seen = CardSet::EMPTY;
         let mut count = 0;
         let places = self
@@ -602,7 +784,7 @@ impl State {
             );
         for card in places {
             if seen.contains(card) {
-                return bad(format!(
+                return Err(format!(
                     "card {card} appears twice; each of the 54 cards exists once"
                 ));
             }
@@ -611,92 +793,256 @@ impl State {
         }
         if count != NUM_CARDS {
             let missing: Vec<String> = CardSet::ALL.minus(seen).iter().map(|c| c.to_string()).collect();
-            return bad(format!(
+            return Err(format!(
                 "cards missing from pile, hands and stones: {}",
                 missing.join(" ")
             ));
         }
+        Ok(())
+    }
+
+    /// Owners, awards and completion order of every stone; claimed stones stay provable.
+    fn validate_stones(&self) -> Result<(), String> {
         if self.current > 1 {
-            return bad(format!("current player {} is not 0 or 1", self.current));
+            return Err(format!("current player {} is not 0 or 1", self.current));
         }
+        let available = CardSet::ALL.minus(self.table());
         for (i, s) in self.stones.iter().enumerate() {
-            if s.owner.is_some_and(|o| o > 1) {
-                return bad(format!("stone {i}: owner must be 0 or 1"));
+            if let Some(owner) = s.owner.filter(|&o| o > 1) {
+                return Err(format!("stones[{i}]: owner {owner} is not a player (0 or 1)"));
             }
             if s.owner.is_some() != s.award.is_some() {
-                return bad(format!(
-                    "stone {i}: an owned stone says how it was won (award), an unowned one does not"
+                return Err(format!(
+                    "stones[{i}]: an owned stone says how it was won (award), an unowned one does not"
                 ));
             }
-            let complete: Vec<u8> = (0..2).filter(|&p| s.sides[p as usize].is_complete()).collect();
             let first_ok = match s.completed_first {
-                None => complete.is_empty(),
-                Some(p) => complete.contains(&p),
+                None => !s.sides[0].is_complete() && !s.sides[1].is_complete(),
+                Some(p @ (0 | 1)) => s.sides[p as usize].is_complete(),
+                Some(_) => false,
             };
             if !first_ok {
-                return bad(format!(
-                    "stone {i}: completed_first must name a complete side (or be null if none is)"
+                return Err(format!(
+                    "stones[{i}]: completed_first must name a complete side, 0 or 1 (or be null if neither is)"
                 ));
             }
-            if s.award == Some(Award::Claim) && !s.sides[s.owner.unwrap() as usize].is_complete() {
-                return bad(format!(
-                    "stone {i}: a claimed stone has the claimant's three cards"
-                ));
+            if let (Some(owner), Some(Award::Claim)) = (s.owner, s.award) {
+                // S5: a stone once provable stays so (the other side's options only
+                // shrink as cards are played), so a claimed stone is provable now.
+                let proof = self.proof(i, owner as usize, available);
+                if !proof.is_some_and(|c| c.provable) {
+                    return Err(format!(
+                        "stones[{i}]: claimed by player {owner}, but the claim is not provable (S5)"
+                    ));
+                }
             }
         }
         if let Some(a) = self.history.iter().find(|&&a| a as usize >= NUM_ACTIONS) {
-            return bad(format!("history holds action {a}, outside 0..{NUM_ACTIONS}"));
-        }
-        if (self.phase == Phase::Over) != self.outcome.is_some() {
-            return bad("phase is 'over' exactly when there is an outcome".into());
-        }
-        if self.passes_in_row > 1 && self.outcome.is_none() {
-            return bad("two passing turns in a row end the game (S9)".into());
+            return Err(format!("history holds action {a}, outside 0..{NUM_ACTIONS}"));
         }
         Ok(())
     }
 
-    fn move_to_json(mv: Move) -> Value {
-        match mv {
-            Move::Play(card, stone) => json!({"type": "play", "card": card.to_string(), "stone": stone}),
-            Move::Claim(stone) => json!({"type": "claim", "stone": stone}),
-            Move::Pass => json!({"type": "pass"}),
-            Move::EndTurn => json!({"type": "end_turn"}),
+    /// S2, S3c: every finished turn draws one card while the pile has cards, so the pile
+    /// says how many cards each player drew, and the table how many each played.
+    fn validate_hand_sizes(&self) -> Result<(), String> {
+        let pile = self.pile.len();
+        if pile > PILE_SIZE {
+            return Err(format!(
+                "the pile holds {pile} cards, but at most {PILE_SIZE} are left after the deal (S2)"
+            ));
+        }
+        for p in 0..2 {
+            let draws = self.draws(p);
+            let played: usize = self.stones.iter().map(|s| s.sides[p].len()).sum();
+            let held = self.hands[p].len() as usize;
+            if (HAND_SIZE + draws).checked_sub(played) != Some(held) {
+                return Err(format!(
+                    "player {p} holds {held} cards, but was dealt {HAND_SIZE}, drew {draws} (with {pile} cards left \
+                     in the pile, players drawing in turn from player {}) and played {played} (S2, S3c)",
+                    self.rules.first_player
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// How many cards `player` has drawn: the pile shrank by one per finished turn, turns
+    /// alternating from the first player (S2, S3c).
+    fn draws(&self, player: usize) -> usize {
+        let drawn = PILE_SIZE.saturating_sub(self.pile.len());
+        if player == self.rules.first_player as usize {
+            drawn.div_ceil(2)
+        } else {
+            drawn / 2
         }
     }
 
-    fn stone_json(&self, stone: &Stone) -> Value {
-        json!({
-            "cards": stone.sides,
-            "owner": stone.owner,
-            "award": stone.award,
-            "completed_first": stone.completed_first,
-        })
+    /// The seat whose turn it is while the pile has cards: every finished turn drew one.
+    fn turn_by_pile(&self) -> Option<u8> {
+        let drawn = PILE_SIZE.checked_sub(self.pile.len())?;
+        (!self.pile.is_empty()).then_some(self.rules.first_player ^ (drawn % 2) as u8)
     }
-}
 
-const MOVE_SYNTAX: &str = r#"moves are {"type": "play", "card": "B5", "stone": 0-8}, {"type": "claim", "stone": 0-8}, {"type": "pass"} or {"type": "end_turn"}"#;
-
-fn move_error(what: impl std::fmt::Display) -> Error {
-    Error::InvalidMove(format!("{what}; {MOVE_SYNTAX}"))
-}
-
-fn stone_field(mv: &Map<String, Value>) -> Result<usize> {
-    let v = mv
-        .get("stone")
-        .ok_or_else(|| move_error("missing field 'stone'"))?;
-    match v.as_u64() {
-        Some(s) if (s as usize) < NUM_STONES => Ok(s as usize),
-        _ => Err(move_error(format!(
-            "stone {v} does not exist: stones are numbered 0-8 (S1)"
-        ))),
+    /// Phase, counters, whose turn it is and the outcome, derived from the stones.
+    fn validate_turn(&self) -> Result<(), String> {
+        let derived = self.derived_outcome()?;
+        if self.outcome != derived {
+            let show = |o: Option<Outcome>| serde_json::to_string(&o).unwrap_or_default();
+            return Err(format!(
+                "outcome {} does not follow from the stones and counters, which give {} (S7, S9)",
+                show(self.outcome),
+                show(derived)
+            ));
+        }
+        let me = self.current as usize;
+        let turn = self.turn_by_pile();
+        match (self.phase, derived) {
+            (Phase::Over, None) => {
+                return Err("phase is 'over', but nobody has won and there was no settlement".into());
+            }
+            (Phase::Play | Phase::Claim, Some(_)) => {
+                return Err("the game is over (see outcome), so the phase is 'over'".into());
+            }
+            (Phase::Play, None) => {
+                if self.turn_passed {
+                    return Err("turn_passed is true only in the claim phase after a pass (S3a)".into());
+                }
+            }
+            (Phase::Claim, None) => {
+                if !self.any_claimable(me) {
+                    return Err(format!(
+                        "phase 'claim', but player {me} has no provable stone (the claim step is entered only with one, S3b)"
+                    ));
+                }
+                if self.turn_passed && self.can_play(me) {
+                    return Err(format!(
+                        "player {me} passed this turn (turn_passed), but can play a card (S3a)"
+                    ));
+                }
+            }
+            (Phase::Over, Some(Outcome { winner, reason })) => {
+                if let (Some(w), EndReason::FiveStones | EndReason::ThreeAdjacent) = (winner, reason)
+                    && w != self.current
+                {
+                    return Err(format!(
+                        "the game ended with a claim of player {w} (S7), so current is that player, not {}",
+                        self.current
+                    ));
+                }
+                // The settling turn was finished (and drew): the turn by the pile is
+                // already the next player's.
+                let last = if reason == EndReason::Settlement {
+                    turn.map(|t| 1 - t)
+                } else {
+                    turn
+                };
+                if last.is_some_and(|t| t != self.current) {
+                    return Err(format!(
+                        "with {} cards in the pile the last turn was player {}'s, not {}'s (S3c)",
+                        self.pile.len(),
+                        1 - self.current,
+                        self.current
+                    ));
+                }
+                return Ok(());
+            }
+        }
+        if self.passes_in_row > 1 {
+            return Err(
+                "two passing turns in a row end the game (S9): passes_in_row is 0 or 1 while it runs".into(),
+            );
+        }
+        if turn.is_some_and(|t| t != self.current) {
+            return Err(format!(
+                "with {} cards in the pile it is player {}'s turn, not {}'s: turns alternate from player {} \
+                 and each one draws a card (S2, S3c)",
+                self.pile.len(),
+                1 - self.current,
+                self.current,
+                self.rules.first_player
+            ));
+        }
+        Ok(())
     }
-}
 
-fn expect_fields(mv: &Map<String, Value>, allowed: &[&str]) -> Result<()> {
-    match mv.keys().find(|k| !allowed.contains(&k.as_str())) {
-        Some(k) => Err(move_error(format!("unexpected field '{k}'"))),
-        None => Ok(()),
+    /// Who made the last turn of a finished game: the claimant of a win (S7); after
+    /// the settlement, the player before the one the pile says is next (or, with an
+    /// empty pile, which does not say, the first player).
+    pub(super) fn last_mover(&self) -> u8 {
+        match self.outcome {
+            Some(Outcome {
+                winner: Some(w),
+                reason: EndReason::FiveStones | EndReason::ThreeAdjacent,
+            }) => w.min(1),
+            Some(_) => self.turn_by_pile().map_or(self.rules.first_player, |t| 1 - t),
+            None => self.current,
+        }
+    }
+
+    /// The outcome the stones and counters give (S7, S9), whatever the state says.
+    fn derived_outcome(&self) -> Result<Option<Outcome>, String> {
+        let from_settlement = |s: &Stone| s.award.is_some_and(|a| a != Award::Claim);
+        let settled = self.stones.iter().position(from_settlement);
+        let wins = |state: &State| -> Vec<(u8, EndReason)> {
+            (0..2)
+                .filter_map(|p| state.winning_reason(p).map(|r| (p as u8, r)))
+                .collect()
+        };
+        match self.passes_in_row {
+            0 | 1 => {
+                if let Some(i) = settled {
+                    return Err(format!(
+                        "stones[{i}] was won in the settlement (S9), which needs two passing turns in a row \
+                         (passes_in_row 2)"
+                    ));
+                }
+                match wins(self)[..] {
+                    [] => Ok(None),
+                    [(p, reason)] => Ok(Some(Outcome {
+                        winner: Some(p),
+                        reason,
+                    })),
+                    _ => Err(
+                        "both players own five or three adjacent stones; the game ends at the first (S7)"
+                            .into(),
+                    ),
+                }
+            }
+            2 => {
+                // The position before the settlement: claimed stones only.
+                let mut before = self.clone();
+                for s in &mut before.stones {
+                    if from_settlement(s) {
+                        s.owner = None;
+                        s.award = None;
+                    }
+                }
+                if let Some(&(p, _)) = wins(&before).first() {
+                    return Err(format!(
+                        "player {p} won by claims (S7) before the settlement that passes_in_row 2 says happened"
+                    ));
+                }
+                before.settle();
+                let show = |s: &Stone| match (s.owner, s.award) {
+                    (Some(p), Some(a)) => format!("player {p} ({})", a.name()),
+                    _ => "nobody".to_string(),
+                };
+                for (i, (got, want)) in self.stones.iter().zip(&before.stones).enumerate() {
+                    if (got.owner, got.award) != (want.owner, want.award) {
+                        return Err(format!(
+                            "stones[{i}]: the settlement (S9) gives it to {}, the state says {}",
+                            show(want),
+                            show(got)
+                        ));
+                    }
+                }
+                Ok(before.outcome)
+            }
+            n => Err(format!(
+                "passes_in_row is {n}, but two passing turns in a row end the game (S9): it is 0, 1 or 2"
+            )),
+        }
     }
 }
 
@@ -707,10 +1053,6 @@ impl GameState for State {
         &self.rules
     }
 
-    // SCAFFOLD(issue 9)
-    fn encode_move(&self, mv: &Value) -> Result<Action> {
-        self.action_from_move(mv)
-    }
     fn current_player(&self) -> Option<usize> {
         (self.phase != Phase::Over).then_some(self.current as usize)
     }
@@ -755,8 +1097,11 @@ impl GameState for State {
     }
 
     fn apply_action(&mut self, action: Action) -> Result<(), IllegalAction> {
-        self.check_action(action)?;
-        self.apply_checked(Move::decode(action).expect("checked"));
+        let Some(mv) = Move::decode(action) else {
+            return Err(IllegalAction::no_such_action(action, NUM_ACTIONS));
+        };
+        self.check(mv)?;
+        self.apply_checked(action, mv);
         Ok(())
     }
 
@@ -764,104 +1109,71 @@ impl GameState for State {
         winner_returns(2, self.outcome.and_then(|o| o.winner).map(usize::from), |p| p)
     }
 
+    /// Why the game ended, e.g. "player 1 wins: three adjacent stones (4-5-6)"; stones
+    /// are numbered 1-9 as on the board (S1).
+    fn result_text(&self) -> Option<String> {
+        let Outcome { winner, reason } = self.outcome?;
+        let count = |p: u8| self.stones.iter().filter(|s| s.owner == Some(p)).count();
+        Some(match (winner, reason) {
+            (Some(w), EndReason::FiveStones) => format!("player {w} wins: five stones"),
+            (Some(w), EndReason::ThreeAdjacent) => {
+                let first = (0..NUM_STONES - 2)
+                    .find(|&i| (i..i + 3).all(|j| self.stones[j].owner == Some(w)))
+                    .unwrap_or(0);
+                format!(
+                    "player {w} wins: three adjacent stones ({}-{}-{})",
+                    shown(first),
+                    shown(first + 1),
+                    shown(first + 2)
+                )
+            }
+            (Some(w), EndReason::Settlement) => format!(
+                "player {w} wins the settlement, {} stones to {}",
+                count(w),
+                count(1 - w.min(1))
+            ),
+            (None, _) => format!("a draw: the settlement leaves {} stones each", count(0)),
+        })
+    }
+
     fn history(&self) -> &[Action] {
         &self.history
     }
 
-    /// The stones, both sides' cards, owners, the pile's size, every hand's size and
-    /// the player's own hand; never the other hand or the pile's order.
-    // SCAFFOLD(issue 9)
-    fn view_of(&self, seat: Option<usize>) -> Value {
-        let player = seat.unwrap_or(0);
-        json!({
-            "game": SchottenTotten::NAME,
-            "player": player,
-            "current_player": self.current_player(),
-            "phase": self.phase,
-            "hand": self.hands[player],
-            "hand_sizes": [self.hands[0].len(), self.hands[1].len()],
-            "pile_size": self.pile.len(),
-            "stones": self.stones.iter().map(|s| self.stone_json(s)).collect::<Vec<_>>(),
-            "turn_passed": self.turn_passed,
-            "passes_in_row": self.passes_in_row,
-            "outcome": self.outcome,
-        })
+    /// See [`View`]. A seat other than 0 or 1 sees what a spectator sees.
+    fn view_of(&self, seat: Option<usize>) -> View {
+        super::view::view_of(self, seat.filter(|&p| p < 2))
     }
 
+    /// "play B5 at stone 4", "claim stone 4", "pass", "end turn": stones 1-9 as on the
+    /// board (S1), while the move's JSON says `"stone": 3`.
     fn action_to_string(&self, action: Action) -> String {
         match Move::decode(action) {
-            Some(Move::Play(card, stone)) => format!("play {card} at stone {stone}"),
-            Some(Move::Claim(stone)) => format!("claim stone {stone}"),
-            Some(Move::Pass) => "pass".into(),
-            Some(Move::EndTurn) => "end turn".into(),
+            Some(Move::Play { card, stone }) => format!("play {card} at stone {}", shown(stone.into())),
+            Some(Move::Claim { stone }) => format!("claim stone {}", shown(stone.into())),
+            Some(Move::Pass {}) => "pass".into(),
+            Some(Move::EndTurn {}) => "end turn".into(),
             None => format!("invalid action {action}"),
         }
     }
 
+    /// The [`Move`] of the action as JSON; an id outside the action space gives
+    /// `{"type": "invalid", "action": id}`, which no move parses to.
     fn action_to_move(&self, action: Action) -> Value {
-        match Move::decode(action) {
-            Some(mv) => Self::move_to_json(mv),
-            None => json!({"type": "invalid", "action": action}),
+        match Move::decode(action).map(serde_json::to_value) {
+            Some(Ok(mv)) => mv,
+            _ => json!({"type": "invalid", "action": action}),
         }
     }
 
-    fn action_from_move(&self, mv: &Value) -> Result<Action> {
-        let obj = mv
-            .as_object()
-            .ok_or_else(|| move_error("a move is a JSON object"))?;
-        let kind = obj
-            .get("type")
-            .and_then(Value::as_str)
-            .ok_or_else(|| move_error("missing string field 'type'"))?;
-        let mv = match kind {
-            "play" => {
-                expect_fields(obj, &["type", "card", "stone"])?;
-                let card = obj
-                    .get("card")
-                    .and_then(Value::as_str)
-                    .ok_or_else(|| move_error("missing string field 'card'"))?
-                    .parse::<Card>()?;
-                Move::Play(card, stone_field(obj)?)
-            }
-            "claim" => {
-                expect_fields(obj, &["type", "stone"])?;
-                Move::Claim(stone_field(obj)?)
-            }
-            "pass" => {
-                expect_fields(obj, &["type"])?;
-                Move::Pass
-            }
-            "end_turn" => {
-                expect_fields(obj, &["type"])?;
-                Move::EndTurn
-            }
-            other => return Err(move_error(format!("unknown move type '{other}'"))),
-        };
-        Ok(mv.encode())
+    fn encode_move(&self, mv: &Move) -> Result<Action> {
+        mv.encode()
     }
 
-    /// The other hand and the pile are hidden from `player`: they are pooled,
-    /// shuffled from `seed` and dealt again in the same sizes.
-    fn resample(&self, player: usize, seed: u64) -> Result<State> {
-        // SCAFFOLD(issue 9)
-        fn old(this: &State, player: usize, seed: u64) -> State {
-            let other = 1 - player;
-            let mut hidden: Vec<Card> = this.hands[other]
-                .iter()
-                .chain(this.pile.iter().copied())
-                .collect();
-            hidden.shuffle(&mut rng::seeded(seed, rng::STREAM_RESAMPLE));
-            let mut state = this.clone();
-            let hand_size = this.hands[other].len() as usize;
-            state.pile = hidden.split_off(hand_size);
-            state.hands[other] = hidden.into_iter().collect();
-            state
-        }
-        Ok(old(self, player, seed))
-    }
-
+    /// The player's hand in card order; empty for a seat other than 0 or 1.
     fn hand(&self, player: usize) -> Vec<String> {
-        self.hands[player].iter().map(|c| c.to_string()).collect()
+        let hand = self.hands.get(player).copied().unwrap_or_default();
+        hand.iter().map(|c| c.to_string()).collect()
     }
 
     fn render(&self) -> String {
@@ -874,10 +1186,7 @@ impl GameState for State {
         let _ = writeln!(out, "stone  player 0    player 1    owner");
         for (i, s) in self.stones.iter().enumerate() {
             let owner = match (s.owner, s.award) {
-                (Some(p), Some(how)) => format!(
-                    "player {p} ({})",
-                    serde_json::to_value(how).unwrap().as_str().unwrap()
-                ),
+                (Some(p), Some(how)) => format!("player {p} ({})", how.name()),
                 _ => "-".into(),
             };
             // S1: stones are shown 1-9 on screen.

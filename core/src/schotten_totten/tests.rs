@@ -3,6 +3,8 @@
 use serde_json::{Value, json};
 
 use super::*;
+use crate::bots::RandomBot;
+use crate::error::Error;
 use crate::game::{Action, Game, GameState};
 
 fn card(s: &str) -> Card {
@@ -97,9 +99,7 @@ impl Pos {
             "outcome": null,
             "history": [],
         });
-        SchottenTotten::default()
-            .state_from_json(&json.to_string())
-            .unwrap()
+        State::from_json_for_tests(&json.to_string())
     }
 }
 
@@ -303,7 +303,8 @@ fn s5_unprovable_claim_names_the_better_completion() {
     assert!(err.reason.contains("beats sum (sum 15)"), "{err}");
     assert_eq!(state, before);
     let err = state.check_action(claim_action(5)).unwrap_err().to_string();
-    assert!(err.contains("has 0 card(s) at stone 5"), "{err}");
+    // S1: stone id 5 is the sixth stone on the board.
+    assert!(err.contains("has 0 card(s) at stone 6"), "{err}");
 }
 
 #[test]
@@ -526,10 +527,11 @@ fn moves_round_trip_through_json_and_malformed_ones_are_explained() {
     for (mv, text) in [
         (json!({"type": "play", "card": "B5", "stone": 9}), "0-8"),
         (json!({"type": "play", "card": "B0", "stone": 1}), "'B0'"),
-        (json!({"type": "jump"}), "unknown move type"),
-        (json!({"type": "claim"}), "missing field 'stone'"),
-        (json!({"type": "pass", "stone": 1}), "unexpected field"),
-        (json!([1, 2]), "JSON object"),
+        // The messages of the move enum's parser (serde), cut short.
+        (json!({"type": "jump"}), "unknown variant `jump`"),
+        (json!({"type": "claim"}), "missing field `stone`"),
+        (json!({"type": "pass", "stone": 1}), "unknown field `stone`"),
+        (json!([1, 2]), "invalid"),
     ] {
         let err = state.action_from_move(&mv).unwrap_err().to_string();
         assert!(err.contains(text), "{err}");
@@ -590,4 +592,634 @@ fn invalid_states_are_rejected_with_the_reason() {
     assert!(err.contains("first_player"), "{err}");
     let err = game.state_from_json("{}").unwrap_err().to_string();
     assert!(err.contains("missing field"), "{err}");
+}
+
+// ---------------------------------------------------------------------------------------
+// Engine contract v2 (issue 9): findings, views, moves, state_from_view, validation,
+// coded errors, metadata.
+
+/// States along seeded random games: every `every`-th position of games `0..games`.
+fn random_positions(games: u64, every: usize) -> Vec<State> {
+    let game = SchottenTotten::default();
+    let mut out = Vec::new();
+    for seed in 0..games {
+        let mut state = game.new_initial_state(seed);
+        let mut bot = RandomBot::new(seed);
+        let mut step = 0;
+        loop {
+            if step % every == 0 {
+                out.push(state.clone());
+            }
+            let Some(a) = bot.step(&state) else {
+                out.push(state);
+                break;
+            };
+            state.apply_action(a).unwrap();
+            step += 1;
+        }
+    }
+    out
+}
+
+/// A finished random game whose outcome has the given reason.
+fn finished_game(reason: EndReason) -> State {
+    let game = SchottenTotten::default();
+    (0..1000)
+        .map(|seed| {
+            let mut state = game.new_initial_state(seed);
+            let mut bot = RandomBot::new(seed);
+            while let Some(a) = bot.step(&state) {
+                state.apply_action(a).unwrap();
+            }
+            state
+        })
+        .find(|s| s.outcome().unwrap().reason == reason)
+        .expect("some random game ends so")
+}
+
+fn json_of(state: &State) -> Value {
+    serde_json::from_str(&state.to_json()).unwrap()
+}
+
+#[track_caller]
+fn refused(json: &Value, text: &str) {
+    let err = SchottenTotten::default()
+        .state_from_json(&json.to_string())
+        .expect_err("an inconsistent state is refused");
+    assert!(matches!(err, Error::InvalidState(_)), "{err}");
+    assert!(
+        err.to_string().contains(text),
+        "'{err}' does not mention '{text}'"
+    );
+}
+
+#[test]
+fn finding_stored_outcome_is_derived_not_trusted() {
+    // A stored winner 9 gave everyone -1.
+    let won = finished_game(EndReason::FiveStones);
+    let mut json = json_of(&won);
+    json["outcome"]["winner"] = json!(9);
+    refused(&json, "does not follow from the stones");
+    // A settlement draw stored while one player owns five stones (S7 ended the game).
+    let mut json = json_of(&won);
+    json["outcome"] = json!({"winner": null, "reason": "settlement"});
+    refused(&json, "does not follow from the stones");
+    json["passes_in_row"] = json!(2);
+    refused(&json, "before the settlement");
+    // The stored outcome of a real game is what the position gives.
+    for reason in [EndReason::ThreeAdjacent, EndReason::Settlement] {
+        let state = finished_game(reason);
+        let read = SchottenTotten::default()
+            .state_from_json(&state.to_json())
+            .unwrap();
+        assert_eq!(read, state);
+    }
+    // A running game cannot carry an outcome, and a won game cannot be running.
+    let mut json = json_of(&SchottenTotten::default().new_initial_state(1));
+    json["outcome"] = json!({"winner": 0, "reason": "five_stones"});
+    refused(&json, "does not follow from the stones");
+    let mut json = json_of(&won);
+    json["outcome"] = Value::Null;
+    refused(&json, "does not follow from the stones");
+}
+
+#[test]
+fn finding_sixteen_card_hand_is_refused() {
+    let mut json = json_of(&SchottenTotten::default().new_initial_state(1));
+    let moved: Vec<Value> = (0..10)
+        .map(|_| json["pile"].as_array_mut().unwrap().pop().unwrap())
+        .collect();
+    json["hands"][0].as_array_mut().unwrap().extend(moved);
+    refused(&json, "player 0 holds 16 cards, but was dealt 6");
+    // S2, S3c: hand sizes follow from the pile and the table, for every position of play.
+    for state in random_positions(30, 3) {
+        let mut json = json_of(&state);
+        let (from, to) = if state.hand_set(0).is_empty() {
+            (1, 0)
+        } else {
+            (0, 1)
+        };
+        if let Some(card) = json["hands"][from].as_array_mut().unwrap().pop() {
+            json["hands"][to].as_array_mut().unwrap().push(card);
+            refused(&json, "holds");
+        }
+    }
+}
+
+#[test]
+fn hands_grow_past_six_only_by_passing_turns() {
+    // S3a, S3c: a player who cannot play passes and still draws, so a hand may hold
+    // seven cards; the sizes are exact, not merely at most six.
+    let mut state = Pos::new()
+        .stone(0, "R1 O1 Y1", "")
+        .stone(1, "R2 O2 Y2", "")
+        .stone(2, "R3 O3 Y3", "")
+        .stone(3, "R4 O4 Y4", "")
+        .stone(4, "R5 O5 Y5", "")
+        .stone(5, "R6 O6 Y6", "")
+        .stone(6, "R7 O7 Y7", "")
+        .stone(7, "R8 O8 Y8", "")
+        .stone(8, "R9 O9 Y9", "")
+        .hand(0, "G1 G2 G3 G4 G5 G6")
+        .hand(1, "B1 B2 B3 B4 B5 B6")
+        .build();
+    state.apply_action(PASS).unwrap();
+    assert_eq!(state.hand_set(0).len(), 7);
+    // This hand-built position is not reachable (player 0 played 27 cards without
+    // drawing), but the rule holds the same in play.
+}
+
+#[test]
+fn finding_texts_number_stones_one_to_nine() {
+    // S1: ids and JSON say stone 3, people see the fourth stone, "stone 4".
+    let state = SchottenTotten::default().new_initial_state(1);
+    let b5 = card("B5");
+    assert_eq!(state.action_to_string(play_action(b5, 3)), "play B5 at stone 4");
+    assert_eq!(state.action_to_string(claim_action(0)), "claim stone 1");
+    assert_eq!(state.action_to_string(claim_action(8)), "claim stone 9");
+    assert_eq!(
+        state.action_to_move(play_action(b5, 3)),
+        json!({"type": "play", "card": "B5", "stone": 3})
+    );
+    let mut state = Pos::new()
+        .stone(3, "R1 R2 R3", "")
+        .owned(3, 1)
+        .stone(4, "R7 R8", "")
+        .hand(0, "R9 B1")
+        .hand(1, "B2")
+        .build();
+    let err = state.check_action(play("B1", 3)).unwrap_err();
+    assert!(err.reason.contains("stone 4 is already owned"), "{err}");
+    assert!(err.reason_de.contains("Grenzstein 4"), "{}", err.reason_de);
+    assert_eq!(err.params["stone"], json!(3), "params keep the id");
+    state.apply_action(play("R9", 4)).unwrap();
+    let err = state.check_action(claim_action(2)).unwrap_err();
+    assert!(err.reason.contains("at stone 3"), "{err}");
+    let render = state.render();
+    assert!(render.contains("\n  5    R7 R8 R9"), "{render}");
+    assert!(!render.contains("\n  0 "), "{render}");
+}
+
+#[test]
+fn public_view_hides_both_hands_and_views_match_the_schema_fields() {
+    let state = SchottenTotten::default().new_initial_state(11);
+    let public = state.public_view();
+    assert_eq!(public["player"], Value::Null);
+    assert_eq!(public["hand"], Value::Null);
+    let text = public.to_string();
+    for p in 0..2 {
+        for c in state.hand(p) {
+            assert!(
+                !text.contains(&format!("\"{c}\"")),
+                "{c} leaks into the public view"
+            );
+        }
+    }
+    // Today's field names, in declaration order in the view's bytes.
+    let bytes = String::from_utf8(state.view_json(Some(1))).unwrap();
+    assert!(
+        bytes.starts_with(
+            r#"{"game":"schotten_totten","player":1,"current_player":0,"phase":"play","hand":["#
+        ),
+        "{bytes}"
+    );
+    assert!(
+        bytes.contains(r#"],"hand_sizes":[6,6],"pile_size":42,"stones":[{"cards":[[],[]],"owner":null"#),
+        "{bytes}"
+    );
+    assert!(
+        bytes.ends_with(r#""turn_passed":false,"passes_in_row":0,"outcome":null}"#),
+        "{bytes}"
+    );
+    let view = state.view(1);
+    assert_eq!(view["game"], json!("schotten_totten"));
+    assert_eq!(
+        view["stones"][0],
+        json!({"cards": [[], []], "owner": null, "award": null, "completed_first": null})
+    );
+    // The view's JSON reads back into the same view; unknown fields are refused.
+    let typed: View = serde_json::from_value(view.clone()).unwrap();
+    assert_eq!(typed, state.view_of(Some(1)));
+    let mut extra = view.clone();
+    extra["secret"] = json!(1);
+    assert!(serde_json::from_value::<View>(extra).is_err());
+    let mut extra = view;
+    extra["stones"][0]["x"] = json!(1);
+    assert!(serde_json::from_value::<View>(extra).is_err());
+    // The schema describes every field.
+    let schema = crate::DynGame::view_schema(&SchottenTotten::default());
+    let text = schema.to_string();
+    for field in ["pile_size", "hand_sizes", "completed_first", "passes_in_row"] {
+        assert!(text.contains(field), "{field} missing from the schema");
+    }
+    assert!(text.contains("null in the public view"), "{text}");
+    let schema = crate::DynGame::move_schema(&SchottenTotten::default());
+    assert!(schema.to_string().contains("end_turn"), "{schema}");
+}
+
+#[test]
+fn information_state_key_is_equal_exactly_when_the_view_is() {
+    let positions = random_positions(20, 4);
+    for (i, a) in positions.iter().enumerate().step_by(7) {
+        for b in positions.iter().skip(i).step_by(11) {
+            for p in 0..2 {
+                assert_eq!(
+                    a.information_state_key(p) == b.information_state_key(p),
+                    a.view_of(Some(p)) == b.view_of(Some(p))
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn move_enum_refuses_unknown_fields_and_stones_out_of_range() {
+    let state = SchottenTotten::default().new_initial_state(3);
+    for mv in [
+        json!({"type": "pass", "x": 1}),
+        json!({"type": "end_turn", "stone": 1}),
+        json!({"type": "claim", "stone": 1, "card": "B5"}),
+        json!({"type": "play", "card": "B5", "stone": 1, "x": null}),
+    ] {
+        let err = state.action_from_move(&mv).unwrap_err();
+        assert!(matches!(err, Error::InvalidMove(_)), "{mv}: {err}");
+        assert!(err.to_string().contains("unknown field"), "{err}");
+    }
+    for mv in [
+        json!({"type": "claim", "stone": 9}),
+        json!({"type": "play", "card": "B5", "stone": 255}),
+    ] {
+        let err = state.action_from_move(&mv).unwrap_err();
+        assert!(matches!(err, Error::InvalidMove(_)), "{err}");
+        assert!(err.to_string().contains("stones are numbered 0-8"), "{err}");
+    }
+    for mv in [
+        json!({"type": "claim", "stone": -1}),
+        json!({"type": "claim", "stone": 1e30}),
+        json!({"type": "claim", "stone": "1"}),
+    ] {
+        assert!(
+            matches!(state.action_from_move(&mv), Err(Error::InvalidMove(_))),
+            "{mv}"
+        );
+    }
+    let long = json!({"type": "x".repeat(10_000)});
+    let err = state.action_from_move(&long).unwrap_err().to_string();
+    assert!(err.len() < 400, "{err}");
+}
+
+#[test]
+fn every_legal_action_round_trips_through_the_move_enum() {
+    for state in random_positions(40, 1).iter().step_by(3) {
+        for a in state.legal_actions() {
+            let mv = state.action_to_move(a);
+            let typed: Move = serde_json::from_value(mv.clone()).unwrap();
+            assert_eq!(Move::decode(a), Some(typed));
+            assert_eq!(state.action_from_move(&mv).unwrap(), a, "{mv}");
+        }
+    }
+}
+
+#[test]
+fn resample_keeps_every_view_over_random_games() {
+    let game = SchottenTotten::default();
+    for (i, state) in random_positions(60, 5).iter().enumerate() {
+        for p in 0..2 {
+            let r = state.resample(p, i as u64).unwrap();
+            assert_eq!(r.view_of(Some(p)), state.view_of(Some(p)));
+            assert!(r.history().is_empty(), "a view carries no history");
+            assert_eq!(game.state_from_json(&r.to_json()).unwrap(), r);
+        }
+        let public = game.state_from_view(&state.view_of(None), 7).unwrap();
+        assert_eq!(public.view_of(None), state.view_of(None));
+        assert_eq!(
+            public.view_of(Some(0)).hand_sizes,
+            state.view_of(Some(0)).hand_sizes
+        );
+    }
+}
+
+#[test]
+fn resampled_states_play_on_to_the_end() {
+    let mut ended = 0;
+    for (i, state) in random_positions(20, 9).iter().enumerate() {
+        let Some(p) = state.current_player() else {
+            continue;
+        };
+        let mut r = state.resample(p, 1000 + i as u64).unwrap();
+        let mut bot = RandomBot::new(i as u64);
+        let mut steps = 0;
+        while let Some(a) = bot.step(&r) {
+            r.apply_action(a).unwrap();
+            steps += 1;
+            assert!(steps <= MAX_GAME_LENGTH as usize);
+        }
+        assert!(r.result_text().is_some());
+        ended += 1;
+    }
+    assert!(ended > 20);
+}
+
+#[test]
+fn resample_depends_on_the_view_only() {
+    // Two states the seat cannot tell apart: the other hand and the pile differ.
+    for (i, state) in random_positions(20, 6).iter().enumerate() {
+        let p = i % 2;
+        let other = 1 - p;
+        let mut json = json_of(state);
+        let (Some(hand_card), Some(pile_card)) = (
+            json["hands"][other].as_array().and_then(|h| h.first()).cloned(),
+            json["pile"].as_array().and_then(|h| h.first()).cloned(),
+        ) else {
+            continue;
+        };
+        json["hands"][other]
+            .as_array_mut()
+            .unwrap()
+            .retain(|c| *c != hand_card);
+        json["hands"][other]
+            .as_array_mut()
+            .unwrap()
+            .push(pile_card.clone());
+        let mut hand: Vec<Card> = serde_json::from_value(json["hands"][other].clone()).unwrap();
+        hand.sort();
+        json["hands"][other] = json!(hand);
+        json["pile"][0] = hand_card;
+        json["pile"].as_array_mut().unwrap().reverse();
+        let twin = SchottenTotten::default()
+            .state_from_json(&json.to_string())
+            .unwrap();
+        assert_ne!(twin, *state);
+        assert_eq!(twin.view_of(Some(p)), state.view_of(Some(p)));
+        assert_eq!(twin.resample(p, 5).unwrap(), state.resample(p, 5).unwrap());
+        assert_ne!(
+            state.resample(p, 5).unwrap(),
+            state.resample(p, 6).unwrap(),
+            "another seed deals anew"
+        );
+    }
+}
+
+#[test]
+fn resample_deals_every_unseen_card_to_the_other_hand_uniformly() {
+    // A chi-square-like check: over N resamples every unseen card lands in the other
+    // hand about N * hand / unseen times.
+    let mut state = SchottenTotten::default().new_initial_state(4);
+    let mut bot = RandomBot::new(4);
+    for _ in 0..12 {
+        let a = bot.step(&state).unwrap();
+        state.apply_action(a).unwrap();
+    }
+    let p = state.current_player().unwrap();
+    let seen = state.hand_set(p).union(state.table());
+    let unseen: Vec<Card> = CardSet::ALL.minus(seen).iter().collect();
+    let hand = state.hand_set(1 - p).len() as f64;
+    const N: u64 = 600;
+    let mut counts = vec![0u32; 54];
+    for seed in 0..N {
+        let r = state.resample(p, seed).unwrap();
+        for c in r.hand_set(1 - p).iter() {
+            counts[c.index() as usize] += 1;
+        }
+    }
+    let expected = N as f64 * hand / unseen.len() as f64;
+    let chi2: f64 = unseen
+        .iter()
+        .map(|c| (f64::from(counts[c.index() as usize]) - expected).powi(2) / expected)
+        .sum();
+    let df = (unseen.len() - 1) as f64;
+    assert!(
+        chi2 < df + 6.0 * (2.0 * df).sqrt(),
+        "chi2 {chi2} for {df} degrees of freedom"
+    );
+    assert!(
+        seen.iter().all(|c| counts[c.index() as usize] == 0),
+        "seen cards stay put"
+    );
+}
+
+#[track_caller]
+fn view_refused(view: &Value, text: &str) {
+    let err = crate::DynGame::state_from_view(&SchottenTotten::default(), view, 1)
+        .err()
+        .expect("an impossible view is refused");
+    assert_eq!(err.code(), "invalid_view", "{err}");
+    assert!(
+        err.to_string().contains(text),
+        "'{err}' does not mention '{text}'"
+    );
+}
+
+#[test]
+fn impossible_views_are_refused_with_the_reason() {
+    let state = random_positions(1, 10)[2].clone();
+    let view = state.view(0);
+    let mut v = view.clone();
+    v["pile_size"] = json!(view["pile_size"].as_u64().unwrap() + 1);
+    view_refused(&v, "must add up");
+    let mut v = view.clone();
+    v["hand_sizes"][0] = json!(3);
+    view_refused(&v, "hand_sizes says 3");
+    let mut v = view.clone();
+    v["player"] = json!(2);
+    view_refused(&v, "not a seat");
+    let mut v = view.clone();
+    v["hand"] = Value::Null;
+    view_refused(&v, "hand is null");
+    let mut v = view.clone();
+    v["player"] = Value::Null;
+    view_refused(&v, "shows no hand");
+    let mut v = view.clone();
+    v["current_player"] = json!(7);
+    view_refused(&v, "not 0 or 1");
+    let mut v = view.clone();
+    v["outcome"] = json!({"winner": 1, "reason": "three_adjacent"});
+    view_refused(&v, "does not follow");
+    let mut v = view.clone();
+    v["stones"][0]["cards"][1] = json!([v["hand"][0].clone()]);
+    view_refused(&v, "also in the hand");
+    let mut v = view.clone();
+    v["game"] = json!("dog");
+    view_refused(&v, "not a schotten_totten view");
+    let mut v = view;
+    v["stones"][0]["owner"] = json!(0);
+    v["stones"][0]["award"] = json!("claim");
+    view_refused(&v, "stones[0]");
+}
+
+#[test]
+fn inconsistent_states_are_refused_with_the_reason() {
+    let state = random_positions(1, 10)[2].clone();
+    let json = json_of(&state);
+    let mut j = json.clone();
+    j["current"] = json!(1 - state.current_player().unwrap());
+    refused(&j, "turn");
+    let mut j = json.clone();
+    j["current"] = json!(5);
+    refused(&j, "current player 5");
+    let mut j = json.clone();
+    j["phase"] = json!("claim");
+    refused(&j, "no provable stone");
+    let mut j = json.clone();
+    j["turn_passed"] = json!(true);
+    refused(&j, "turn_passed");
+    let mut j = json.clone();
+    j["passes_in_row"] = json!(2);
+    refused(&j, "");
+    let mut j = json.clone();
+    j["passes_in_row"] = json!(200);
+    refused(&j, "0, 1 or 2");
+    let mut j = json.clone();
+    j["phase"] = json!("over");
+    refused(&j, "phase is 'over'");
+    let mut j = json.clone();
+    j["stones"][0]["completed_first"] = json!(9);
+    refused(&j, "completed_first");
+    let mut j = json.clone();
+    j["stones"][1]["owner"] = json!(0);
+    j["stones"][1]["award"] = json!("settlement_count");
+    refused(&j, "stones[1]");
+    let mut j = json.clone();
+    let pile_card = j["pile"].as_array_mut().unwrap().pop().unwrap();
+    j["stones"][2]["sides"][0].as_array_mut().unwrap().push(pile_card);
+    refused(&j, "turn");
+    let mut j = json;
+    j["history"] = json!([497]);
+    refused(&j, "history");
+    // A claim must stay provable (S5): R1 R2 R3 against an empty side is not.
+    let pos = json_of(
+        &Pos::new()
+            .stone(3, "R1 R2 R3", "")
+            .owned(3, 0)
+            .hand(0, "B1")
+            .hand(1, "B2")
+            .build(),
+    );
+    refused(&pos, "not provable");
+}
+
+#[test]
+fn every_error_code_appears_for_a_position_that_triggers_it() {
+    let mut codes = std::collections::BTreeSet::new();
+    let mut note = |e: crate::IllegalAction| {
+        assert!(!e.reason_de.is_empty() && e.reason_de != e.reason, "{e:?}");
+        codes.insert(e.code);
+    };
+    let mut state = Pos::new()
+        .stone(0, "R1 R2 R3", "O1")
+        .owned(0, 0)
+        .stone(1, "B4 B5 B6", "")
+        .stone(3, "R4 O5 Y9", "")
+        .stone(4, "R7 R8", "")
+        .hand(0, "R9 P8")
+        .hand(1, "G1")
+        .build();
+    note(state.check_action(play("G1", 2)).unwrap_err()); // card_not_in_hand
+    note(state.check_action(play("P8", 0)).unwrap_err()); // stone_owned
+    note(state.check_action(play("P8", 1)).unwrap_err()); // side_full
+    note(state.check_action(PASS).unwrap_err()); // must_play
+    note(state.check_action(claim_action(4)).unwrap_err()); // claim_not_now
+    note(state.check_action(END_TURN).unwrap_err()); // end_turn_not_now
+    state.apply_action(play("R9", 4)).unwrap();
+    note(state.check_action(play("P8", 5)).unwrap_err()); // already_played
+    note(state.check_action(claim_action(0)).unwrap_err()); // stone_owned (S3b)
+    note(state.check_action(claim_action(5)).unwrap_err()); // claim_needs_three_cards
+    let not_provable = state.check_action(claim_action(3)).unwrap_err();
+    assert_eq!(not_provable.rule, "S5");
+    assert_eq!(not_provable.params["stone"], json!(3));
+    assert_eq!(not_provable.params["formation"], json!("color_run"));
+    assert_eq!(not_provable.params["cards"], json!(["O7", "O8", "O9"]));
+    assert!(
+        not_provable.reason_de.contains("Farbenfolge"),
+        "{}",
+        not_provable.reason_de
+    );
+    note(not_provable);
+    note(state.check_action(9999).unwrap_err()); // no_such_action
+    state.apply_action(claim_action(4)).unwrap();
+    let over = finished_game(EndReason::FiveStones);
+    note(over.check_action(PASS).unwrap_err()); // game_over
+    let expected = [
+        "already_played",
+        "card_not_in_hand",
+        "claim_needs_three_cards",
+        "claim_not_now",
+        "end_turn_not_now",
+        "game_over",
+        "must_play",
+        "no_such_action",
+        "not_provable",
+        "side_full",
+        "stone_owned",
+    ];
+    assert_eq!(codes.into_iter().collect::<Vec<_>>(), expected);
+}
+
+#[test]
+fn option_specs_agree_with_from_options() {
+    let game = SchottenTotten::default();
+    let specs = game.option_specs();
+    assert_eq!(specs.len(), game.options().len(), "every option has a spec");
+    for spec in specs {
+        let mut options = serde_json::Map::new();
+        options.insert(spec.name.into(), spec.default.clone());
+        assert_eq!(
+            SchottenTotten::from_options(&options).unwrap().options()[spec.name],
+            spec.default
+        );
+        for v in spec.allowed.clone().unwrap() {
+            options.insert(spec.name.into(), v.clone());
+            assert_eq!(
+                SchottenTotten::from_options(&options).unwrap().options()[spec.name],
+                v
+            );
+        }
+        for bad in [
+            json!(spec.min.unwrap() - 1),
+            json!(spec.max.unwrap() + 1),
+            json!("0"),
+            json!(u64::MAX),
+        ] {
+            options.insert(spec.name.into(), bad.clone());
+            assert!(SchottenTotten::from_options(&options).is_err(), "{bad}");
+        }
+    }
+}
+
+#[test]
+fn max_game_length_bounds_random_games() {
+    let game = SchottenTotten::default();
+    let mut longest = 0;
+    for seed in 0..3000 {
+        let (_, length) = crate::simulate::random_game(&game, seed, &mut Vec::new());
+        longest = longest.max(length);
+    }
+    assert!(longest <= game.max_game_length(), "{longest}");
+    assert!(
+        longest > 60,
+        "random games are long enough to test the bound: {longest}"
+    );
+}
+
+#[test]
+fn result_text_says_why_the_game_ended() {
+    let text = finished_game(EndReason::ThreeAdjacent).result_text().unwrap();
+    assert!(text.contains("wins: three adjacent stones ("), "{text}");
+    let text = finished_game(EndReason::FiveStones).result_text().unwrap();
+    assert!(text.ends_with("wins: five stones"), "{text}");
+    let text = finished_game(EndReason::Settlement).result_text().unwrap();
+    assert!(text.contains("settlement"), "{text}");
+    assert_eq!(SchottenTotten::default().new_initial_state(1).result_text(), None);
+    let state = settle(Pos::new().stone(0, "G5", "").stone(1, "", "B5"));
+    assert_eq!(
+        state.result_text().unwrap(),
+        "a draw: the settlement leaves 1 stones each"
+    );
+}
+
+#[test]
+fn seats_out_of_range_see_the_public_view_and_no_hand() {
+    let state = SchottenTotten::default().new_initial_state(1);
+    assert_eq!(state.view_of(Some(7)), state.view_of(None));
+    assert!(state.hand(7).is_empty());
 }

@@ -1,0 +1,207 @@
+//! What one seat may see (the information state), and full states dealt from it.
+
+use rand::seq::SliceRandom;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::cards::{Card, CardSet};
+use super::state::{Award, NUM_STONES, Outcome, Phase, SchottenTotten, Side, State};
+use crate::error::{Error, Result};
+use crate::game::GameState;
+use crate::rng;
+
+/// The game a view belongs to: always `"schotten_totten"`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize, JsonSchema)]
+#[schemars(rename = "SchottenTottenGameName")]
+pub enum GameName {
+    /// Schotten Totten.
+    #[serde(rename = "schotten_totten")]
+    SchottenTotten,
+}
+
+/// What one seat may see of a Schotten Totten position, or with `player` null what a
+/// spectator may see: everything on the table, the seat's own hand, and only the sizes of
+/// the other hand and of the pile. Two positions look the same to a seat exactly when
+/// their views are equal. Stones are numbered 0-8 here and 1-9 on the board (S1).
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "SchottenTottenView")]
+pub struct View {
+    /// The game: always "schotten_totten".
+    pub game: GameName,
+    /// The seat whose view this is, 0 or 1; null in the public view for spectators.
+    #[schemars(range(max = 1))]
+    pub player: Option<u8>,
+    /// The player to move, 0 or 1; null once the game is over.
+    #[schemars(range(max = 1))]
+    pub current_player: Option<u8>,
+    /// Where the turn is: "play" (play a card, or pass if none can be played, S3a),
+    /// "claim" (claim provable stones or end the turn, S3b) or "over".
+    pub phase: Phase,
+    /// The seat's own hand in card order; null in the public view.
+    pub hand: Option<CardSet>,
+    /// How many cards each player holds: [player 0, player 1].
+    pub hand_sizes: [u8; 2],
+    /// How many cards are left in the draw pile; its order is hidden from everyone.
+    pub pile_size: u8,
+    /// The nine stones in their row, ids 0-8 (1-9 on the board).
+    pub stones: [StoneView; NUM_STONES],
+    /// Whether the player to move passed this turn (S3a), in the claim step after a pass.
+    pub turn_passed: bool,
+    /// How many turns in a row ended after a pass: 0 or 1 while the game runs; the
+    /// second passing turn in a row settles the game (S9).
+    pub passes_in_row: u8,
+    /// How the game ended (S7, S9); null while it runs.
+    pub outcome: Option<Outcome>,
+}
+
+/// One stone as everybody sees it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "SchottenTottenStoneView")]
+pub struct StoneView {
+    /// The cards at the stone, [player 0's, player 1's], each side in the order played.
+    pub cards: [Side; 2],
+    /// The player who owns the stone, 0 or 1; null while nobody does.
+    #[schemars(range(max = 1))]
+    pub owner: Option<u8>,
+    /// How the owner won it (a claim or a step of the settlement); null while unowned.
+    pub award: Option<Award>,
+    /// The player whose side was complete first, S4's tie-break; null while neither is.
+    #[schemars(range(max = 1))]
+    pub completed_first: Option<u8>,
+}
+
+/// The view of `seat` (0 or 1), or the public view with `None`.
+pub(super) fn view_of(state: &State, seat: Option<usize>) -> View {
+    let [h0, h1] = state.hands;
+    View {
+        game: GameName::SchottenTotten,
+        player: seat.map(|p| p as u8),
+        current_player: state.current_player().map(|p| p as u8),
+        phase: state.phase,
+        hand: seat.map(|p| state.hands[p]),
+        hand_sizes: [h0.len() as u8, h1.len() as u8],
+        pile_size: state.pile.len() as u8,
+        stones: state.stones.map(|s| StoneView {
+            cards: s.sides,
+            owner: s.owner,
+            award: s.award,
+            completed_first: s.completed_first,
+        }),
+        turn_passed: state.turn_passed,
+        passes_in_row: state.passes_in_row,
+        outcome: state.outcome,
+    }
+}
+
+/// A full state with `view`, the unseen cards dealt uniformly at random from `seed`.
+///
+/// The unseen cards are the 54 minus the seat's hand and every card at a stone (for the
+/// public view: minus the stones only). They are shuffled by
+/// `rng::seeded(seed, STREAM_RESAMPLE)` in card order, so the result depends on the view
+/// and the seed alone; the hidden hands take the first cards, the pile the rest. The
+/// built state passes every check of `state_from_json` (or the view is refused), and its
+/// history is empty: the view carries none.
+pub(super) fn state_from_view(rules: SchottenTotten, view: &View, seed: u64) -> Result<State> {
+    let bad = |message: String| Err(Error::InvalidView(message));
+    let seat = match view.player {
+        None => None,
+        Some(p @ (0 | 1)) => Some(p as usize),
+        Some(p) => {
+            return bad(format!(
+                "player {p} is not a seat: 0, 1, or null for the public view"
+            ));
+        }
+    };
+    let own_hand = match (seat, view.hand) {
+        (Some(p), Some(hand)) => {
+            if hand.len() != u32::from(view.hand_sizes[p]) {
+                return bad(format!(
+                    "player {p}'s hand holds {} cards, but hand_sizes says {}",
+                    hand.len(),
+                    view.hand_sizes[p]
+                ));
+            }
+            hand
+        }
+        (Some(p), None) => {
+            return bad(format!(
+                "the view of player {p} shows their hand, but hand is null"
+            ));
+        }
+        (None, Some(_)) => {
+            return bad("the public view (player null) shows no hand: hand must be null".into());
+        }
+        (None, None) => CardSet::EMPTY,
+    };
+    match (view.phase, view.current_player) {
+        (Phase::Over, None) | (Phase::Play | Phase::Claim, Some(0 | 1)) => {}
+        (Phase::Over, Some(_)) => return bad("current_player is null once the game is over".into()),
+        (_, None) => return bad("a running game (phase play or claim) has a current_player, 0 or 1".into()),
+        (_, Some(c)) => return bad(format!("current_player {c} is not 0 or 1")),
+    }
+    // Every card the seat sees, exactly once.
+    let mut seen = own_hand;
+    for (i, stone) in view.stones.iter().enumerate() {
+        for card in stone.cards.iter().flat_map(|side| side.cards().iter().copied()) {
+            if seen.contains(card) {
+                return bad(format!(
+                    "card {card} at stones[{i}] is also in the hand or at another stone; each card exists once"
+                ));
+            }
+            seen.insert(card);
+        }
+    }
+    let unseen = CardSet::ALL.minus(seen);
+    let hidden_hands: usize = (0..2)
+        .filter(|&p| Some(p) != seat)
+        .map(|p| usize::from(view.hand_sizes[p]))
+        .sum();
+    let pile_size = usize::from(view.pile_size);
+    if hidden_hands + pile_size != unseen.len() as usize {
+        return bad(format!(
+            "{} cards are unseen (54 minus the hand and the stones), but the hidden hands hold {hidden_hands} \
+             and the pile {pile_size}: these must add up",
+            unseen.len()
+        ));
+    }
+    let mut deck: Vec<Card> = unseen.iter().collect();
+    deck.shuffle(&mut rng::seeded(seed, rng::STREAM_RESAMPLE));
+    let mut rest = deck.as_slice();
+    let mut hands = [own_hand; 2];
+    for (p, hand) in hands.iter_mut().enumerate() {
+        if Some(p) != seat {
+            let (dealt, after) = rest.split_at(usize::from(view.hand_sizes[p]));
+            *hand = dealt.iter().copied().collect();
+            rest = after;
+        }
+    }
+    let mut state = State {
+        rules,
+        pile: rest.to_vec(),
+        hands,
+        stones: view.stones.map(|s| super::state::Stone {
+            sides: s.cards,
+            owner: s.owner,
+            award: s.award,
+            completed_first: s.completed_first,
+        }),
+        current: view.current_player.unwrap_or(0),
+        phase: view.phase,
+        turn_passed: view.turn_passed,
+        passes_in_row: view.passes_in_row,
+        outcome: view.outcome,
+        history: Vec::new(),
+    };
+    if state.phase == Phase::Over {
+        // The view hides who made the last turn once the game is over; it follows
+        // from the outcome and the pile.
+        state.current = state.last_mover();
+    }
+    state.validate().map_err(Error::InvalidView)?;
+    if view_of(&state, seat) != *view {
+        return bad("the view does not describe a consistent position".into());
+    }
+    Ok(state)
+}
