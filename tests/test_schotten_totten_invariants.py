@@ -217,7 +217,7 @@ def check_round_trips(
         assert resampled.hand(p) == state.hand(p), where
         data, new = decoded(state), decoded(resampled)
         assert new["stones"] == data["stones"], where
-        assert new["history"] == data["history"], where
+        assert new["history"] == [], where  # a view carries no history: state_from_view starts none
         # The hidden cards are redealt among the same places and sizes.
         assert sorted(new["hands"][1 - p] + new["pile"]) == sorted(data["hands"][1 - p] + data["pile"])
         assert len(new["hands"][1 - p]) == len(data["hands"][1 - p])

@@ -217,21 +217,25 @@ def test_check_claim_defaults_to_mine_completed_first() -> None:
 @hs.composite
 def settlement_positions(draw: hs.DrawFn) -> dict[str, Any]:
     """A serialized state one pass before the settlement: player 1 passed last turn, player 0
-    has no cards and the pile is empty, so player 0 must pass too (S3a) and S9 follows.
+    has played all 27 of its cards and the pile is empty, so player 0 must pass too (S3a)
+    and S9 follows.
 
-    Random games rarely reach S9 step 3 (incomplete sides at both players' passes), so the
-    stones are dealt at random here: 0-3 cards a side, some stones already claimed.
+    The position must be one play can reach (states are read only then): with the pile
+    empty each player drew 21 cards, so player 1 holds 27 minus the cards it played. Player
+    1's sides are dealt at random, 0-3 cards each; no stone is claimed yet. (Step 3 of
+    S9, both sides incomplete, cannot arise from play; it is tested in Rust on built
+    positions.)
     """
     deck = draw(hs.permutations(ALL_CARDS))
     stones: list[dict[str, Any]] = []
     used = 0
     for _ in range(NUM_STONES):
-        sizes = draw(hs.tuples(hs.integers(0, 3), hs.integers(0, 3)))
+        sizes = draw(hs.tuples(hs.just(3), hs.integers(0, 3)))
         sides = [deck[used : used + sizes[0]], deck[used + sizes[0] : used + sizes[0] + sizes[1]]]
         used += sum(sizes)
         complete = [p for p in (0, 1) if sizes[p] == 3]
         first = draw(hs.sampled_from(complete)) if complete else None
-        owner = draw(hs.sampled_from(complete)) if complete and draw(hs.integers(0, 3)) == 0 else None
+        owner = None  # a claimed stone must have been provable (S5): none are claimed yet
         stones.append(
             {
                 "sides": sides,
@@ -245,7 +249,7 @@ def settlement_positions(draw: hs.DrawFn) -> dict[str, Any]:
     return {
         "rules": {"first_player": 0},
         "pile": [],
-        "hands": [[], deck[used:]],
+        "hands": [[], sorted(deck[used:], key=ALL_CARDS.index)],
         "stones": stones,
         "current": 0,
         "phase": "play",
@@ -392,14 +396,14 @@ MALFORMED_MOVES: list[tuple[Any, list[str]]] = [
     ({"type": "play", "card": "B5", "stone": 9}, ["9", "0-8"]),
     ({"type": "play", "card": "B5", "stone": -1}, ["-1", "0-8"]),
     ({"type": "play", "card": "B5", "stone": "3"}, ["stone", "0-8"]),
-    ({"type": "play", "card": "B5"}, ["'stone'"]),
-    ({"type": "play", "stone": 1}, ["'card'"]),
-    ({"type": "claim"}, ["'stone'"]),
+    ({"type": "play", "card": "B5"}, ["`stone`"]),
+    ({"type": "play", "stone": 1}, ["`card`"]),
+    ({"type": "claim"}, ["`stone`"]),
     ({"type": "claim", "stone": 12}, ["12", "0-8"]),
-    ({"type": "jump"}, ["'jump'"]),
-    ({"type": "pass", "stone": 1}, ["'stone'"]),
-    ({"type": "end_turn", "card": "B5"}, ["'card'"]),
-    ({}, ["'type'"]),
+    ({"type": "jump"}, ["`jump`"]),
+    ({"type": "pass", "stone": 1}, ["`stone`"]),
+    ({"type": "end_turn", "card": "B5"}, ["`card`"]),
+    ({}, ["`type`"]),
     (["pass"], ["object"]),
     ("pass", ["object"]),
 ]

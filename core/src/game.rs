@@ -31,6 +31,9 @@ pub trait Game: Clone + Send + Sync + Serialize + 'static {
 
     /// The registry name, e.g. `"schotten_totten"`.
     const NAME: &'static str;
+    /// What a move looks like, for people: every error about a malformed move ends with
+    /// it, so that the message says what is allowed. (The exact form is `move_schema()`.)
+    const MOVE_SYNTAX: &'static str = "TRANSITION(issue 9)";
 
     /// Builds the game from options given as JSON values. Unknown names and
     /// values out of range are rejected with [`Error::InvalidOption`].
@@ -163,11 +166,24 @@ pub trait GameState: Clone + Send + Sync + Serialize + DeserializeOwned + 'stati
     /// The action id of a parsed move; malformed moves are [`Error::InvalidMove`].
     /// Legality is not checked here (see [`GameState::check_action`]).
     fn encode_move(&self, mv: &<Self::Game as Game>::Move) -> Result<Action>;
-    /// Parses a JSON move into an action id through the game's move enum.
+    /// Parses a JSON move into an action id through the game's move enum. A malformed
+    /// move is [`Error::InvalidMove`] saying what is wrong and what a move looks like.
     fn action_from_move(&self, mv: &Value) -> Result<Action> {
-        let parsed = <Self::Game as Game>::Move::deserialize(mv)
-            .map_err(|e| Error::InvalidMove(crate::error::shorten_message(&e.to_string())))?;
-        self.encode_move(&parsed)
+        let syntax = <Self::Game as Game>::MOVE_SYNTAX;
+        if !mv.is_object() {
+            // Serde would also take a tagged enum from a list (`["pass"]`): not a move.
+            return Err(Error::InvalidMove(format!(
+                "a move is a JSON object, got {}; {syntax}",
+                crate::error::shorten(&mv.to_string())
+            )));
+        }
+        let parsed = <Self::Game as Game>::Move::deserialize(mv).map_err(|e| {
+            Error::InvalidMove(format!("{}; {syntax}", crate::error::shorten_message(&e.to_string())))
+        })?;
+        self.encode_move(&parsed).map_err(|e| match e {
+            Error::InvalidMove(what) => Error::InvalidMove(format!("{what}; {syntax}")),
+            other => other,
+        })
     }
     /// The same position with `player`'s unseen cards dealt anew: exactly
     /// `state_from_view(view_of(player), seed)`, so it depends on nothing the seat
@@ -344,9 +360,6 @@ pub trait DynState: Send + Sync {
     fn view(&self, player: usize) -> Value;
     fn public_view(&self) -> Value;
     fn view_json(&self, seat: Option<usize>) -> Vec<u8>;
-    /// Hands the typed view of `seat` (`None`: the public view) to `f` without building
-    /// a JSON value first (the bindings turn it into Python objects directly).
-    fn with_view(&self, seat: Option<usize>, f: &mut dyn FnMut(&dyn erased_serde::Serialize));
     fn information_state_key(&self, player: usize) -> Vec<u8>;
     fn action_to_string(&self, action: Action) -> String;
     fn action_to_move(&self, action: Action) -> Value;
@@ -410,9 +423,6 @@ impl<S: GameState> DynState for S {
     }
     fn view_json(&self, seat: Option<usize>) -> Vec<u8> {
         GameState::view_json(self, seat)
-    }
-    fn with_view(&self, seat: Option<usize>, f: &mut dyn FnMut(&dyn erased_serde::Serialize)) {
-        f(&GameState::view_of(self, seat));
     }
     fn information_state_key(&self, player: usize) -> Vec<u8> {
         GameState::information_state_key(self, player)

@@ -412,14 +412,13 @@ impl State {
         seat.map(|s| self.game.get().check_player(py, s)).transpose()
     }
 
-    /// The typed view of `seat` straight into Python objects (no JSON value between).
+    /// The view of `seat` (`None`: the public view) as Python objects. (Through a JSON
+    /// value: pythonize would turn fixed-size arrays into tuples, and views are JSON.)
     fn view_py<'py>(&self, py: Python<'py>, seat: Option<usize>) -> PyResult<Bound<'py, PyAny>> {
-        let mut out = None;
-        self.inner.with_view(seat, &mut |view| {
-            out = Some(pythonize::pythonize(py, view));
-        });
-        out.expect("with_view calls back once")
-            .map_err(|e| PyValueError::new_err(e.to_string()))
+        match seat {
+            Some(p) => to_py(py, &self.inner.view(p)),
+            None => to_py(py, &self.inner.public_view()),
+        }
     }
 
     /// The legal actions of `seat` (the current player if `None`) in `buf`.

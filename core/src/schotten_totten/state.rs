@@ -120,6 +120,7 @@ impl Game for SchottenTotten {
     type Move = Move;
     type State = State;
     const NAME: &'static str = "schotten_totten";
+    const MOVE_SYNTAX: &'static str = r#"moves are {"type": "play", "card": "B5", "stone": 0-8}, {"type": "claim", "stone": 0-8}, {"type": "pass"} or {"type": "end_turn"}"#;
 
     fn from_options(options: &Map<String, Value>) -> Result<Self> {
         reject_unknown_options(Self::NAME, options, &["first_player"])?;
