@@ -14,12 +14,20 @@
 //! derived from its cards; only *Fester Kurs* remembers a direction.
 
 pub mod cards;
+mod checks;
+mod codec;
+mod json;
+mod legal;
+mod rules;
 mod state;
+mod table;
+mod text;
+mod view;
 
 pub use cards::{Card, Kind};
-pub use state::{
-    Caravan, CaravanGame, Direction, EndReason, NUM_CARAVANS, Outcome, Owned, Slot, State, VARIANTS,
-};
+pub use rules::{CaravanGame, NUM_CARAVANS, VARIANTS};
+pub use state::{EndReason, Outcome, State};
+pub use table::{Caravan, Direction, Owned, Slot};
 
 #[cfg(test)]
 mod tests;
