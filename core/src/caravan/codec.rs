@@ -1,16 +1,21 @@
 //! Action ids and JSON moves: the action space of `mod.rs`, both ways.
+//!
+//! JSON moves are the [`Move`] enum, parsed and described (JSON Schema) by serde; an
+//! action id is decoded into [`Decoded`], the move taken apart, which the checks, the
+//! legal-move generation and the texts use. Caravans and positions are 0-based here,
+//! as in every API; texts for people show them 1-based (see `text.rs`).
 
-use serde_json::{Map, Value, json};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
 use super::cards::{Card, JACK, Kind};
 use super::rules::*;
-use super::state::*;
 use crate::error::{Error, Result};
 use crate::game::Action;
 
 /// A move taken apart. `caravan` is absolute (0–5); `position` counts number cards.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(super) enum Move {
+pub(super) enum Decoded {
     Play {
         card: Card,
         caravan: usize,
@@ -21,9 +26,9 @@ pub(super) enum Move {
 }
 
 impl CaravanGame {
-    pub(super) fn encode(&self, mv: Move) -> Action {
+    pub(super) fn encode(&self, mv: Decoded) -> Action {
         match mv {
-            Move::Play {
+            Decoded::Play {
                 card,
                 caravan,
                 position,
@@ -41,18 +46,18 @@ impl CaravanGame {
                         + ((face * NUM_CARAVANS + caravan) * self.positions() + position) as Action
                 }
             },
-            Move::Discard(card) => self.discard_base() + card.index() as Action,
-            Move::Disband(caravan) => self.disband_base() + caravan as Action,
+            Decoded::Discard(card) => self.discard_base() + card.index() as Action,
+            Decoded::Disband(caravan) => self.disband_base() + caravan as Action,
         }
     }
 
-    pub(super) fn decode(&self, action: Action) -> Option<Move> {
+    pub(super) fn decode(&self, action: Action) -> Option<Decoded> {
         let a = action as usize;
         let positions = self.positions();
         if action < self.face_base() {
             let (number, caravan) = (a / NUM_CARAVANS, a % NUM_CARAVANS);
             let card = Card::new((number / 10) as u8, (number % 10) as u8 + 1);
-            Some(Move::Play {
+            Some(Decoded::Play {
                 card,
                 caravan,
                 position: 0,
@@ -65,112 +70,127 @@ impl CaravanGame {
             } else {
                 Card::joker((face - 11) as u8)
             };
-            Some(Move::Play {
+            Some(Decoded::Play {
                 card,
                 caravan: rest / positions,
                 position: rest % positions,
             })
         } else if action < self.disband_base() {
-            Some(Move::Discard(Card::from_index(
+            Some(Decoded::Discard(Card::from_index(
                 (action - self.discard_base()) as u8,
             )))
         } else if (a) < self.num_actions() {
-            Some(Move::Disband(a - self.disband_base() as usize))
+            Some(Decoded::Disband(a - self.disband_base() as usize))
         } else {
             None
         }
     }
 }
 
-impl State {
-    pub(super) fn move_json(&self, mv: Move) -> Value {
-        match mv {
-            Move::Play { card, caravan, .. } if card.is_number() => {
-                json!({"type": "play", "card": card.to_string(), "caravan": caravan})
-            }
+/// A move as JSON. Caravans are numbered 0–5: 0–2 are player 0's, 3–5 player 1's, and
+/// caravan `i` faces caravan `3 + i` (pair `i`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+#[schemars(rename = "CaravanMove")]
+pub enum Move {
+    /// Play a card from the hand. A number card (A–10) goes onto the end of one of the
+    /// player's own caravans and takes no `position` (C5); a face card (J, Q, K, joker)
+    /// goes onto the `position`-th number card of any caravan (C6).
+    Play {
+        /// The card, e.g. `"7H"`, `"QS"`, `"JK1"`.
+        card: Card,
+        /// The caravan, 0–5.
+        caravan: i64,
+        /// Face cards only: which number card of the caravan, counted from 0.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        position: Option<i64>,
+    },
+    /// Discard a card from the hand onto the own discard pile (C8; in the opening only
+    /// without a number card in hand, C2).
+    Discard {
+        /// The card, e.g. `"7H"`.
+        card: Card,
+    },
+    /// Disband one of the player's own caravans: all its cards go to their owners'
+    /// discard piles (C8).
+    Disband {
+        /// The caravan, 0–5.
+        caravan: i64,
+    },
+}
+
+/// A caravan or position number of a JSON move, checked against `0..below`.
+fn index(field: &str, value: i64, below: usize, allowed: &str) -> Result<usize> {
+    usize::try_from(value)
+        .ok()
+        .filter(|&n| n < below)
+        .ok_or_else(|| Error::InvalidMove(format!("{field} {value} does not exist: {allowed}")))
+}
+
+const CARAVANS: &str = "caravans are 0-5 (0-2 player 0's, 3-5 player 1's)";
+
+impl CaravanGame {
+    /// The action id of a JSON move; numbers out of range are [`Error::InvalidMove`].
+    pub(super) fn encode_move(&self, mv: &Move) -> Result<Action> {
+        let decoded = match *mv {
             Move::Play {
                 card,
                 caravan,
                 position,
             } => {
-                json!({"type": "play", "card": card.to_string(), "caravan": caravan, "position": position})
-            }
-            Move::Discard(card) => json!({"type": "discard", "card": card.to_string()}),
-            Move::Disband(caravan) => json!({"type": "disband", "caravan": caravan}),
-        }
-    }
-
-    /// Parses a JSON move (see [`MOVE_SYNTAX`]).
-    pub(super) fn parse_move(&self, mv: &Value) -> Result<Action> {
-        let obj = mv
-            .as_object()
-            .ok_or_else(|| move_error("a move is a JSON object"))?;
-        let kind = obj
-            .get("type")
-            .and_then(Value::as_str)
-            .ok_or_else(|| move_error("missing string field 'type'"))?;
-        let card = || -> Result<Card> {
-            obj.get("card")
-                .and_then(Value::as_str)
-                .ok_or_else(|| move_error("missing string field 'card'"))?
-                .parse()
-        };
-        let expect = |allowed: &[&str]| match obj.keys().find(|k| !allowed.contains(&k.as_str())) {
-            Some(k) => Err(move_error(format!("unexpected field '{k}'"))),
-            None => Ok(()),
-        };
-        let mv = match kind {
-            "play" => {
-                let card = card()?;
-                let caravan = index_field(obj, "caravan", NUM_CARAVANS)?;
-                if card.is_number() {
-                    expect(&["type", "card", "caravan"])?;
-                    Move::Play {
-                        card,
-                        caravan,
-                        position: 0,
+                let caravan = index("caravan", caravan, NUM_CARAVANS, CARAVANS)?;
+                let position = match (card.is_number(), position) {
+                    (true, None) => 0,
+                    (true, Some(_)) => {
+                        return Err(Error::InvalidMove(format!(
+                            "{card} is a number card: it goes onto the end of the caravan and takes no 'position'"
+                        )));
                     }
-                } else {
-                    expect(&["type", "card", "caravan", "position"])?;
-                    let position = index_field(obj, "position", self.rules.positions())?;
-                    Move::Play {
-                        card,
-                        caravan,
-                        position,
+                    (false, None) => {
+                        return Err(Error::InvalidMove(format!(
+                            "{card} is a face card: the move needs a 'position', the caravan's number card it goes onto (0 = the first)"
+                        )));
                     }
+                    (false, Some(p)) => {
+                        let most = self.positions();
+                        index(
+                            "position",
+                            p,
+                            most,
+                            &format!("positions are 0-{} (a caravan's number cards, from 0)", most - 1),
+                        )?
+                    }
+                };
+                Decoded::Play {
+                    card,
+                    caravan,
+                    position,
                 }
             }
-            "discard" => {
-                expect(&["type", "card"])?;
-                Move::Discard(card()?)
-            }
-            "disband" => {
-                expect(&["type", "caravan"])?;
-                Move::Disband(index_field(obj, "caravan", NUM_CARAVANS)?)
-            }
-            other => return Err(move_error(format!("unknown move type '{other}'"))),
+            Move::Discard { card } => Decoded::Discard(card),
+            Move::Disband { caravan } => Decoded::Disband(index("caravan", caravan, NUM_CARAVANS, CARAVANS)?),
         };
-        Ok(self.rules.encode(mv))
+        Ok(self.encode(decoded))
     }
 }
 
-pub(super) const MOVE_SYNTAX: &str = r#"moves are {"type": "play", "card": "7H", "caravan": 0-5} for number cards, {"type": "play", "card": "QS", "caravan": 0-5, "position": n} for face cards (position counts the caravan's number cards from 0), {"type": "discard", "card": "7H"} or {"type": "disband", "caravan": 0-5}; caravans 0-2 are player 0's, 3-5 player 1's"#;
-
-fn move_error(what: impl std::fmt::Display) -> Error {
-    Error::InvalidMove(format!("{what}; {MOVE_SYNTAX}"))
-}
-
-fn index_field(obj: &Map<String, Value>, field: &str, below: usize) -> Result<usize> {
-    let v = obj
-        .get(field)
-        .ok_or_else(|| move_error(format!("missing field '{field}'")))?;
-    v.as_u64()
-        .filter(|&n| (n as usize) < below)
-        .map(|n| n as usize)
-        .ok_or_else(|| {
-            move_error(format!(
-                "{field} {v} does not exist: {field}s are 0-{}",
-                below - 1
-            ))
-        })
+impl Decoded {
+    /// The JSON move of a decoded action: the one way back, so that ids and moves agree.
+    pub(super) fn to_move(self) -> Move {
+        match self {
+            Decoded::Play {
+                card,
+                caravan,
+                position,
+            } => Move::Play {
+                card,
+                caravan: caravan as i64,
+                position: (!card.is_number()).then_some(position as i64),
+            },
+            Decoded::Discard(card) => Move::Discard { card },
+            Decoded::Disband(caravan) => Move::Disband {
+                caravan: caravan as i64,
+            },
+        }
+    }
 }

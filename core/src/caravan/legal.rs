@@ -63,7 +63,7 @@ impl State {
                     }
                 };
                 if allowed {
-                    out.push(rules.encode(Move::Play {
+                    out.push(rules.encode(Decoded::Play {
                         card,
                         caravan,
                         position: 0,
@@ -80,7 +80,7 @@ impl State {
                         let full = !rules.unlimited_face_cards && slot.faces.len() >= 3;
                         let misplaced_queen = queen && !rules.queens_anywhere && position + 1 != n;
                         if !full && !misplaced_queen {
-                            out.push(rules.encode(Move::Play {
+                            out.push(rules.encode(Decoded::Play {
                                 card,
                                 caravan,
                                 position,
@@ -91,12 +91,12 @@ impl State {
             }
         }
         if can_discard {
-            out.extend(distinct().map(|card| rules.encode(Move::Discard(card))));
+            out.extend(distinct().map(|card| rules.encode(Decoded::Discard(card))));
         }
         if !opening {
             for caravan in own {
                 if !self.caravans[caravan].slots.is_empty() {
-                    out.push(rules.encode(Move::Disband(caravan)));
+                    out.push(rules.encode(Decoded::Disband(caravan)));
                 }
             }
         }

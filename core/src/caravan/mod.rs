@@ -25,9 +25,11 @@ mod text;
 mod view;
 
 pub use cards::{Card, Kind};
+pub use codec::Move;
 pub use rules::{CaravanGame, NUM_CARAVANS, VARIANTS};
 pub use state::{EndReason, Outcome, State};
 pub use table::{Caravan, Direction, Owned, Slot};
+pub use view::{CaravanView, GameName, PairView, SlotView, Suit, View};
 
 #[cfg(test)]
 mod tests;

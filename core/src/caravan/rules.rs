@@ -6,7 +6,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::cards::{Card, NUM_FACES};
+use super::codec::Move;
 use super::state::*;
+use super::view::View;
 use crate::error::{Error, Result};
 use crate::game::{Action, Game, parse_state, reject_unknown_options};
 use crate::meta::{OptionSpec, Utility};
@@ -73,7 +75,32 @@ pub const VARIANTS: [(&str, &str); 12] = [
     ("protected_joker", "Geschützter Joker"),
 ];
 
+/// What each variant of [`VARIANTS`] does, in the same order (the option specs).
+const VARIANT_DESCRIPTIONS: [&str; 12] = [
+    "a queen may go onto any number card; it turns the caravan and sets its suit only while its card is last",
+    "a king adds its card's value once more instead of doubling it: a 5 with two kings counts 15",
+    "a caravan's suit is the suit of its first number card, not its last; queens still change it",
+    "a number card may carry any number of face cards, not only three",
+    "whoever first sells two pairs at once wins at once, without waiting for the third pair",
+    "an empty deck is refilled by shuffling the player's discard pile, at most twice per player",
+    "each player's deck is 30 random cards of a full deck",
+    "each player's deck is two full decks shuffled together (108 cards, jokers JK1-JK4)",
+    "a joker on an ace spares every card that carries a queen",
+    "when a jack or joker leaves two equal values at the end of a caravan, it keeps its direction",
+    "a starting hand with fewer than three number cards is shown, shuffled back and dealt again",
+    "a joker never removes cards from the caravan it is played on",
+];
+
 impl CaravanGame {
+    /// The number of cards each player has: 30 with *Kurzes Deck*, else the full deck.
+    pub(super) fn deck_size(&self) -> usize {
+        if self.short_deck {
+            SHORT_DECK
+        } else {
+            54 * if self.double_deck { 2 } else { 1 }
+        }
+    }
+
     /// C10: only the standard rules are ranked.
     pub fn ranked(&self) -> bool {
         *self == CaravanGame::default()
@@ -127,9 +154,8 @@ impl CaravanGame {
 }
 
 impl Game for CaravanGame {
-    // SCAFFOLD(issue 9): replaced by the typed view and move enum.
-    type View = Value;
-    type Move = Value;
+    type View = View;
+    type Move = Move;
     type State = State;
     const NAME: &'static str = "caravan";
 
@@ -158,19 +184,30 @@ impl Game for CaravanGame {
         Utility::ZeroSum
     }
 
-    // SCAFFOLD(issue 9)
+    /// Every play or discard takes a card out of its player's hand; a card comes back to
+    /// the hand only through a reshuffle (*Neu mischen*: at most twice per player), so
+    /// each player makes at most `lives · N` plays and discards, `N` the cards of a deck
+    /// (30, 54 or 108) and `lives` 3 with reshuffles, else 1. Every disband clears a
+    /// caravan of the player's own, and each number card on it was played there by
+    /// them, so disbands are at most as many as the player's number-card plays. Two
+    /// players: `2 · 2 · lives · N` actions (216 with the standard rules).
     fn max_game_length(&self) -> u64 {
-        u64::MAX
+        let lives = if self.reshuffle { 3 } else { 1 };
+        2 * 2 * lives * self.deck_size() as u64
     }
 
-    // SCAFFOLD(issue 9)
+    /// The twelve variants of C10, each a flag off by default, with the seed's German name.
     fn option_specs(&self) -> Vec<OptionSpec> {
-        Vec::new()
+        VARIANTS
+            .iter()
+            .zip(VARIANT_DESCRIPTIONS)
+            .map(|(&(name, name_de), description)| OptionSpec::flag(name, false, description).german(name_de))
+            .collect()
     }
 
-    // SCAFFOLD(issue 9)
-    fn state_from_view(&self, _view: &Value, _seed: u64) -> Result<State> {
-        Err(Error::InvalidView("not yet".into()))
+    /// See [`State::from_view`]: the built state has an empty history.
+    fn state_from_view(&self, view: &View, seed: u64) -> Result<State> {
+        State::from_view(self, view, seed)
     }
 
     fn ranked(&self) -> bool {

@@ -1,6 +1,7 @@
 //! The state of Caravan: decks, hands, the six caravans, turns, effects and selling.
 
 use rand::seq::SliceRandom;
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
@@ -8,12 +9,15 @@ use super::cards::{Card, Kind};
 use super::codec::*;
 use super::rules::*;
 use super::table::*;
+use super::view::View;
 use crate::error::{IllegalAction, Result};
 use crate::game::{Action, GameState, winner_returns};
 use crate::rng;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// Why a game ended (C9).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
+#[schemars(rename = "CaravanEndReason")]
 pub enum EndReason {
     /// All three pairs were decided (C9).
     Sold,
@@ -23,9 +27,14 @@ pub enum EndReason {
     OutOfCards,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// How a game ended (C9).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "CaravanOutcome")]
 pub struct Outcome {
+    /// The winner, 0 or 1; null for a draw (both players out of cards at once).
     pub winner: Option<u8>,
+    /// Why the game ended.
     pub reason: EndReason,
 }
 
@@ -213,40 +222,56 @@ impl State {
         }
     }
 
-    /// C9: after every move, selling (and *Schnellverkauf*), then running out of cards.
-    pub(super) fn settle_outcome(&mut self) {
+    /// C9: the outcome the position implies: selling (and *Schnellverkauf*) first, then
+    /// running out of cards. Derived after every move and when a state is read, never
+    /// trusted from a stored copy.
+    pub(super) fn derived_outcome(&self) -> Option<Outcome> {
         let sales: [Option<u8>; 3] = [self.sells(0), self.sells(1), self.sells(2)];
         let count = |p: u8| sales.iter().filter(|&&s| s == Some(p)).count();
         if self.rules.quick_sale
             && let Some(p) = (0..2).find(|&p| count(p) >= 2)
         {
-            self.outcome = Some(Outcome {
+            return Some(Outcome {
                 winner: Some(p),
                 reason: EndReason::QuickSale,
             });
-            return;
         }
         if sales.iter().all(Option::is_some) {
             let winner = if count(0) >= 2 { 0 } else { 1 };
-            self.outcome = Some(Outcome {
+            return Some(Outcome {
                 winner: Some(winner),
                 reason: EndReason::Sold,
             });
-            return;
         }
-        let out: Vec<bool> = (0..2)
-            .map(|p| self.hands[p].is_empty() && self.decks[p].is_empty())
-            .collect();
-        let winner = match (out[0], out[1]) {
-            (false, false) => return,
+        let out = |p: usize| self.hands[p].is_empty() && self.decks[p].is_empty();
+        let winner = match (out(0), out(1)) {
+            (false, false) => return None,
             (true, false) => Some(1),
             (false, true) => Some(0),
             (true, true) => None,
         };
-        self.outcome = Some(Outcome {
+        Some(Outcome {
             winner,
             reason: EndReason::OutOfCards,
-        });
+        })
+    }
+
+    /// Whether `player` is to move with an empty hand while their deck holds cards: then
+    /// they draw one first (see [`State::refill`]).
+    pub(super) fn needs_refill(&self, player: usize) -> bool {
+        self.hands[player].is_empty() && !self.decks[player].is_empty()
+    }
+
+    /// A player to move with an empty hand and cards in the deck draws one card first.
+    /// The seed keeps five cards in hand after the opening and never leaves a player
+    /// without a move, but jacks and jokers played against a player's opening (C2: no
+    /// drawing there) can use up all eight starting cards; without this draw that player
+    /// would have no legal action while the game runs. A decision of ours (README).
+    fn refill(&mut self) {
+        let next = self.current as usize;
+        if self.outcome.is_none() && self.needs_refill(next) {
+            self.draw(next);
+        }
     }
 }
 
@@ -257,10 +282,10 @@ impl GameState for State {
         &self.rules
     }
 
-    // SCAFFOLD(issue 9)
-    fn encode_move(&self, mv: &Value) -> Result<Action> {
-        self.action_from_move(mv)
+    fn encode_move(&self, mv: &Move) -> Result<Action> {
+        self.rules.encode_move(mv)
     }
+
     fn current_player(&self) -> Option<usize> {
         self.outcome.is_none().then_some(self.current as usize)
     }
@@ -284,7 +309,7 @@ impl GameState for State {
         let opening = self.in_opening(me);
         self.history.push(action);
         match mv {
-            Move::Play {
+            Decoded::Play {
                 card,
                 caravan,
                 position,
@@ -314,12 +339,12 @@ impl GameState for State {
                     self.draw(me);
                 }
             }
-            Move::Discard(card) => {
+            Decoded::Discard(card) => {
                 self.take_from_hand(me, card);
                 self.discards[me].push(card);
                 self.draw(me);
             }
-            Move::Disband(caravan) => {
+            Decoded::Disband(caravan) => {
                 let slots = std::mem::take(&mut self.caravans[caravan].slots);
                 for slot in slots {
                     self.discard_owned(std::iter::once(slot.number).chain(slot.faces));
@@ -327,7 +352,8 @@ impl GameState for State {
             }
         }
         self.current = 1 - self.current;
-        self.settle_outcome();
+        self.outcome = self.derived_outcome();
+        self.refill();
         Ok(())
     }
 
@@ -335,13 +361,17 @@ impl GameState for State {
         winner_returns(2, self.outcome.and_then(|o| o.winner).map(usize::from), |p| p)
     }
 
+    fn result_text(&self) -> Option<String> {
+        self.result_line()
+    }
+
     fn history(&self) -> &[Action] {
         &self.history
     }
 
-    // SCAFFOLD(issue 9)
-    fn view_of(&self, seat: Option<usize>) -> Value {
-        self.view_value(seat)
+    /// What `seat` sees (`None`: a spectator): see [`View`].
+    fn view_of(&self, seat: Option<usize>) -> View {
+        self.build_view(seat)
     }
 
     fn action_to_string(&self, action: Action) -> String {
@@ -350,23 +380,9 @@ impl GameState for State {
 
     fn action_to_move(&self, action: Action) -> Value {
         match self.rules.decode(action) {
-            Some(mv) => self.move_json(mv),
+            Some(mv) => serde_json::to_value(mv.to_move()).expect("a move always serializes"),
             None => json!({"type": "invalid", "action": action}),
         }
-    }
-
-    fn action_from_move(&self, mv: &Value) -> Result<Action> {
-        self.parse_move(mv)
-    }
-
-    /// The decks' order, the other hand, and (*Kurzes Deck*) which cards make each deck are
-    /// hidden; they are dealt anew from `seed`, as are future reshuffles.
-    fn resample(&self, player: usize, seed: u64) -> Result<State> {
-        // SCAFFOLD(issue 9)
-        fn old(this: &State, player: usize, seed: u64) -> State {
-            this.redeal_hidden(player, seed)
-        }
-        Ok(old(self, player, seed))
     }
 
     fn hand(&self, player: usize) -> Vec<String> {

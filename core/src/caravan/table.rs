@@ -1,20 +1,27 @@
 //! The table: caravans of number cards with their face cards, and what follows from them
 //! (value, direction, suit: C3, C4, C7).
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::cards::{Card, Kind};
 use super::rules::*;
 
 /// A card on the table, with the player whose deck it came from (C1).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "CaravanOwnedCard")]
 pub struct Owned {
+    /// The card, e.g. `"KS"`.
     pub card: Card,
+    /// The player whose deck the card came from (C1), 0 or 1: it goes back to their
+    /// discard pile when it leaves the table.
     pub owner: u8,
 }
 
 /// A number card with the face cards played onto it, in the order they came.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Slot {
     pub number: Owned,
     pub faces: Vec<Owned>,
@@ -29,15 +36,17 @@ impl Slot {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// Which way a caravan runs (C3): shown with the queens on its last card applied.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
+#[schemars(rename = "CaravanDirection")]
 pub enum Direction {
     Ascending,
     Descending,
 }
 
 impl Direction {
-    fn reversed(self) -> Direction {
+    pub(super) fn reversed(self) -> Direction {
         match self {
             Direction::Ascending => Direction::Descending,
             Direction::Descending => Direction::Ascending,
@@ -47,6 +56,7 @@ impl Direction {
 
 /// One caravan: its number cards in order.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Caravan {
     pub slots: Vec<Slot>,
     /// *Fester Kurs* (C3): the base direction kept when a removal left two equal values

@@ -394,7 +394,7 @@ fn c6_face_card_cap_and_queens_on_the_last_card() {
         &state,
         json!({"type": "play", "card": "KC", "caravan": 1, "position": 0}),
         "C6",
-        "no number card at position 0",
+        "no number card at position 1",
     );
     let unlimited = Pos::new(["3H 9C+KS+KD+JK2'", "", "", "", "", ""], ["KC", "2H"])
         .rules(CaravanGame {
@@ -570,21 +570,18 @@ fn c9_a_tie_blocks_the_sale_and_the_game_ends_when_all_pairs_are_decided() {
 
 #[test]
 fn c9_quick_sale_wins_with_two_pairs() {
-    let layout = ["10H 8S", "10C 9D 3S", "10S 9H 2C", "", "5D", "7D"];
-    let mut plain = Pos::new(layout, ["4H", "2H"]).build();
-    let mut quick = Pos::new(layout, ["4H", "2H"])
+    // Pair 1 is sold by player 0; the 2C makes caravan 2 worth 21 and sells pair 2 too.
+    let layout = ["10H 8S", "10C 9D 3S", "10S 9H", "", "5D", "7D"];
+    let mut plain = Pos::new(layout, ["2C 4H", "2H"]).build();
+    let mut quick = Pos::new(layout, ["2C 4H", "2H"])
         .rules(CaravanGame {
             quick_sale: true,
             ..Default::default()
         })
         .build();
-    plain
-        .apply_action(action(&plain, json!({"type": "discard", "card": "4H"})))
-        .unwrap();
-    quick
-        .apply_action(action(&quick, json!({"type": "discard", "card": "4H"})))
-        .unwrap();
-    assert!(!plain.is_terminal() || plain.outcome().unwrap().reason == EndReason::OutOfCards);
+    play(&mut plain, "2C", 2);
+    play(&mut quick, "2C", 2);
+    assert!(!plain.is_terminal(), "pair 0 is not decided");
     assert_eq!(
         quick.outcome(),
         Some(Outcome {
@@ -700,13 +697,13 @@ fn moves_round_trip_through_json() {
         (json!({"type": "play", "card": "1H", "caravan": 0}), "JK1-JK4"),
         (
             json!({"type": "play", "card": "QS", "caravan": 0}),
-            "missing field 'position'",
+            "needs a 'position'",
         ),
         (
             json!({"type": "play", "card": "7S", "caravan": 6}),
             "caravans are 0-5",
         ),
-        (json!({"type": "sell"}), "unknown move type"),
+        (json!({"type": "sell"}), "unknown variant `sell`"),
     ] {
         let err = state.action_from_move(&mv).unwrap_err().to_string();
         assert!(err.contains(text), "{err}");

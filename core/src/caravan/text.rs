@@ -1,8 +1,10 @@
-//! Texts for people: actions and the board.
+//! Texts for people: actions, the board and the result. They number caravans 1–6 and a
+//! caravan's number cards from 1, as the board shows them; ids and JSON stay 0-based.
 
 use std::fmt::Write as _;
 
 use super::cards::SUIT_NAMES;
+use super::checks::shown;
 use super::codec::*;
 use super::rules::*;
 use super::state::*;
@@ -12,18 +14,22 @@ use crate::game::{Action, GameState};
 impl State {
     pub(super) fn action_text(&self, action: Action) -> String {
         match self.rules.decode(action) {
-            Some(Move::Play { card, caravan, .. }) if card.is_number() => {
-                format!("play {card} on caravan {caravan}")
+            Some(Decoded::Play { card, caravan, .. }) if card.is_number() => {
+                format!("play {card} on caravan {}", shown(caravan))
             }
-            Some(Move::Play {
+            Some(Decoded::Play {
                 card,
                 caravan,
                 position,
             }) => {
-                format!("play {card} on caravan {caravan}, number card {position}")
+                format!(
+                    "play {card} on caravan {}, number card {}",
+                    shown(caravan),
+                    position + 1
+                )
             }
-            Some(Move::Discard(card)) => format!("discard {card}"),
-            Some(Move::Disband(caravan)) => format!("disband caravan {caravan}"),
+            Some(Decoded::Discard(card)) => format!("discard {card}"),
+            Some(Decoded::Disband(caravan)) => format!("disband caravan {}", shown(caravan)),
             None => format!("invalid action {action}"),
         }
     }
@@ -48,7 +54,8 @@ impl State {
             let suit = c.suit(&self.rules).map_or("-", |s| SUIT_NAMES[s as usize]);
             let _ = writeln!(
                 out,
-                "caravan {i} (player {}): {:>2} {dir:<4} {suit:<8} {}",
+                "caravan {} (player {}): {:>2} {dir:<4} {suit:<8} {}",
+                shown(i),
                 owner_of(i),
                 c.value(&self.rules),
                 cards.join(" ")
@@ -69,5 +76,22 @@ impl State {
             .collect();
         let _ = write!(out, "pairs sold by: {}", sales.join(", "));
         out
+    }
+
+    /// Why the game ended, for people (C9).
+    pub(super) fn result_line(&self) -> Option<String> {
+        let outcome = self.outcome?;
+        Some(match (outcome.winner, outcome.reason) {
+            (Some(w), EndReason::Sold) => format!("player {w} wins: sold {} of the three pairs", {
+                (0..3).filter(|&i| self.sells(i) == Some(w)).count()
+            }),
+            (Some(w), EndReason::QuickSale) => {
+                format!("player {w} wins: sold two pairs at once (quick sale)")
+            }
+            (Some(w), EndReason::OutOfCards) => {
+                format!("player {w} wins: player {} ran out of cards", 1 - w)
+            }
+            (None, _) => "a draw: both players ran out of cards".to_string(),
+        })
     }
 }
