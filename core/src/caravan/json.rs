@@ -182,7 +182,16 @@ impl State {
                     return Err(e);
                 }
             }
-            // C2: the opening ends when all three caravans first hold a card.
+            // C2: the opening places one number card onto each empty caravan of one's own,
+            // and ends when all three first hold a card.
+            if self.in_opening(p)
+                && let Some(i) = (3 * p..3 * p + 3).find(|&i| self.caravans[i].slots.len() > 1)
+            {
+                return bad(format!(
+                    "player {p} is in the opening, yet caravan {i} holds {} number cards: the opening places one card onto each empty caravan (C2)",
+                    self.caravans[i].slots.len()
+                ));
+            }
             if self.in_opening(p)
                 && self.caravans[3 * p..3 * p + 3]
                     .iter()
