@@ -18,7 +18,7 @@ fn check_games(game: CaravanGame, games: u64) {
     for seed in 0..games {
         let mut state = game.new_initial_state(seed);
         let mut bot = RandomBot::new(seed);
-        let mut steps = 0u64;
+        let mut steps = 0;
         while let Some(action) = bot.step(&state) {
             if steps % 10 == 0 {
                 // Cards of each owner exactly once (validated on reading), round trip.
@@ -37,7 +37,7 @@ fn check_games(game: CaravanGame, games: u64) {
             state.apply_action(action).unwrap();
             steps += 1;
             assert!(
-                steps <= game.max_game_length(),
+                steps as u64 <= game.max_game_length(),
                 "{game:?} seed {seed} is longer than max_game_length"
             );
         }
