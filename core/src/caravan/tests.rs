@@ -1352,3 +1352,22 @@ fn impossible_views_are_refused() {
     v["extra"] = json!(1);
     assert!(crate::game::DynGame::state_from_view(&rules, &v, 1).is_err());
 }
+
+#[test]
+#[ignore = "timing, run by hand"]
+fn view_json_timing() {
+    let state = positions(CaravanGame::default(), 1, 30)[1].clone();
+    let n = 200_000;
+    let t = std::time::Instant::now();
+    let mut bytes = 0;
+    for _ in 0..n {
+        bytes += state.view_json(Some(0)).len();
+    }
+    let per = t.elapsed().as_nanos() as f64 / n as f64;
+    let t = std::time::Instant::now();
+    for _ in 0..n {
+        std::hint::black_box(state.view_of(Some(0)));
+    }
+    let build = t.elapsed().as_nanos() as f64 / n as f64;
+    println!("view_json {per:.0} ns, view_of {build:.0} ns ({bytes} bytes)");
+}
