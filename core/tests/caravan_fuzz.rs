@@ -8,7 +8,7 @@
 use rand::RngExt;
 use serde_json::{Map, Value, json};
 use spielwerk_core::bots::RandomBot;
-use spielwerk_core::caravan::{CaravanGame, VARIANTS};
+use spielwerk_core::caravan::{CaravanGame, VARIANTS, View};
 use spielwerk_core::game::{Game, GameState};
 use spielwerk_core::rng;
 
@@ -228,6 +228,71 @@ fn mutated_states_are_refused_or_play_to_the_end() {
             }
             Ok(state) => {
                 accepted += 1;
+                play_out(game, state, case);
+            }
+        }
+    }
+    assert!(
+        refused > 0 && accepted > 0,
+        "{refused} refused, {accepted} accepted"
+    );
+}
+
+#[test]
+fn mutated_views_are_refused_or_give_a_state_with_that_view() {
+    let cases: u64 = std::env::var("CARAVAN_FUZZ_CASES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(2_000);
+    let games = games();
+    let mut sources = Vec::new();
+    for (g, game) in games.iter().enumerate() {
+        for seed in 0..12u64 {
+            let mut state = game.new_initial_state(seed);
+            let mut bot = RandomBot::new(seed);
+            let stop = [0, 3, 8, 20, 60, 1000][seed as usize % 6];
+            for _ in 0..stop {
+                match bot.step(&state) {
+                    Some(a) => state.apply_action(a).unwrap(),
+                    None => break,
+                }
+            }
+            let seat = [Some(0), Some(1), None][seed as usize % 3];
+            sources.push((g, seat, serde_json::to_value(state.view_of(seat)).unwrap()));
+        }
+    }
+    let mut rng = rng::seeded(11, rng::STREAM_POLICY);
+    let (mut refused, mut accepted) = (0, 0);
+    for case in 0..cases {
+        let (g, _, source) = &sources[rng.random_range(0..sources.len())];
+        let game = &games[*g];
+        let mut json = source.clone();
+        for _ in 0..rng.random_range(1..=2) {
+            mutate(&mut json, &mut rng);
+        }
+        let built = serde_json::from_value::<View>(json.clone())
+            .map_err(|e| e.to_string())
+            .and_then(|view| game.state_from_view(&view, case).map_err(|e| e.to_string()));
+        // The object-safe layer agrees.
+        assert_eq!(
+            spielwerk_core::DynGame::state_from_view(game, &json, case).is_ok(),
+            built.is_ok()
+        );
+        match built {
+            Err(e) => {
+                assert!(!e.to_string().is_empty());
+                refused += 1;
+            }
+            Ok(state) => {
+                accepted += 1;
+                // Missing optional fields read as null, so compare the typed views.
+                let given: View = serde_json::from_value(json).unwrap();
+                let seat = given.player.map(usize::from);
+                assert_eq!(
+                    state.view_of(seat),
+                    given,
+                    "the built state has the view it was built from"
+                );
                 play_out(game, state, case);
             }
         }
