@@ -4,9 +4,9 @@
 //! params keep the 0-based numbers of the API.
 
 use super::cards::{Card, Kind};
-use super::codec::*;
-use super::state::*;
-use super::table::*;
+use super::codec::Decoded;
+use super::state::State;
+use super::table::{Direction, owner_of};
 use crate::error::IllegalAction;
 
 /// English and German names of a suit (C4); a caravan without a suit has none.

@@ -9,7 +9,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::cards::{Card, JACK, Kind};
-use super::rules::*;
+use super::rules::{CaravanGame, NUM_CARAVANS};
 use crate::error::{Error, Result};
 use crate::game::Action;
 

@@ -3,9 +3,9 @@
 //! derived (the outcome, C9) is derived and compared, never trusted.
 
 use super::cards::{Card, Kind, NUM_FACES};
-use super::rules::*;
-use super::state::*;
-use super::table::*;
+use super::rules::HAND_SIZE;
+use super::state::{Outcome, State};
+use super::table::{Owned, owner_of};
 use crate::error::{Error, Result};
 use crate::game::GameState;
 

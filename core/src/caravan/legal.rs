@@ -1,9 +1,9 @@
 //! Legal-move generation: the moves [`State::check`] allows, derived once per caravan.
 
 use super::cards::Kind;
-use super::codec::*;
-use super::state::*;
-use super::table::*;
+use super::codec::Decoded;
+use super::state::State;
+use super::table::Direction;
 use crate::game::Action;
 
 impl State {

@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 
 use super::cards::{Card, NUM_FACES};
 use super::codec::Move;
-use super::state::*;
+use super::state::State;
 use super::view::View;
 use crate::error::{Error, Result};
 use crate::game::{Action, Game, parse_state, reject_unknown_options};

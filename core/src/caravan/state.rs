@@ -6,9 +6,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::cards::{Card, Kind};
-use super::codec::*;
-use super::rules::*;
-use super::table::*;
+use super::codec::{Decoded, Move};
+use super::rules::{CaravanGame, NUM_CARAVANS, RESHUFFLE_STREAM, SELL_MAX, SELL_MIN, sorted};
+use super::table::{Caravan, Direction, Owned, Slot};
 use super::view::View;
 use crate::error::{IllegalAction, Result};
 use crate::game::{Action, GameState, winner_returns};

@@ -5,7 +5,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::cards::{Card, Kind};
-use super::rules::*;
+use super::rules::CaravanGame;
 
 /// A card on the table, with the player whose deck it came from (C1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]

@@ -5,10 +5,10 @@ use std::fmt::Write as _;
 
 use super::cards::SUIT_NAMES;
 use super::checks::shown;
-use super::codec::*;
-use super::rules::*;
-use super::state::*;
-use super::table::*;
+use super::codec::Decoded;
+use super::rules::NUM_CARAVANS;
+use super::state::{EndReason, State};
+use super::table::{Direction, owner_of};
 use crate::game::{Action, GameState};
 
 impl State {

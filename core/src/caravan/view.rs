@@ -15,9 +15,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::cards::{Card, NUM_FACES};
-use super::rules::*;
-use super::state::*;
-use super::table::*;
+use super::rules::{CaravanGame, HAND_SIZE, NUM_CARAVANS};
+use super::state::{Outcome, State};
+use super::table::{Caravan, Direction, Owned, Slot, owner_of};
 use crate::error::{Error, Result, shorten};
 use crate::game::GameState;
 use crate::rng;
