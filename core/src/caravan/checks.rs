@@ -208,7 +208,7 @@ impl State {
                         "C2",
                         "opening_disband",
                         "no disbanding in the opening",
-                        "In der Eröffnung darfst du nicht auflösen",
+                        "In der Eröffnung wird keine Route aufgelöst",
                     )
                     .with("caravan", caravan));
                 }

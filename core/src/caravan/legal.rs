@@ -8,6 +8,7 @@ use crate::game::Action;
 
 impl State {
     /// The same moves as [`State::check`] allows, derived once per caravan instead of per move.
+    #[inline]
     pub(super) fn generate_legal(&self, out: &mut Vec<Action>) {
         out.clear();
         if self.outcome.is_some() {
