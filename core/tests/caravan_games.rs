@@ -8,10 +8,6 @@ use spielwerk_core::bots::RandomBot;
 use spielwerk_core::caravan::{CaravanGame, VARIANTS};
 use spielwerk_core::game::{Action, GameState};
 
-/// Every play or discard uses up a card (at most 108 per player, three times with
-/// reshuffles) and every disband needs one played before it.
-const MAX_ACTIONS: usize = 2 * 2 * 108 * 3;
-
 fn with(options: &[&str]) -> CaravanGame {
     let map: Map<String, Value> = options.iter().map(|o| (o.to_string(), json!(true))).collect();
     CaravanGame::from_options(&map).unwrap()
@@ -35,11 +31,15 @@ fn check_games(game: CaravanGame, games: u64) {
                 let p = state.current_player().unwrap();
                 let r = state.resample(p, seed).expect("the state resamples");
                 assert_eq!(r.view(p), state.view(p));
+                assert_eq!(r.information_state_key(p), state.information_state_key(p));
                 game.state_from_json(&r.to_json()).unwrap();
             }
             state.apply_action(action).unwrap();
             steps += 1;
-            assert!(steps <= MAX_ACTIONS, "{game:?} seed {seed} does not end");
+            assert!(
+                steps as u64 <= game.max_game_length(),
+                "{game:?} seed {seed} is longer than max_game_length"
+            );
         }
         game.state_from_json(&state.to_json()).unwrap();
         let r = state.returns();

@@ -95,21 +95,18 @@ impl Card {
     }
 }
 
+/// Every card's notation by index: `Display` (and so the JSON of views and states) writes
+/// it without formatting anything.
+const NAMES: [&str; NUM_FACES] = [
+    "AC", "2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "10C", "JC", "QC", "KC", "AD", "2D", "3D", "4D",
+    "5D", "6D", "7D", "8D", "9D", "10D", "JD", "QD", "KD", "AH", "2H", "3H", "4H", "5H", "6H", "7H", "8H",
+    "9H", "10H", "JH", "QH", "KH", "AS", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "10S", "JS", "QS",
+    "KS", "JK1", "JK2", "JK3", "JK4",
+];
+
 impl fmt::Display for Card {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match (self.rank(), self.suit()) {
-            (Some(rank), Some(suit)) => {
-                let r = match rank {
-                    1 => "A".to_string(),
-                    JACK => "J".into(),
-                    QUEEN => "Q".into(),
-                    KING => "K".into(),
-                    v => v.to_string(),
-                };
-                write!(f, "{r}{}", SUITS[suit as usize])
-            }
-            _ => write!(f, "JK{}", self.0 - 51),
-        }
+        f.write_str(NAMES[self.index()])
     }
 }
 

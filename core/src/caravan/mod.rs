@@ -11,15 +11,42 @@
 //! | then 6 ids: `caravan` | disband a caravan |
 //!
 //! Suits are C D H S. Everything a player sees of a caravan (value, direction, suit) is
-//! derived from its cards; only *Fester Kurs* remembers a direction.
+//! derived from its cards; only *Fester Kurs* remembers a direction. Ids, JSON moves and
+//! views number caravans 0–5 and a caravan's number cards from 0; texts for people
+//! (`action_to_string`, `render`, the reasons of illegal moves) show them 1-based, as the
+//! board does.
+//!
+//! # Files
+//! | file | part of the rules |
+//! |---|---|
+//! | `cards.rs` | the cards and their notation |
+//! | `rules.rs` | the options (the twelve variants, C10), the deal (C1), `impl Game` |
+//! | `table.rs` | a caravan's cards and what follows from them: value, direction, suit (C3, C4, C7) |
+//! | `state.rs` | the position, applying moves: drawing, effects of face cards, the outcome (C7–C9) |
+//! | `codec.rs` | action ids and the JSON [`Move`] |
+//! | `checks.rs` | why a move is illegal, with codes and reasons in English and German (C2, C5, C6, C8) |
+//! | `legal.rs` | legal-move generation (the hot path) |
+//! | `json.rs` | reading and validating states |
+//! | `view.rs` | the [`View`] (an information state) and `state_from_view` |
+//! | `text.rs` | texts for people: actions, the board, the result |
 
 pub mod cards;
+mod checks;
+mod codec;
+mod json;
+mod legal;
+mod rules;
 mod state;
+mod table;
+mod text;
+mod view;
 
 pub use cards::{Card, Kind};
-pub use state::{
-    Caravan, CaravanGame, Direction, EndReason, NUM_CARAVANS, Outcome, Owned, Slot, State, VARIANTS,
-};
+pub use codec::Move;
+pub use rules::{CaravanGame, NUM_CARAVANS, VARIANTS};
+pub use state::{EndReason, Outcome, State};
+pub use table::{Caravan, Direction, Owned, Slot};
+pub use view::{CaravanView, GameName, PairView, SlotView, Suit, View};
 
 #[cfg(test)]
 mod tests;

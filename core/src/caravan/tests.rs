@@ -394,7 +394,7 @@ fn c6_face_card_cap_and_queens_on_the_last_card() {
         &state,
         json!({"type": "play", "card": "KC", "caravan": 1, "position": 0}),
         "C6",
-        "no number card at position 0",
+        "no number card at position 1",
     );
     let unlimited = Pos::new(["3H 9C+KS+KD+JK2'", "", "", "", "", ""], ["KC", "2H"])
         .rules(CaravanGame {
@@ -570,21 +570,18 @@ fn c9_a_tie_blocks_the_sale_and_the_game_ends_when_all_pairs_are_decided() {
 
 #[test]
 fn c9_quick_sale_wins_with_two_pairs() {
-    let layout = ["10H 8S", "10C 9D 3S", "10S 9H 2C", "", "5D", "7D"];
-    let mut plain = Pos::new(layout, ["4H", "2H"]).build();
-    let mut quick = Pos::new(layout, ["4H", "2H"])
+    // Pair 1 is sold by player 0; the 2C makes caravan 2 worth 21 and sells pair 2 too.
+    let layout = ["10H 8S", "10C 9D 3S", "10S 9H", "", "5D", "7D"];
+    let mut plain = Pos::new(layout, ["2C 4H", "2H"]).build();
+    let mut quick = Pos::new(layout, ["2C 4H", "2H"])
         .rules(CaravanGame {
             quick_sale: true,
             ..Default::default()
         })
         .build();
-    plain
-        .apply_action(action(&plain, json!({"type": "discard", "card": "4H"})))
-        .unwrap();
-    quick
-        .apply_action(action(&quick, json!({"type": "discard", "card": "4H"})))
-        .unwrap();
-    assert!(!plain.is_terminal() || plain.outcome().unwrap().reason == EndReason::OutOfCards);
+    play(&mut plain, "2C", 2);
+    play(&mut quick, "2C", 2);
+    assert!(!plain.is_terminal(), "pair 0 is not decided");
     assert_eq!(
         quick.outcome(),
         Some(Outcome {
@@ -700,13 +697,13 @@ fn moves_round_trip_through_json() {
         (json!({"type": "play", "card": "1H", "caravan": 0}), "JK1-JK4"),
         (
             json!({"type": "play", "card": "QS", "caravan": 0}),
-            "missing field 'position'",
+            "needs a 'position'",
         ),
         (
             json!({"type": "play", "card": "7S", "caravan": 6}),
             "caravans are 0-5",
         ),
-        (json!({"type": "sell"}), "unknown move type"),
+        (json!({"type": "sell"}), "unknown variant `sell`"),
     ] {
         let err = state.action_from_move(&mv).unwrap_err().to_string();
         assert!(err.contains(text), "{err}");
@@ -717,4 +714,660 @@ fn moves_round_trip_through_json() {
         .unwrap()
         .unwrap();
     assert!(reason.contains("JK3 is not in player"), "{reason}");
+}
+
+// ---- Engine contract v2 (issue 9) ----
+
+use crate::bots::RandomBot;
+use crate::error::Error;
+
+/// Positions from random games under `rules`: every `every`-th state of `games` games.
+fn positions(rules: CaravanGame, games: u64, every: usize) -> Vec<State> {
+    let mut out = Vec::new();
+    for seed in 0..games {
+        let mut state = rules.new_initial_state(seed);
+        let mut bot = RandomBot::new(seed);
+        let mut step = 0;
+        loop {
+            if step % every == 0 {
+                out.push(state.clone());
+            }
+            let Some(a) = bot.step(&state) else { break };
+            state.apply_action(a).unwrap();
+            step += 1;
+        }
+        out.push(state);
+    }
+    out
+}
+
+fn all_variants() -> CaravanGame {
+    let map: serde_json::Map<String, Value> = VARIANTS
+        .iter()
+        .map(|(n, _)| (n.to_string(), json!(true)))
+        .collect();
+    CaravanGame::from_options(&map).unwrap()
+}
+
+fn rule_sets() -> Vec<CaravanGame> {
+    let one = |f: fn(&mut CaravanGame)| {
+        let mut g = CaravanGame::default();
+        f(&mut g);
+        g
+    };
+    vec![
+        CaravanGame::default(),
+        one(|g| g.reshuffle = true),
+        one(|g| g.short_deck = true),
+        one(|g| g.double_deck = true),
+        one(|g| {
+            g.short_deck = true;
+            g.fresh_hand = true;
+            g.reshuffle = true
+        }),
+        one(|g| g.fixed_course = true),
+        all_variants(),
+    ]
+}
+
+/// The state as JSON, for tests that change one field.
+fn as_json(state: &State) -> Value {
+    serde_json::from_str(&state.to_json()).unwrap()
+}
+
+fn read(rules: &CaravanGame, json: &Value) -> crate::error::Result<State> {
+    rules.state_from_json(&json.to_string())
+}
+
+#[track_caller]
+fn refused_state(rules: &CaravanGame, json: &Value, text: &str) {
+    match read(rules, json) {
+        Err(Error::InvalidState(m)) => assert!(m.contains(text), "'{m}' does not say '{text}'"),
+        other => panic!("not refused: {other:?}"),
+    }
+}
+
+#[test]
+fn finding_face_card_owned_by_player_7_is_refused() {
+    let state = Pos::new(["", "", "", "4S 9S+KH'", "", ""], ["JD 2C", "2H"]).build();
+    let mut json = as_json(&state);
+    json["caravans"][3]["slots"][1]["faces"][0]["owner"] = json!(7);
+    refused_state(&state.rules, &json, "belongs to player 7: players are 0 and 1");
+    json["caravans"][3]["slots"][1]["faces"][0]["owner"] = json!(0);
+    json["caravans"][3]["slots"][0]["number"]["owner"] = json!(7);
+    refused_state(&state.rules, &json, "belongs to player 7");
+}
+
+#[test]
+fn finding_crafted_reshuffled_pile_is_refused() {
+    let rules = CaravanGame {
+        reshuffle: true,
+        ..Default::default()
+    };
+    let state = Pos::new(["4S", "", "", "5H", "", ""], ["2C 3C", "2H 3H 4H"])
+        .rules(rules)
+        .build();
+    let mut json = as_json(&state);
+    // A reshuffle of one card, yet the deck holds dozens of others.
+    json["reshuffles"] = json!([1, 0]);
+    json["reshuffled"] = json!([["AH"], []]);
+    refused_state(&rules, &json, "not in their reshuffled pile");
+    json["reshuffles"] = json!([0, 0]);
+    refused_state(&rules, &json, "exactly when they have reshuffled");
+    json["reshuffles"] = json!([3, 0]);
+    refused_state(&rules, &json, "allowed are 0-2");
+    // Without the variant no reshuffle at all.
+    let mut plain = as_json(&Pos::new(["4S", "", "", "5H", "", ""], ["2C", "2H"]).build());
+    plain["reshuffles"] = json!([1, 0]);
+    refused_state(&CaravanGame::default(), &plain, "0 without reshuffle");
+}
+
+#[test]
+fn finding_three_sold_pairs_end_the_game_and_the_outcome_is_derived() {
+    // C9: every pair decided: player 0 sells pairs 1 and 2 (22, 21), player 1 pair 0 (24).
+    let layout = ["5D", "10C 9D 3S", "10S 9H 2C", "10D 8H 6S", "5H", "7D"];
+    let rules = CaravanGame::default();
+    let mut json = pos_json(&Pos::new(layout, ["4D", "2H"]).current(1));
+    refused_state(
+        &rules,
+        &json,
+        "the outcome says running, but the position gives player 0 wins",
+    );
+    json["outcome"] = json!({"winner": 9, "reason": "sold"});
+    refused_state(&rules, &json, "the outcome says player 9 wins");
+    json["outcome"] = json!({"winner": 1, "reason": "sold"});
+    refused_state(&rules, &json, "gives player 0 wins");
+    json["outcome"] = json!({"winner": 0, "reason": "sold"});
+    let state = read(&rules, &json).unwrap();
+    assert!(state.is_terminal());
+    assert_eq!(state.returns(), vec![1.0, -1.0]);
+    assert_eq!(
+        state.result_text().unwrap(),
+        "player 0 wins: sold 2 of the three pairs"
+    );
+    let mut running = pos_json(&Pos::new(EMPTY, ["2C", "2H"]));
+    running["outcome"] = json!({"winner": 0, "reason": "out_of_cards"});
+    refused_state(&rules, &running, "but the position gives running");
+}
+
+#[test]
+fn finding_opening_with_three_filled_caravans_is_refused() {
+    let json = {
+        let mut json = pos_json(&Pos::new(["7H", "8C", "9D", "", "", ""], ["2C 3C", "2H"]));
+        json["opening_done"] = json!([false, false]);
+        json
+    };
+    refused_state(&CaravanGame::default(), &json, "ends when they first do (C2)");
+    // The generic layer refuses a running game without a legal action too.
+    let game: &dyn crate::game::DynGame = &CaravanGame::default();
+    assert!(game.deserialize_state(&json.to_string()).is_err());
+}
+
+#[test]
+fn finding_views_carry_the_reshuffled_piles() {
+    let rules = CaravanGame {
+        reshuffle: true,
+        ..Default::default()
+    };
+    let mut state = Pos::new(["4S", "", "", "5H", "", ""], ["2C 3C", "2H 3H 4H"])
+        .rules(rules)
+        .deck_size(0, 0)
+        .build();
+    let pile = state.discard_pile(0).len();
+    state
+        .apply_action(action(&state, json!({"type": "discard", "card": "3C"})))
+        .unwrap();
+    for seat in [Some(0), Some(1), None] {
+        let view = state.view_of(seat);
+        assert_eq!(view.reshuffles_used, [1, 0]);
+        assert_eq!(
+            view.reshuffled[0].len(),
+            pile + 1,
+            "the pile with the card just discarded"
+        );
+        assert!(view.reshuffled[0].is_sorted());
+    }
+    // Resampled decks hold only cards of the pile (C10), for either seat.
+    for p in 0..2 {
+        for seed in 0..20 {
+            let r = state.resample(p, seed).unwrap();
+            assert_eq!(r.view_of(Some(p)), state.view_of(Some(p)));
+            for c in r.deck(0) {
+                assert!(state.view_of(None).reshuffled[0].contains(c));
+            }
+        }
+    }
+    // Two positions that differ only in which cards went back are different views.
+    let mut other = as_json(&state);
+    other["reshuffled"][0] = json!([]);
+    assert!(read(&rules, &other).is_err());
+}
+
+/// A position of the builder as JSON, without reading (and so checking) it.
+fn pos_json(pos: &Pos) -> Value {
+    let caravans: Vec<Value> = (0..6)
+        .map(|i| json!({"slots": slots((i / 3) as u8, pos.caravans[i])}))
+        .collect();
+    let mut decks = vec![];
+    let mut discards = vec![];
+    let mut hands = vec![];
+    for p in 0..2u8 {
+        let mut hand: Vec<Card> = pos.hands[p as usize].split_whitespace().map(card).collect();
+        let mut rest: Vec<Card> = CaravanGame::default_deck(&pos.rules);
+        let mut remove = |c: Card| {
+            let i = rest.iter().position(|&x| x == c).expect("card available");
+            rest.remove(i);
+        };
+        hand.iter().for_each(|&c| remove(c));
+        for cv in &caravans {
+            for slot in cv["slots"].as_array().unwrap() {
+                for o in std::iter::once(&slot["number"]).chain(slot["faces"].as_array().unwrap()) {
+                    if o["owner"] == json!(p) {
+                        remove(card(o["card"].as_str().unwrap()));
+                    }
+                }
+            }
+        }
+        let keep = pos.deck_sizes[p as usize].unwrap_or(rest.len());
+        let discarded = rest.split_off(keep);
+        hand.sort_unstable();
+        hands.push(hand);
+        decks.push(rest);
+        discards.push(discarded);
+    }
+    json!({
+        "rules": pos.rules,
+        "reshuffle_seed": 1,
+        "decks": decks,
+        "hands": hands,
+        "discards": discards,
+        "caravans": caravans,
+        "opening_done": pos.opening_done,
+        "reshuffles": [0, 0],
+        "shown_hands": [[], []],
+        "first_player": 0,
+        "current": pos.current,
+        "outcome": null,
+        "history": [],
+    })
+}
+
+#[test]
+fn moves_parse_through_the_enum_and_refuse_what_does_not_fit() {
+    let state = CaravanGame::default().new_initial_state(1);
+    for (mv, text) in [
+        (
+            json!({"type": "disband", "caravan": 1, "x": 1}),
+            "unknown field `x`",
+        ),
+        (
+            json!({"type": "discard", "card": "7H", "caravan": 1}),
+            "unknown field `caravan`",
+        ),
+        (
+            json!({"type": "disband", "caravan": 6}),
+            "caravan 6 does not exist: caravans are 0-5",
+        ),
+        (
+            json!({"type": "disband", "caravan": -1}),
+            "caravan -1 does not exist",
+        ),
+        (
+            json!({"type": "play", "card": "7H", "caravan": 99999999999i64}),
+            "caravans are 0-5",
+        ),
+        (
+            json!({"type": "play", "card": "QS", "caravan": 0, "position": 40}),
+            "position 40 does not exist: positions are 0-39",
+        ),
+        (
+            json!({"type": "play", "card": "7H", "caravan": 0, "position": 0}),
+            "takes no 'position'",
+        ),
+        (
+            json!({"type": "play", "card": "QS", "caravan": 0}),
+            "needs a 'position'",
+        ),
+        (json!({"type": "pass"}), "unknown variant `pass`"),
+        (json!("play"), "invalid type"),
+    ] {
+        match state.action_from_move(&mv) {
+            Err(Error::InvalidMove(m)) => assert!(m.contains(text), "{mv}: '{m}' lacks '{text}'"),
+            other => panic!("{mv} gives {other:?}"),
+        }
+    }
+    let double = CaravanGame {
+        double_deck: true,
+        ..Default::default()
+    }
+    .new_initial_state(1);
+    let mv = json!({"type": "play", "card": "QS", "caravan": 5, "position": 79});
+    assert_eq!(double.action_to_move(double.action_from_move(&mv).unwrap()), mv);
+    // The schema is the enum's.
+    let schema = crate::game::DynGame::move_schema(&CaravanGame::default()).to_string();
+    assert!(
+        schema.contains("disband") && schema.contains("position"),
+        "{schema}"
+    );
+}
+
+#[test]
+fn legal_actions_round_trip_through_moves_over_random_games() {
+    for rules in rule_sets() {
+        for state in positions(rules, 6, 5) {
+            for a in state.legal_actions() {
+                let mv = state.action_to_move(a);
+                assert_eq!(state.action_from_move(&mv).unwrap(), a, "{mv}");
+                let parsed: Move = serde_json::from_value(mv).unwrap();
+                assert_eq!(state.encode_move(&parsed).unwrap(), a);
+            }
+        }
+    }
+}
+
+#[test]
+fn every_error_code_has_a_position_that_triggers_it() {
+    let codes = |state: &State, moves: &[Value]| -> Vec<&'static str> {
+        moves
+            .iter()
+            .map(|mv| state.check_action(action(state, mv.clone())).unwrap_err())
+            .inspect(|e| {
+                assert!(!e.reason_de.is_empty() && e.reason_de != e.reason, "{e:?}");
+                assert!(
+                    !e.params.is_empty() || e.code == "game_over" || e.code.starts_with("opening_face"),
+                    "{e:?}"
+                );
+            })
+            .map(|e| e.code)
+            .collect()
+    };
+    let mut seen = Vec::new();
+    let opening = Pos::new(["7H", "", "", "", "", ""], ["2C 9D QS", "2H"])
+        .opening(0)
+        .build();
+    seen.extend(codes(
+        &opening,
+        &[
+            json!({"type": "play", "card": "9D", "caravan": 0}),
+            json!({"type": "play", "card": "QS", "caravan": 0, "position": 0}),
+            json!({"type": "discard", "card": "QS"}),
+            json!({"type": "disband", "caravan": 0}),
+        ],
+    ));
+    let table = Pos::new(
+        ["3H 9C+KS+KD+JK2'", "4D", "", "4S", "", ""],
+        ["7H 9S QS KC", "2H"],
+    )
+    .build();
+    seen.extend(codes(
+        &table,
+        &[
+            json!({"type": "play", "card": "7H", "caravan": 3}),
+            json!({"type": "play", "card": "9S", "caravan": 0}),
+            json!({"type": "play", "card": "7H", "caravan": 0}),
+            json!({"type": "play", "card": "2D", "caravan": 2}),
+            json!({"type": "play", "card": "KC", "caravan": 2, "position": 0}),
+            json!({"type": "play", "card": "KC", "caravan": 0, "position": 1}),
+            json!({"type": "play", "card": "QS", "caravan": 0, "position": 0}),
+            json!({"type": "disband", "caravan": 3}),
+            json!({"type": "disband", "caravan": 2}),
+        ],
+    ));
+    let mut over = pos_json(&Pos::new(
+        ["5D", "10C 9D 3S", "10S 9H 2C", "10D 8H 6S", "5H", "7D"],
+        ["4D", "2H"],
+    ));
+    over["outcome"] = json!({"winner": 0, "reason": "sold"});
+    let over = read(&CaravanGame::default(), &over).unwrap();
+    seen.push(over.check_action(0).unwrap_err().code);
+    seen.push(table.check_action(u32::MAX).unwrap_err().code);
+    seen.sort_unstable();
+    seen.dedup();
+    let mut expected = vec![
+        "card_not_in_hand",
+        "caravan_empty",
+        "disband_not_own",
+        "face_cards_full",
+        "game_over",
+        "no_such_action",
+        "no_such_number_card",
+        "not_own_caravan",
+        "opening_caravan_not_empty",
+        "opening_discard",
+        "opening_disband",
+        "opening_face_card",
+        "queen_not_on_last",
+        "same_value",
+        "wrong_direction",
+    ];
+    expected.sort_unstable();
+    assert_eq!(seen, expected);
+    // Reasons number caravans and number cards as the board shows them (from 1).
+    let e = table
+        .check_action(action(
+            &table,
+            json!({"type": "play", "card": "KC", "caravan": 2, "position": 0}),
+        ))
+        .unwrap_err();
+    assert_eq!(
+        e.reason,
+        "caravan 3 has no number card at position 1 (it holds 0)"
+    );
+    assert_eq!(e.reason_de, "Route 3 hat keine 1. Zahlenkarte (sie hat 0)");
+    assert_eq!(e.params["caravan"], json!(2), "params keep the API's numbers");
+}
+
+#[test]
+fn texts_number_caravans_as_the_board_shows_them() {
+    let state = Pos::new(["3H 9C", "", "", "", "", ""], ["QS 2S", "2H"]).build();
+    let queen = action(
+        &state,
+        json!({"type": "play", "card": "QS", "caravan": 0, "position": 1}),
+    );
+    assert_eq!(
+        state.action_to_string(queen),
+        "play QS on caravan 1, number card 2"
+    );
+    let disband = action(&state, json!({"type": "disband", "caravan": 0}));
+    assert_eq!(state.action_to_string(disband), "disband caravan 1");
+    let render = state.render();
+    assert!(render.starts_with("caravan 1 (player 0)"), "{render}");
+    assert!(render.contains("caravan 6 (player 1)"), "{render}");
+}
+
+#[test]
+fn option_specs_agree_with_from_options() {
+    let game = CaravanGame::default();
+    let specs = game.option_specs();
+    assert_eq!(specs.len(), 12);
+    for (spec, (name, name_de)) in specs.iter().zip(VARIANTS) {
+        assert_eq!((spec.name, spec.name_de), (name, Some(name_de)));
+        assert!(!spec.description.is_empty());
+        assert_eq!(game.options()[name], spec.default);
+        for value in spec.allowed.as_ref().unwrap() {
+            let options = serde_json::Map::from_iter([(name.to_string(), value.clone())]);
+            assert!(CaravanGame::from_options(&options).is_ok(), "{name}={value}");
+        }
+        for bad in [json!(1), json!("yes"), json!(null)] {
+            let options = serde_json::Map::from_iter([(name.to_string(), bad)]);
+            assert!(CaravanGame::from_options(&options).is_err());
+        }
+    }
+    assert_eq!(specs[0].name_de, Some("Damen überall"));
+}
+
+#[test]
+fn max_game_length_bounds_random_games() {
+    assert_eq!(CaravanGame::default().max_game_length(), 216);
+    for rules in rule_sets() {
+        for seed in 0..60 {
+            let mut state = rules.new_initial_state(seed);
+            let mut bot = RandomBot::new(seed);
+            while let Some(a) = bot.step(&state) {
+                state.apply_action(a).unwrap();
+            }
+            assert!(state.history().len() as u64 <= rules.max_game_length());
+            assert!(state.result_text().is_some());
+        }
+    }
+}
+
+#[test]
+fn result_text_says_why_the_game_ended() {
+    let mut state = Pos::new(["4S", "", "", "5H", "", ""], ["2C", "2H 3H"])
+        .deck_size(0, 0)
+        .build();
+    assert_eq!(state.result_text(), None);
+    play(&mut state, "2C", 1);
+    assert_eq!(
+        state.result_text().unwrap(),
+        "player 1 wins: player 0 ran out of cards"
+    );
+}
+
+#[test]
+fn a_player_to_move_with_an_empty_hand_draws_first() {
+    // Player 0's last card completes nothing: in the opening, no drawing (C2).
+    let mut state = Pos::new(["7H", "", "", "", "", ""], ["2C", "2H 3H"])
+        .opening(0)
+        .build();
+    play(&mut state, "2C", 1);
+    assert!(state.hand_cards(0).is_empty() && state.in_opening(0));
+    let deck = state.deck(0).len();
+    play(&mut state, "2H", 3);
+    assert_eq!(state.hand_cards(0).len(), 1, "drew before their turn");
+    assert_eq!(state.deck(0).len(), deck - 1);
+    assert!(!state.legal_actions().is_empty());
+}
+
+#[test]
+fn views_are_information_states() {
+    let state = Pos::new(["3H 9C+QD'", "", "", "", "", ""], ["2C 4D", "5S 6S"]).build();
+    let public = state.view_of(None);
+    assert_eq!((public.player, public.hand.as_ref()), (None, None));
+    let v = state.public_view();
+    assert_eq!((&v["player"], &v["hand"]), (&Value::Null, &Value::Null));
+    assert_eq!(state.view(0)["hand"], json!(["2C", "4D"]));
+    assert_eq!(state.view(0)["caravans"][0]["suit"], json!("diamonds"));
+    // The key is the view's bytes; swapping hidden cards changes neither.
+    let mut swapped = as_json(&state);
+    let (hand1, deck1) = (swapped["hands"][1].clone(), swapped["decks"][1].clone());
+    let mut hand: Vec<Card> = serde_json::from_value(hand1).unwrap();
+    let mut deck: Vec<Card> = serde_json::from_value(deck1).unwrap();
+    std::mem::swap(&mut hand[0], &mut deck[0]);
+    hand.sort_unstable();
+    deck.swap(3, 7);
+    swapped["hands"][1] = json!(hand);
+    swapped["decks"][1] = json!(deck);
+    let other = read(&state.rules, &swapped).unwrap();
+    assert_ne!(other, state);
+    assert_eq!(other.information_state_key(0), state.information_state_key(0));
+    assert_ne!(other.information_state_key(1), state.information_state_key(1));
+    for seed in 0..5 {
+        assert_eq!(other.resample(0, seed).unwrap(), state.resample(0, seed).unwrap());
+    }
+    // Schema: every field described, no maps.
+    let schema = crate::game::DynGame::view_schema(&CaravanGame::default()).to_string();
+    for field in [
+        "reshuffled",
+        "shown_hands",
+        "discard_piles",
+        "sold_by",
+        "CaravanView",
+    ] {
+        assert!(schema.contains(field), "{field}");
+    }
+    assert!(!schema.contains("additionalProperties\":true"));
+}
+
+#[test]
+fn resampling_keeps_the_view_and_plays_on_over_random_games() {
+    for rules in rule_sets() {
+        for (i, state) in positions(rules, 8, 7).into_iter().enumerate() {
+            let seed = i as u64;
+            for p in 0..2 {
+                let r = state.resample(p, seed).unwrap();
+                assert_eq!(r.view_of(Some(p)), state.view_of(Some(p)), "{rules:?}");
+                assert!(r.history().is_empty());
+                assert_eq!(r, state.resample(p, seed).unwrap(), "seeded");
+                assert_eq!(rules.state_from_json(&r.to_json()).unwrap(), r);
+                if i % 5 == 0 {
+                    let mut r = r;
+                    let mut bot = RandomBot::new(seed);
+                    while let Some(a) = bot.step(&r) {
+                        r.apply_action(a).unwrap();
+                    }
+                }
+            }
+            let public = rules.state_from_view(&state.view_of(None), seed).unwrap();
+            assert_eq!(public.view_of(None), state.view_of(None));
+        }
+    }
+}
+
+#[test]
+fn resampled_opponent_hands_are_uniform() {
+    // After 20 random actions, each card unseen by player p lands in the other hand
+    // with probability h / (h + d).
+    let rules = CaravanGame::default();
+    let state = positions(rules, 1, 20)[1].clone();
+    let p = state.current_player().unwrap();
+    let q = 1 - p;
+    let (h, d) = (state.hand_cards(q).len(), state.deck(q).len());
+    let unseen: Vec<Card> = {
+        let mut u: Vec<Card> = state.deck(q).iter().chain(state.hand_cards(q)).copied().collect();
+        u.sort_unstable();
+        u
+    };
+    let n = 800;
+    let mut hits = vec![0usize; NUM_FACES_FOR_TESTS];
+    for seed in 0..n {
+        let r = state.resample(p, seed).unwrap();
+        for c in r.hand_cards(q) {
+            hits[c.index()] += 1;
+        }
+    }
+    let prob = h as f64 / (h + d) as f64;
+    let expected = n as f64 * prob;
+    let chi2: f64 = unseen
+        .iter()
+        .map(|c| (hits[c.index()] as f64 - expected).powi(2) / (expected * (1.0 - prob)))
+        .sum();
+    let dof = (unseen.len() - 1) as f64;
+    assert!(
+        chi2 < dof + 6.0 * (2.0 * dof).sqrt(),
+        "chi2 {chi2} with {dof} degrees of freedom"
+    );
+    assert_eq!(
+        hits.iter().sum::<usize>(),
+        h * n as usize,
+        "only unseen cards are dealt"
+    );
+}
+
+const NUM_FACES_FOR_TESTS: usize = 56;
+
+#[test]
+fn impossible_views_are_refused() {
+    let state = Pos::new(["3H 9C+QD'", "", "", "4S", "", ""], ["2C 4D", "5S 6S"]).build();
+    let rules = state.rules;
+    let view = state.view_of(Some(0));
+    let refused = |change: &dyn Fn(&mut View), text: &str| {
+        let mut v = view.clone();
+        change(&mut v);
+        match rules.state_from_view(&v, 1) {
+            Err(Error::InvalidView(m)) => assert!(m.contains(text), "'{m}' lacks '{text}'"),
+            other => panic!("not refused ({text}): {other:?}"),
+        }
+    };
+    refused(&|v| v.player = Some(9), "player 9 does not exist");
+    refused(&|v| v.hand = None, "shows their hand");
+    refused(&|v| v.current_player = Some(2), "current_player 2");
+    refused(&|v| v.first_player = 7, "first_player 7");
+    refused(&|v| v.ranked = false, "ranked");
+    refused(&|v| v.hand_sizes[1] = usize::MAX, "at most 8");
+    refused(&|v| v.deck_sizes[1] = usize::MAX, "a deck has 54");
+    refused(&|v| v.deck_sizes[1] -= 1, "do not add up");
+    refused(&|v| v.caravans[0].value = 30, "'caravans' does not follow");
+    refused(&|v| v.caravans[1].caravan = 4, "caravans[1] is caravan 1");
+    refused(
+        &|v| v.caravans[0].cards[1].faces[0].owner = 7,
+        "belongs to player 7",
+    );
+    refused(&|v| v.caravans[3].cards[0].owner = 0, "do not add up");
+    refused(&|v| v.discard_piles[0].push(card("2C")), "shows 2 of 2C");
+    refused(
+        &|v| {
+            v.outcome = Some(Outcome {
+                winner: Some(0),
+                reason: EndReason::Sold,
+            })
+        },
+        "current_player is null exactly",
+    );
+    refused(&|v| v.reshuffles_used = [1, 0], "reshuffle");
+    refused(&|v| v.pairs[0].sold_by = Some(1), "'pairs' does not follow");
+    refused(&|v| v.in_opening = [true, false], "in the opening, yet");
+    let mut v = serde_json::to_value(&view).unwrap();
+    v["extra"] = json!(1);
+    assert!(crate::game::DynGame::state_from_view(&rules, &v, 1).is_err());
+}
+
+#[test]
+#[ignore = "timing, run by hand"]
+fn view_json_timing() {
+    let state = positions(CaravanGame::default(), 1, 30)[1].clone();
+    let n = 200_000;
+    let t = std::time::Instant::now();
+    let mut bytes = 0;
+    for _ in 0..n {
+        bytes += state.view_json(Some(0)).len();
+    }
+    let per = t.elapsed().as_nanos() as f64 / n as f64;
+    let t = std::time::Instant::now();
+    for _ in 0..n {
+        std::hint::black_box(state.view_of(Some(0)));
+    }
+    let build = t.elapsed().as_nanos() as f64 / n as f64;
+    println!("view_json {per:.0} ns, view_of {build:.0} ns ({bytes} bytes)");
 }

@@ -1,0 +1,129 @@
+//! The table: caravans of number cards with their face cards, and what follows from them
+//! (value, direction, suit: C3, C4, C7).
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::cards::{Card, Kind};
+use super::rules::CaravanGame;
+
+/// A card on the table, with the player whose deck it came from (C1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "CaravanOwnedCard")]
+pub struct Owned {
+    /// The card, e.g. `"KS"`.
+    pub card: Card,
+    /// The player whose deck the card came from (C1), 0 or 1: it goes back to their
+    /// discard pile when it leaves the table.
+    pub owner: u8,
+}
+
+/// A number card with the face cards played onto it, in the order they came.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Slot {
+    pub number: Owned,
+    pub faces: Vec<Owned>,
+}
+
+impl Slot {
+    pub(super) fn kings(&self) -> u32 {
+        self.faces.iter().filter(|f| f.card.kind() == Kind::King).count() as u32
+    }
+    pub(super) fn queens(&self) -> impl Iterator<Item = &Owned> {
+        self.faces.iter().filter(|f| f.card.kind() == Kind::Queen)
+    }
+}
+
+/// Which way a caravan runs (C3): shown with the queens on its last card applied.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+#[schemars(rename = "CaravanDirection")]
+pub enum Direction {
+    Ascending,
+    Descending,
+}
+
+impl Direction {
+    pub(super) fn reversed(self) -> Direction {
+        match self {
+            Direction::Ascending => Direction::Descending,
+            Direction::Descending => Direction::Ascending,
+        }
+    }
+}
+
+/// One caravan: its number cards in order.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Caravan {
+    pub slots: Vec<Slot>,
+    /// *Fester Kurs* (C3): the base direction kept when a removal left two equal values
+    /// at the end. The one state the variant remembers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kept: Option<Direction>,
+}
+
+impl Caravan {
+    /// C3: the base direction from the last two printed values.
+    pub(super) fn base_direction(&self, rules: &CaravanGame) -> Option<Direction> {
+        let n = self.slots.len();
+        if n < 2 {
+            return None;
+        }
+        let (before, last) = (
+            self.slots[n - 2].number.card.value(),
+            self.slots[n - 1].number.card.value(),
+        );
+        Some(match last.cmp(&before) {
+            std::cmp::Ordering::Greater => Direction::Ascending,
+            std::cmp::Ordering::Less => Direction::Descending,
+            std::cmp::Ordering::Equal if rules.fixed_course => self.kept.unwrap_or(Direction::Descending),
+            std::cmp::Ordering::Equal => Direction::Descending,
+        })
+    }
+
+    /// C3: the base direction reversed once per queen on the last number card.
+    pub fn direction(&self, rules: &CaravanGame) -> Option<Direction> {
+        let base = self.base_direction(rules)?;
+        let queens = self.slots.last().map_or(0, |s| s.queens().count());
+        Some(if queens % 2 == 1 { base.reversed() } else { base })
+    }
+
+    /// C4: the topmost queen on the last number card, else the last (or, *Gründungsfarbe*,
+    /// the first) number card's suit. `None` for an empty caravan.
+    pub fn suit(&self, rules: &CaravanGame) -> Option<u8> {
+        let last = self.slots.last()?;
+        if let Some(queen) = last.queens().last() {
+            return queen.card.suit();
+        }
+        let defining = if rules.founding_suit { &self.slots[0] } else { last };
+        defining.number.card.suit()
+    }
+
+    /// The sum of the number cards, each doubled per king (*Könige addieren*: plus its value per king).
+    pub fn value(&self, rules: &CaravanGame) -> u32 {
+        self.slots
+            .iter()
+            .map(|s| {
+                let v = u32::from(s.number.card.value());
+                if rules.kings_add {
+                    v * (1 + s.kings())
+                } else {
+                    v << s.kings()
+                }
+            })
+            .sum()
+    }
+
+    pub(super) fn cards(&self) -> impl Iterator<Item = &Owned> {
+        self.slots
+            .iter()
+            .flat_map(|s| std::iter::once(&s.number).chain(&s.faces))
+    }
+}
+
+pub(super) fn owner_of(caravan: usize) -> usize {
+    caravan / 3
+}

@@ -1,0 +1,527 @@
+//! What a seat sees ([`View`], an information state) and dealing the unseen cards anew
+//! from a view ([`State::from_view`]).
+//!
+//! Hidden from a seat: the other hand, the order of both decks, with *Kurzes Deck* (C10)
+//! which 30 cards make up each deck, and the seed of future reshuffles. Everything else
+//! is on the table or was shown: the caravans, both discard piles (face up), the sizes of
+//! hands and decks, the starting hands shown under *Frische Hand* and, under *Neu
+//! mischen*, which cards each player's latest reshuffle put back into the deck. Which
+//! cards of a player are unseen follows from these: a deck's cards less those on the
+//! table, in the discard pile and (for the own deck) in the own hand.
+
+use rand::seq::SliceRandom;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::cards::{Card, NUM_FACES};
+use super::rules::{CaravanGame, HAND_SIZE, NUM_CARAVANS};
+use super::state::{Outcome, State};
+use super::table::{Caravan, Direction, Owned, Slot, owner_of};
+use crate::error::{Error, Result, shorten};
+use crate::game::GameState;
+use crate::rng;
+
+/// What one seat of Caravan may see (or, with `player` null, a spectator): everything the
+/// seat knows, nothing it could not. Two positions a seat cannot tell apart give equal
+/// views.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "CaravanView")]
+pub struct View {
+    /// The game: always `"caravan"`.
+    pub game: GameName,
+    /// The seat this view belongs to, 0 or 1; null in the public view for spectators.
+    pub player: Option<u8>,
+    /// The player to move, 0 or 1; null once the game is over.
+    pub current_player: Option<u8>,
+    /// Who began, drawn by lot (C1).
+    pub first_player: u8,
+    /// Whether the game counts for a ranking: only without any variant (C10).
+    pub ranked: bool,
+    /// The six caravans, 0–2 player 0's and 3–5 player 1's; caravan `i` faces caravan
+    /// `3 + i` (pair `i`).
+    pub caravans: [CaravanView; 6],
+    /// The three pairs (caravan `i` against caravan `3 + i`) and who sells each as the
+    /// table stands (C9).
+    pub pairs: [PairView; 3],
+    /// The seat's own hand, sorted; null in the public view.
+    pub hand: Option<Vec<Card>>,
+    /// The number of cards in each player's hand.
+    pub hand_sizes: [usize; 2],
+    /// The number of cards in each player's deck.
+    pub deck_sizes: [usize; 2],
+    /// Each player's discard pile, face up, in the order the cards came (the last on top).
+    pub discard_piles: [Vec<Card>; 2],
+    /// Whether each player is still in their opening (C2).
+    pub in_opening: [bool; 2],
+    /// *Neu mischen* (C10): how often each player's discard pile has been shuffled into a
+    /// new deck (at most twice).
+    pub reshuffles_used: [u8; 2],
+    /// *Neu mischen* (C10): the cards of each player's latest reshuffle, sorted (the pile
+    /// lay face up). The deck holds only cards of it since; empty before any reshuffle.
+    pub reshuffled: [Vec<Card>; 2],
+    /// *Frische Hand* (C10): each player's starting hands that were shown and dealt
+    /// again, each sorted, in the order they were shown.
+    pub shown_hands: [Vec<Vec<Card>>; 2],
+    /// How the game ended; null while it runs.
+    pub outcome: Option<Outcome>,
+}
+
+/// The name of the game in a view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[schemars(rename = "CaravanGameName")]
+pub enum GameName {
+    #[serde(rename = "caravan")]
+    Caravan,
+}
+
+/// One caravan as everyone sees it, with what follows from its cards.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "CaravanCaravanView")]
+pub struct CaravanView {
+    /// The caravan's number, 0–5.
+    pub caravan: u8,
+    /// Its owner: 0 for caravans 0–2, 1 for 3–5.
+    pub owner: u8,
+    /// The sum of its number cards, each doubled per king on it (C7; *Könige addieren*:
+    /// plus its value per king). Sold at 21–26 (C9).
+    pub value: u32,
+    /// Ascending or descending (C3); null with fewer than two number cards.
+    pub direction: Option<Direction>,
+    /// The current suit (C4); null for an empty caravan.
+    pub suit: Option<Suit>,
+    /// The number cards in order, each with the face cards played onto it.
+    pub cards: Vec<SlotView>,
+}
+
+/// A suit (C4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+#[schemars(rename = "CaravanSuit")]
+pub enum Suit {
+    Clubs,
+    Diamonds,
+    Hearts,
+    Spades,
+}
+
+impl Suit {
+    fn of(index: u8) -> Suit {
+        [Suit::Clubs, Suit::Diamonds, Suit::Hearts, Suit::Spades][usize::from(index & 3)]
+    }
+}
+
+/// A number card on a caravan with the face cards on it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "CaravanSlotView")]
+pub struct SlotView {
+    /// The number card (A–10).
+    pub card: Card,
+    /// Whose deck it came from: always the caravan's owner.
+    pub owner: u8,
+    /// The face cards on it (queens, kings, jokers), in the order they were played.
+    pub faces: Vec<Owned>,
+}
+
+/// One pair of facing caravans.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "CaravanPairView")]
+pub struct PairView {
+    /// The player who sells this pair as the table stands (C9), null if neither does yet.
+    pub sold_by: Option<u8>,
+}
+
+/// Per card face, how many copies: the multisets of cards the deal works with.
+type Counts = [usize; NUM_FACES];
+
+fn counts<'a>(cards: impl IntoIterator<Item = &'a Card>) -> Counts {
+    let mut counts = [0; NUM_FACES];
+    for card in cards {
+        counts[card.index()] += 1;
+    }
+    counts
+}
+
+/// Every copy of the multiset, in card order.
+fn expand(counts: &Counts) -> Vec<Card> {
+    (0..NUM_FACES)
+        .flat_map(|i| std::iter::repeat_n(Card::from_index(i as u8), counts[i]))
+        .collect()
+}
+
+fn total(counts: &Counts) -> usize {
+    counts.iter().sum()
+}
+
+fn invalid(message: String) -> Error {
+    Error::InvalidView(message)
+}
+
+impl State {
+    /// What `seat` sees; `None` (or a seat that does not exist) shows no hand.
+    pub(super) fn build_view(&self, seat: Option<usize>) -> View {
+        View {
+            game: GameName::Caravan,
+            player: seat.map(|p| p as u8),
+            current_player: self.current_player().map(|p| p as u8),
+            first_player: self.first_player,
+            ranked: self.rules.ranked(),
+            caravans: std::array::from_fn(|i| self.caravan_view(i)),
+            pairs: std::array::from_fn(|i| PairView {
+                sold_by: self.sells(i),
+            }),
+            hand: seat.and_then(|p| self.hands.get(p)).cloned(),
+            hand_sizes: [self.hands[0].len(), self.hands[1].len()],
+            deck_sizes: [self.decks[0].len(), self.decks[1].len()],
+            discard_piles: self.discards.clone(),
+            in_opening: [self.in_opening(0), self.in_opening(1)],
+            reshuffles_used: self.reshuffles,
+            reshuffled: self.reshuffled.clone(),
+            shown_hands: self.shown_hands.clone(),
+            outcome: self.outcome,
+        }
+    }
+
+    fn caravan_view(&self, i: usize) -> CaravanView {
+        let c = &self.caravans[i];
+        CaravanView {
+            caravan: i as u8,
+            owner: owner_of(i) as u8,
+            value: c.value(&self.rules),
+            direction: c.direction(&self.rules),
+            suit: c.suit(&self.rules).map(Suit::of),
+            cards: c
+                .slots
+                .iter()
+                .map(|s| SlotView {
+                    card: s.number.card,
+                    owner: s.number.owner,
+                    faces: s.faces.clone(),
+                })
+                .collect(),
+        }
+    }
+
+    /// A full state whose view for `view.player` is `view`, every card that seat cannot
+    /// see dealt uniformly at random from `seed` (stream [`rng::STREAM_RESAMPLE`]) among
+    /// the deals the view allows: the other hand and both decks' order, and with *Kurzes
+    /// Deck* which cards make up each deck beyond those seen (shown starting hands and
+    /// reshuffled piles included); after a reshuffle a deck holds only cards of that pile.
+    /// In the public view (`player` null) both hands are dealt. The seed of future
+    /// reshuffles is drawn anew. The view carries no history, so the built state's
+    /// history is empty. A view no position could have is refused with
+    /// [`Error::InvalidView`] saying what is wrong.
+    ///
+    /// Not weighed: under *Frische Hand* the accepted starting hand had at least three
+    /// number cards; the deal does not condition on that (it cannot tell which cards it
+    /// held).
+    pub(super) fn from_view(rules: &CaravanGame, view: &View, seed: u64) -> Result<State> {
+        if view.ranked != rules.ranked() {
+            return Err(invalid(format!(
+                "ranked is {}, but this game's options make it {}",
+                view.ranked,
+                rules.ranked()
+            )));
+        }
+        let seat = match view.player {
+            None => None,
+            Some(p @ 0..=1) => Some(usize::from(p)),
+            Some(p) => {
+                return Err(invalid(format!(
+                    "player {p} does not exist: players are 0 and 1 (null for the public view)"
+                )));
+            }
+        };
+        match (seat, &view.hand) {
+            (Some(p), None) => {
+                return Err(invalid(format!("player {p}'s view shows their hand; it is null")));
+            }
+            (None, Some(_)) => return Err(invalid("the public view shows no hand".into())),
+            _ => {}
+        }
+        if let Some(p) = view.current_player.filter(|&p| p > 1) {
+            return Err(invalid(format!(
+                "current_player {p} does not exist: players are 0 and 1 (null once the game is over)"
+            )));
+        }
+        if view.first_player > 1 {
+            return Err(invalid(format!(
+                "first_player {} does not exist: players are 0 and 1",
+                view.first_player
+            )));
+        }
+        if view.outcome.is_some() == view.current_player.is_some() {
+            return Err(invalid(
+                "current_player is null exactly when the game is over (outcome set)".into(),
+            ));
+        }
+        for q in 0..2 {
+            if view.hand_sizes[q] > HAND_SIZE {
+                return Err(invalid(format!(
+                    "player {q}'s hand holds {} cards: at most {HAND_SIZE}",
+                    view.hand_sizes[q]
+                )));
+            }
+            if view.deck_sizes[q] > rules.deck_size() {
+                return Err(invalid(format!(
+                    "player {q}'s deck holds {} cards: a deck has {}",
+                    view.deck_sizes[q],
+                    rules.deck_size()
+                )));
+            }
+        }
+        let mut caravans: [Caravan; NUM_CARAVANS] = Default::default();
+        for (i, (c, shown)) in caravans.iter_mut().zip(&view.caravans).enumerate() {
+            if usize::from(shown.caravan) != i || usize::from(shown.owner) != owner_of(i) {
+                return Err(invalid(format!(
+                    "caravans[{i}] is caravan {i} of player {}: it says caravan {}, owner {}",
+                    owner_of(i),
+                    shown.caravan,
+                    shown.owner
+                )));
+            }
+            if let Some(o) = shown
+                .cards
+                .iter()
+                .flat_map(|s| std::iter::once(s.owner).chain(s.faces.iter().map(|f| f.owner)))
+                .find(|&o| o > 1)
+            {
+                return Err(invalid(format!(
+                    "a card on caravan {i} belongs to player {o}: players are 0 and 1"
+                )));
+            }
+            c.slots = shown
+                .cards
+                .iter()
+                .map(|s| Slot {
+                    number: Owned {
+                        card: s.card,
+                        owner: s.owner,
+                    },
+                    faces: s.faces.clone(),
+                })
+                .collect();
+            // *Fester Kurs* (C3): with two equal values at the end, the shown direction
+            // tells the kept one (undo the queens on the last card).
+            let n = c.slots.len();
+            if rules.fixed_course
+                && n >= 2
+                && c.slots[n - 1].number.card.value() == c.slots[n - 2].number.card.value()
+                && let Some(direction) = shown.direction
+            {
+                let queens = c.slots[n - 1].queens().count();
+                c.kept = Some(if queens % 2 == 1 {
+                    direction.reversed()
+                } else {
+                    direction
+                });
+            }
+        }
+        let mut deal = rng::seeded(seed, rng::STREAM_RESAMPLE);
+        let base = counts(&rules.base_deck());
+        let mut hands: [Vec<Card>; 2] = Default::default();
+        let mut decks: [Vec<Card>; 2] = Default::default();
+        for q in 0..2 {
+            let hand_hidden = seat != Some(q);
+            let h = if hand_hidden { view.hand_sizes[q] } else { 0 };
+            let d = view.deck_sizes[q];
+            let on_table = caravans
+                .iter()
+                .flat_map(|c| c.cards())
+                .filter(|o| usize::from(o.owner) == q)
+                .map(|o| &o.card);
+            let own_hand = if hand_hidden {
+                &[][..]
+            } else {
+                view.hand.as_deref().unwrap_or_default()
+            };
+            let seen = counts(on_table.chain(&view.discard_piles[q]).chain(own_hand));
+            if let Some(i) = (0..NUM_FACES).find(|&i| seen[i] > base[i]) {
+                return Err(invalid(format!(
+                    "player {q} shows {} of {}, a deck has {}",
+                    seen[i],
+                    Card::from_index(i as u8),
+                    base[i]
+                )));
+            }
+            let unseen = h + d;
+            if total(&seen) + unseen != rules.deck_size() {
+                return Err(invalid(format!(
+                    "player {q}'s cards do not add up: {} seen, {h} unseen in hand and {d} in the deck, but a deck has {}",
+                    total(&seen),
+                    rules.deck_size()
+                )));
+            }
+            // The unseen cards must include those known to be in the deck but not seen
+            // now: with *Kurzes Deck* the shown starting hands and the reshuffled pile
+            // (without it every card of the deck is known to be there anyway).
+            let mut known = seen;
+            for hand in &view.shown_hands[q] {
+                let shown = counts(hand);
+                (0..NUM_FACES).for_each(|i| known[i] = known[i].max(shown[i]));
+            }
+            let pile = counts(&view.reshuffled[q]);
+            (0..NUM_FACES).for_each(|i| known[i] = known[i].max(pile[i]));
+            if let Some(i) = (0..NUM_FACES).find(|&i| known[i] > base[i]) {
+                return Err(invalid(format!(
+                    "player {q} is known to hold {} of {}, a deck has {}",
+                    known[i],
+                    Card::from_index(i as u8),
+                    base[i]
+                )));
+            }
+            let (hand, deck) = if view.reshuffled[q].is_empty() {
+                let mut hidden = if rules.short_deck {
+                    // The unseen known cards, and the rest drawn from the cards not known.
+                    let required: Counts = std::array::from_fn(|i| known[i] - seen[i]);
+                    if total(&required) > unseen {
+                        return Err(invalid(format!(
+                            "player {q} has {unseen} unseen cards, but {} cards known to be in the deck are unseen",
+                            total(&required)
+                        )));
+                    }
+                    let mut rest = expand(&std::array::from_fn(|i| base[i] - known[i]));
+                    rest.shuffle(&mut deal);
+                    rest.truncate(unseen - total(&required));
+                    let mut hidden = expand(&required);
+                    hidden.extend(rest);
+                    hidden
+                } else {
+                    expand(&std::array::from_fn(|i| base[i] - seen[i]))
+                };
+                if hidden.len() != unseen {
+                    return Err(invalid(format!(
+                        "player {q} has {unseen} unseen cards, but only {} cards are left to be them",
+                        hidden.len()
+                    )));
+                }
+                hidden.shuffle(&mut deal);
+                let deck = hidden.split_off(h);
+                (hidden, deck)
+            } else {
+                // After a reshuffle the deck holds only cards of that pile (C10).
+                let available: Counts = std::array::from_fn(|i| base[i] - seen[i]);
+                let candidates: Counts = std::array::from_fn(|i| available[i].min(pile[i]));
+                if total(&candidates) < d {
+                    return Err(invalid(format!(
+                        "player {q}'s deck holds {d} cards, but only {} unseen cards of their reshuffled pile are left",
+                        total(&candidates)
+                    )));
+                }
+                let deal_deck = |deal: &mut rng::Rng| {
+                    let mut deck = expand(&candidates);
+                    deck.shuffle(deal);
+                    deck.truncate(d);
+                    deck
+                };
+                if rules.short_deck {
+                    // Cards known to be among the unseen ones that cannot lie in the deck go
+                    // to the hand; of those that can, the deck takes as many as the hand
+                    // cannot hold, then the rest of the deck comes from the whole pile. (With
+                    // one deck every candidate is such a known card; with two, copies blur
+                    // what is known.)
+                    let required: Counts = std::array::from_fn(|i| known[i] - seen[i]);
+                    let may_deck: Counts = std::array::from_fn(|i| required[i].min(candidates[i]));
+                    let must_hand = total(&required) - total(&may_deck);
+                    if must_hand > h {
+                        return Err(invalid(format!(
+                            "player {q}'s hand holds {h} cards, but {must_hand} unseen cards known to be theirs cannot lie in their deck, which holds only cards of the reshuffled pile"
+                        )));
+                    }
+                    let forced = (total(&required) - h.min(total(&required))).min(d);
+                    let mut first = expand(&may_deck);
+                    first.shuffle(&mut deal);
+                    first.truncate(forced);
+                    let mut in_deck = counts(&first);
+                    let mut more = expand(&std::array::from_fn(|i| candidates[i] - in_deck[i]));
+                    more.shuffle(&mut deal);
+                    more.truncate(d - first.len());
+                    let mut deck = first;
+                    deck.extend(more);
+                    deck.shuffle(&mut deal);
+                    in_deck = counts(&deck);
+                    let in_hand: Counts = std::array::from_fn(|i| required[i].saturating_sub(in_deck[i]));
+                    if total(&in_hand) > h {
+                        return Err(invalid(format!(
+                            "player {q}'s unseen cards known to be theirs do not fit their hand of {h} and deck of {d}"
+                        )));
+                    }
+                    let mut rest = expand(&std::array::from_fn(|i| available[i] - in_deck[i] - in_hand[i]));
+                    rest.shuffle(&mut deal);
+                    rest.truncate(h - total(&in_hand));
+                    let mut hand = expand(&in_hand);
+                    hand.extend(rest);
+                    if hand.len() != h {
+                        return Err(invalid(format!(
+                            "player {q}'s hand of {h} cannot be dealt from the cards left"
+                        )));
+                    }
+                    (hand, deck)
+                } else {
+                    let mut deck = deal_deck(&mut deal);
+                    let in_deck = counts(&deck);
+                    let hand = expand(&std::array::from_fn(|i| available[i] - in_deck[i]));
+                    deck.shuffle(&mut deal);
+                    (hand, deck)
+                }
+            };
+            hands[q] = if hand_hidden {
+                let mut hand = hand;
+                hand.sort_unstable();
+                hand
+            } else {
+                own_hand.to_vec()
+            };
+            decks[q] = deck;
+        }
+        let state = State {
+            rules: *rules,
+            reshuffle_seed: rng::mix(seed ^ 0x5245_5348_5546_464c),
+            decks,
+            hands,
+            discards: view.discard_piles.clone(),
+            caravans,
+            opening_done: [!view.in_opening[0], !view.in_opening[1]],
+            reshuffles: view.reshuffles_used,
+            reshuffled: view.reshuffled.clone(),
+            shown_hands: view.shown_hands.clone(),
+            first_player: view.first_player,
+            // Whose turn it would be after the game is over is seen by nobody.
+            current: view.current_player.unwrap_or(0),
+            outcome: view.outcome,
+            history: Vec::new(),
+        };
+        state.validate().map_err(|e| match e {
+            Error::InvalidState(m) => Error::InvalidView(m),
+            other => other,
+        })?;
+        let again = state.build_view(seat);
+        if again != *view {
+            return Err(invalid(first_difference(view, &again)));
+        }
+        Ok(state)
+    }
+}
+
+/// Names the first field of `given` that the position it describes contradicts.
+fn first_difference(given: &View, implied: &View) -> String {
+    let (Ok(Value::Object(given)), Ok(Value::Object(implied))) =
+        (serde_json::to_value(given), serde_json::to_value(implied))
+    else {
+        return "the view contradicts itself".into();
+    };
+    let field = given
+        .iter()
+        .find(|(k, v)| implied.get(*k) != Some(v))
+        .map(|(k, _)| k.clone())
+        .unwrap_or_default();
+    let shown = implied.get(&field).map(Value::to_string).unwrap_or_default();
+    format!(
+        "'{field}' does not follow from the cards of the view: they give {}",
+        shorten(&shown)
+    )
+}
