@@ -65,7 +65,7 @@ fn t4_backward_trick_chains_within_a_turn() {
     let mut state = position(
         2,
         false,
-        &[&[53, 43, 46, 52, 70, 80, 90], &[10]],
+        &[&[53, 43, 46, 52, 70, 80, 90], &[10, 11, 12, 13, 14, 15, 16]],
         [63, 1, 100, 100],
         5,
         0,
@@ -74,13 +74,13 @@ fn t4_backward_trick_chains_within_a_turn() {
         &mut state,
         play_action(52, 0),
         "T4",
-        "52 on ascending pile 0 at 63 is neither higher nor exactly 10 lower",
+        "52 on ascending pile 1 at 63 is neither higher nor exactly 10 lower",
     );
     assert_illegal(
         &mut state,
         play_action(43, 0),
         "T4",
-        "43 on ascending pile 0 at 63 is neither higher nor exactly 10 lower",
+        "43 on ascending pile 1 at 63 is neither higher nor exactly 10 lower",
     );
     for card in [53, 43, 46] {
         state.apply_action(play_action(card, 0)).unwrap();
@@ -95,7 +95,7 @@ fn t4_backward_trick_on_descending_piles() {
     let mut state = position(
         2,
         false,
-        &[&[46, 56, 26, 50, 70, 80, 90], &[10]],
+        &[&[46, 56, 26, 50, 70, 80, 90], &[10, 11, 12, 13, 14, 15, 16]],
         [1, 1, 36, 100],
         5,
         0,
@@ -104,7 +104,7 @@ fn t4_backward_trick_on_descending_piles() {
         &mut state,
         play_action(56, 2),
         "T4",
-        "56 on descending pile 2 at 36 is neither lower nor exactly 10 higher",
+        "56 on descending pile 1 at 36 is neither lower nor exactly 10 higher",
     );
     state.apply_action(play_action(46, 2)).unwrap();
     state.apply_action(play_action(56, 2)).unwrap();
@@ -117,7 +117,7 @@ fn t3_minimum_of_two_while_the_draw_pile_has_cards() {
     let mut state = position(
         2,
         false,
-        &[&[20, 30, 40, 50, 60, 70, 80], &[11, 12]],
+        &[&[20, 30, 40, 50, 60, 70, 80], &[11, 12, 13, 14, 15, 16, 17]],
         [5, 1, 100, 100],
         5,
         0,
@@ -144,7 +144,7 @@ fn t3_draws_only_as_far_as_the_pile_allows_then_the_minimum_is_one() {
     let mut state = position(
         2,
         false,
-        &[&[20, 30, 40, 50, 60, 70, 80], &[11, 12]],
+        &[&[20, 30, 40, 50, 60, 70, 80], &[11, 12, 13, 14, 15, 16, 17]],
         [5, 1, 100, 100],
         1,
         0,
@@ -165,7 +165,7 @@ fn t3_pro_variant_needs_three() {
     let mut state = position(
         2,
         true,
-        &[&[20, 30, 40, 50, 60, 70, 80], &[11, 12]],
+        &[&[20, 30, 40, 50, 60, 70, 80], &[11, 12, 13, 14, 15, 16, 17]],
         [5, 1, 100, 100],
         5,
         0,
@@ -205,7 +205,7 @@ fn t6_lost_the_moment_the_minimum_cannot_be_reached() {
     let mut state = position(
         2,
         false,
-        &[&[97, 50, 60, 61, 62, 63, 64], &[10]],
+        &[&[97, 50, 60, 61, 62, 63, 64], &[10, 11, 12, 13, 14, 15, 16]],
         [96, 99, 3, 2],
         5,
         0,
@@ -214,8 +214,8 @@ fn t6_lost_the_moment_the_minimum_cannot_be_reached() {
     assert!(state.is_terminal());
     let outcome = state.outcome().unwrap();
     assert!(!outcome.won);
-    assert_eq!(outcome.score, 6 + 1 + 5);
-    assert_eq!(state.returns(), vec![-12.0, -12.0]);
+    assert_eq!(outcome.score, 6 + 7 + 5);
+    assert_eq!(state.returns(), vec![-18.0, -18.0]);
     assert!(state.legal_actions().is_empty());
     assert_eq!(state.check_action(END_TURN).unwrap_err().rule, "T6");
 }
@@ -272,8 +272,16 @@ fn moves_round_trip_and_malformed_ones_are_explained() {
     for (mv, text) in [
         (json!({"type": "play", "card": 1, "pile": 0}), "cards are 2-99"),
         (json!({"type": "play", "card": 5, "pile": 4}), "piles are 0-3"),
-        (json!({"type": "play", "card": 5}), "missing field 'pile'"),
-        (json!({"type": "draw"}), "unknown move type"),
+        (json!({"type": "play", "card": 5}), "missing field `pile`"),
+        (json!({"type": "draw"}), "unknown variant `draw`"),
+        (json!({"type": "end_turn", "x": 1}), "unknown field `x`"),
+        (
+            json!({"type": "play", "card": 5, "pile": 0, "x": 1}),
+            "unknown field `x`",
+        ),
+        (json!({"type": "play", "card": 100, "pile": 0}), "cards are 2-99"),
+        (json!({"type": "play", "card": 5, "pile": -1}), "piles are 0-3"),
+        (json!({"type": "play", "card": 1e300, "pile": 0}), "invalid type"),
     ] {
         let err = state.action_from_move(&mv).unwrap_err().to_string();
         assert!(err.contains(text), "{err}");
