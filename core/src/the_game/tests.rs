@@ -692,3 +692,37 @@ fn impossible_views_are_refused() {
         assert!(err.to_string().contains(text), "{text}: {err}");
     }
 }
+
+#[test]
+fn a_constrained_hand_is_uniform_among_the_hands_the_view_allows() {
+    // Player 1 is to move with nothing played yet, so holds a card that fits (T6). Of the
+    // nine cards player 0 cannot see only 88 fits (on 98, exactly 10 lower): player 1's
+    // seven cards are 88 and six of the other eight, each of the 28 such hands alike.
+    let state = position(
+        2,
+        false,
+        &[&[99, 87, 13, 12, 50, 51, 52], &[88, 40, 41, 42, 43, 44, 45]],
+        [98, 97, 3, 2],
+        2,
+        1,
+    );
+    let mut counts = std::collections::BTreeMap::new();
+    let n = 2_800;
+    for seed in 0..n {
+        let r = state.resample(0, seed).unwrap();
+        assert!(
+            r.hand_set(1).contains(88),
+            "player 1 must hold the one fitting card"
+        );
+        *counts
+            .entry(r.hand_set(1).iter().collect::<Vec<_>>())
+            .or_insert(0u32) += 1;
+    }
+    assert_eq!(counts.len(), 28);
+    let expected = f64::from(n as u32) / 28.0;
+    let chi2: f64 = counts
+        .values()
+        .map(|&c| (f64::from(c) - expected).powi(2) / expected)
+        .sum();
+    assert!(chi2 < 27.0 + 6.0 * 54f64.sqrt(), "chi2 {chi2:.1}");
+}

@@ -15,9 +15,7 @@ use rand::seq::SliceRandom;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::state::{
-    Hand, NUM_PILES, Outcome, START_TOPS, State, TheGame, ascending, check_piles, fits, pile_name,
-};
+use super::state::{Hand, NUM_PILES, State, TheGame, ascending, check_piles, fits, pile_name};
 use crate::error::{Error, Result};
 use crate::game::GameState;
 use crate::rng;
@@ -422,23 +420,4 @@ fn fitting_count(rng: &mut rng::Rng, fit: usize, other: usize, size: usize) -> u
 /// `n` choose `k`; here at most 98 choose 8, far within `u64`.
 fn binomial(n: usize, k: usize) -> u64 {
     (0..k as u64).fold(1, |acc, i| acc * (n as u64 - i) / (i + 1))
-}
-
-impl View {
-    /// The state's outcome as the view shows it.
-    pub fn outcome(&self) -> Option<Outcome> {
-        self.outcome.map(|o| Outcome {
-            won: o.won,
-            score: o.score,
-        })
-    }
-
-    /// The tops of the four piles.
-    pub fn tops(&self) -> [u8; NUM_PILES] {
-        let mut tops = START_TOPS;
-        for (p, pile) in self.piles.iter().enumerate() {
-            tops[p] = pile.top;
-        }
-        tops
-    }
 }
