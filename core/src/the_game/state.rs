@@ -832,6 +832,13 @@ impl GameState for State {
         super::view::view_of(self, seat)
     }
 
+    /// As the trait's, with room for a whole view from the start (the API serves views).
+    fn view_json(&self, seat: Option<usize>) -> Vec<u8> {
+        let mut out = Vec::with_capacity(1024);
+        serde_json::to_writer(&mut out, &self.view_of(seat)).expect("a view always serializes");
+        out
+    }
+
     fn action_to_string(&self, action: Action) -> String {
         match decode(action) {
             Some((card, pile)) => format!("play {card} on {}", pile_name(pile)),

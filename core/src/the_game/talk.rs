@@ -223,20 +223,56 @@ const VERB_ACHTEN: &[&str] = &["achte", "achten"];
 /// Connectors ("und", "and") join number words but are not numbers by themselves.
 const CONNECTORS: &[&str] = &["und", "and"];
 
-/// True if `word` splits wholly into `morphemes`; with `needs_number`, one of them
-/// must be a number (not a connector). An empty word splits when no number is needed.
+/// One language's number words.
+struct Language {
+    cardinals: &'static [&'static str],
+    /// Endings after a whole cardinal ("Sechzig-er", "six-es").
+    endings: &'static [&'static str],
+    /// Last parts of ordinals, after a cardinal or nothing ("dreiund-zwanzigst").
+    ordinals: &'static [&'static str],
+    /// Endings after an ordinal ("zwanzigst-en", "third-s").
+    ordinal_endings: &'static [&'static str],
+}
+
+const GERMAN_WORDS: Language = Language {
+    cardinals: GERMAN,
+    endings: GERMAN_ENDINGS,
+    ordinals: GERMAN_ORDINALS,
+    ordinal_endings: GERMAN_ORDINAL_ENDINGS,
+};
+
+const ENGLISH_WORDS: Language = Language {
+    cardinals: ENGLISH,
+    endings: ENGLISH_ENDINGS,
+    ordinals: ENGLISH_ORDINALS,
+    ordinal_endings: ENGLISH_ORDINAL_ENDINGS,
+};
+
+/// Whether `word` is a number word of `language`: a cardinal (made of its morphemes,
+/// one of them not a connector), a cardinal with an ending, or an ordinal (a cardinal or
+/// nothing, an ordinal part, an ending). One pass over the word finds every prefix that
+/// splits into cardinal morphemes; the three forms are then read off at the word's end.
 /// Time O(len · morphemes).
-fn splits_into(word: &[u8], morphemes: &[&str], needs_number: bool) -> bool {
-    // reach[i]: 0 if word[..i] does not split, 1 if it does, 2 if with a number in it.
-    let n = word.len();
-    let mut reach = vec![0u8; n + 1];
+fn is_number_in(word: &str, language: &Language) -> bool {
+    let w = word.as_bytes();
+    let n = w.len();
+    // reach[i]: 0 if w[..i] does not split, 1 if it does (connectors only or empty),
+    // 2 if it does with a number in it. Short words (all real ones) stay on the stack.
+    let mut stack = [0u8; 48];
+    let mut heap = Vec::new();
+    let reach: &mut [u8] = if n < stack.len() {
+        &mut stack[..=n]
+    } else {
+        heap.resize(n + 1, 0);
+        &mut heap
+    };
     reach[0] = 1;
     for i in 0..n {
         if reach[i] == 0 {
             continue;
         }
-        for m in morphemes {
-            if word[i..].starts_with(m.as_bytes()) {
+        for m in language.cardinals {
+            if w[i..].starts_with(m.as_bytes()) {
                 let next = if reach[i] == 2 || !CONNECTORS.contains(m) {
                     2
                 } else {
@@ -247,28 +283,22 @@ fn splits_into(word: &[u8], morphemes: &[&str], needs_number: bool) -> bool {
             }
         }
     }
-    reach[n] == 2 || (!needs_number && reach[n] == 1)
-}
-
-/// A cardinal, alone or with one of `endings` ("sechzig", "Sechzigern", "sixes").
-fn is_cardinal(word: &str, cardinals: &[&str], endings: &[&str]) -> bool {
-    splits_into(word.as_bytes(), cardinals, true)
-        || endings.iter().any(|e| {
-            word.strip_suffix(e)
-                .is_some_and(|stem| stem != "ein" && splits_into(stem.as_bytes(), cardinals, true))
-        })
-}
-
-/// An ordinal: a cardinal (or nothing), one of `ordinals`, one of `endings`.
-fn is_ordinal(word: &str, cardinals: &[&str], ordinals: &[&str], endings: &[&str]) -> bool {
-    endings.iter().any(|e| {
-        word.strip_suffix(e).is_some_and(|stem| {
-            ordinals.iter().any(|o| {
-                stem.strip_suffix(o)
-                    .is_some_and(|prefix| splits_into(prefix.as_bytes(), cardinals, false))
+    if reach[n] == 2 {
+        return true;
+    }
+    let cardinal_with_ending = language.endings.iter().any(|e| {
+        word.strip_suffix(e)
+            .is_some_and(|stem| stem != "ein" && reach[stem.len()] == 2)
+    });
+    cardinal_with_ending
+        || language.ordinal_endings.iter().any(|e| {
+            word.strip_suffix(e).is_some_and(|stem| {
+                language
+                    .ordinals
+                    .iter()
+                    .any(|o| stem.ends_with(o) && reach[stem.len() - o.len()] >= 1)
             })
         })
-    })
 }
 
 /// A German or English number word, cardinal or ordinal (folded, see [`fold`]), other
@@ -277,10 +307,7 @@ fn is_number_word(word: &str) -> bool {
     if ARTICLES.contains(&word) || VERB_ACHTEN.contains(&word) {
         return false;
     }
-    is_cardinal(word, GERMAN, GERMAN_ENDINGS)
-        || is_cardinal(word, ENGLISH, ENGLISH_ENDINGS)
-        || is_ordinal(word, GERMAN, GERMAN_ORDINALS, GERMAN_ORDINAL_ENDINGS)
-        || is_ordinal(word, ENGLISH, ENGLISH_ORDINALS, ENGLISH_ORDINAL_ENDINGS)
+    is_number_in(word, &GERMAN_WORDS) || is_number_in(word, &ENGLISH_WORDS)
 }
 
 /// Characters that show nothing: zero-width spaces and joiners, the soft hyphen,

@@ -726,3 +726,44 @@ fn a_constrained_hand_is_uniform_among_the_hands_the_view_allows() {
         .sum();
     assert!(chi2 < 27.0 + 6.0 * 54f64.sqrt(), "chi2 {chi2:.1}");
 }
+
+#[test]
+fn schemas_describe_the_view_and_the_moves() {
+    use crate::game::DynGame;
+    let game = TheGame::default();
+    let view = DynGame::view_schema(&game);
+    let text = view.to_string();
+    assert_eq!(view["title"], json!("TheGameView"));
+    assert_eq!(view["additionalProperties"], json!(false));
+    for name in [
+        "TheGamePile",
+        "TheGameOutcome",
+        "TheGameCards",
+        "TheGameDirection",
+    ] {
+        assert!(text.contains(name), "{name} in {text}");
+    }
+    assert!(
+        view["properties"]["played_cards"]
+            .to_string()
+            .contains("TheGameCards")
+    );
+    assert!(
+        view["properties"]["hand"]["description"]
+            .as_str()
+            .unwrap()
+            .contains("null in the public view")
+    );
+    let moves = DynGame::move_schema(&game);
+    let text = moves.to_string();
+    assert_eq!(moves["title"], json!("TheGameMove"));
+    for part in [
+        "\"play\"",
+        "\"end_turn\"",
+        "\"minimum\":2",
+        "\"maximum\":99",
+        "\"maximum\":3",
+    ] {
+        assert!(text.contains(part), "{part} in {text}");
+    }
+}
