@@ -35,7 +35,7 @@ fn resample_keeps_the_view_reads_back_and_plays_on() {
             let mut bot = RandomBot::new(seed);
             let mut step = 0u64;
             loop {
-                if step % 5 == 0 || state.is_terminal() {
+                if step.is_multiple_of(5) || state.is_terminal() {
                     for p in 0..game.players as usize {
                         let view = state.view_of(Some(p));
                         let r = state
@@ -46,7 +46,7 @@ fn resample_keeps_the_view_reads_back_and_plays_on() {
                         assert_eq!(game.state_from_json(&r.to_json()).unwrap(), r);
                         let typed: View = serde_json::from_slice(&state.view_json(Some(p))).unwrap();
                         assert_eq!(typed, view, "the view's JSON reads back");
-                        if step % 15 == 0 {
+                        if step.is_multiple_of(15) {
                             let mut r = r;
                             play_out(&mut r, seed + step);
                         }

@@ -241,7 +241,7 @@ fn mutated_states_are_refused_or_play_to_the_end() {
     let (mut accepted, mut refused) = (0u64, 0u64);
     let mut base = sample_state(&mut rng);
     for case in 0..cases() {
-        if case % 20 == 0 {
+        if case.is_multiple_of(20) {
             base = sample_state(&mut rng);
         }
         let (game, original) = &base;

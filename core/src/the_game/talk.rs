@@ -272,7 +272,8 @@ fn is_number_in(word: &str, language: &Language) -> bool {
             continue;
         }
         for m in language.cardinals {
-            if w[i..].starts_with(m.as_bytes()) {
+            // The first byte first: most morphemes fail there, without a memcmp call.
+            if m.as_bytes()[0] == w[i] && w[i..].starts_with(m.as_bytes()) {
                 let next = if reach[i] == 2 || !CONNECTORS.contains(m) {
                     2
                 } else {
@@ -296,9 +297,14 @@ fn is_number_in(word: &str, language: &Language) -> bool {
                 language
                     .ordinals
                     .iter()
-                    .any(|o| stem.ends_with(o) && reach[stem.len() - o.len()] >= 1)
+                    .any(|o| ends_with(stem, o) && reach[stem.len() - o.len()] >= 1)
             })
         })
+}
+
+/// `text.ends_with(suffix)` testing the last byte first (most ordinal parts fail there).
+fn ends_with(text: &str, suffix: &str) -> bool {
+    text.as_bytes().last() == suffix.as_bytes().last() && text.ends_with(suffix)
 }
 
 /// A German or English number word, cardinal or ordinal (folded, see [`fold`]), other

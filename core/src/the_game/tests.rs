@@ -649,7 +649,8 @@ fn impossible_views_are_refused() {
     };
     let view = s.view_of(Some(1));
     assert!(game.state_from_view(&view, 0).is_ok());
-    let cases: Vec<(fn(&mut View), &str)> = vec![
+    type Change = fn(&mut View);
+    let cases: Vec<(Change, &str)> = vec![
         (|v| v.players = 4, "players=4"),
         (|v| v.player = Some(3), "seats are 0-2"),
         (|v| v.hand = None, "hand is null"),

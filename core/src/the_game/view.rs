@@ -225,14 +225,14 @@ pub(super) fn state_from_view(rules: &TheGame, view: &View, seed: u64) -> Result
     if let Some(c) = own.iter().find(|&c| played.contains(c)) {
         return bad(format!("card {c} is both in the hand and played"));
     }
-    if let Some(p) = seat {
-        if own.len() != usize::from(view.hand_sizes[p]) {
-            return bad(format!(
-                "the hand holds {} cards, but hand_sizes says player {p} holds {}",
-                own.len(),
-                view.hand_sizes[p]
-            ));
-        }
+    if let Some(p) = seat
+        && own.len() != usize::from(view.hand_sizes[p])
+    {
+        return bad(format!(
+            "the hand holds {} cards, but hand_sizes says player {p} holds {}",
+            own.len(),
+            view.hand_sizes[p]
+        ));
     }
     let unseen = Hand::ALL.without(played.union(own));
     let draw = usize::from(view.draw_pile_size);
@@ -366,12 +366,11 @@ pub(super) fn state_from_view(rules: &TheGame, view: &View, seed: u64) -> Result
             rest.shuffle(&mut rng);
         }
     }
-    for q in 0..players {
-        if Some(q) == seat || (constraint.is_some() && q == turn && seat != Some(turn)) {
-            continue;
+    let dealt_first = constraint.is_some() && seat != Some(turn);
+    for (q, (hand, &size)) in hands.iter_mut().zip(&view.hand_sizes).enumerate() {
+        if Some(q) != seat && !(dealt_first && q == turn) {
+            *hand = rest.drain(..usize::from(size)).collect();
         }
-        let n = usize::from(view.hand_sizes[q]);
-        hands[q] = rest.drain(..n).collect();
     }
     let mut state = State {
         rules: *rules,
