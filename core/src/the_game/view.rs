@@ -123,8 +123,9 @@ pub enum Move {
         pile: i64,
     },
     /// End the turn once its minimum is played (T3); the player then draws as many cards
-    /// as were played. (A struct variant, as serde ignores unknown fields after the tag
-    /// of a unit variant: `{"type": "end_turn", "x": 1}` must be refused.)
+    /// as were played.
+    // A struct variant: serde ignores unknown fields after the tag of a unit variant,
+    // and `{"type": "end_turn", "x": 1}` must be refused.
     EndTurn {},
 }
 
