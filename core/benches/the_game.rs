@@ -29,6 +29,28 @@ fn games(c: &mut Criterion) {
             black_box(buf.len())
         })
     });
+    // A position mid-game: some cards played, others held.
+    let mut mid = TheGame {
+        players: 3,
+        pro: false,
+    }
+    .new_initial_state(1);
+    let mut bot = spielwerk_core::bots::RandomBot::new(1);
+    for _ in 0..12 {
+        if let Some(a) = bot.step(&mid) {
+            mid.apply_action(a).unwrap();
+        }
+    }
+    group.bench_function("view_json/mid-game, 3 players", |b| {
+        b.iter(|| black_box(black_box(&mid).view_json(Some(1))))
+    });
+    group.bench_function("resample/mid-game, 3 players", |b| {
+        let mut seed = 0u64;
+        b.iter(|| {
+            seed += 1;
+            black_box(black_box(&mid).resample(1, seed).unwrap())
+        })
+    });
     group.finish();
     c.bench_function("the_game/mentions_number/sentence", |b| {
         b.iter(|| {

@@ -7,13 +7,16 @@
 //! | 392 | end the turn (only once the minimum is played, T3) |
 //!
 //! A turn is a sequence of single plays; it ends by the end-turn action, or by itself
-//! when the player's hand is empty. The draw follows the turn's end.
+//! when the player's hand is empty. The draw follows the turn's end. Texts for people
+//! name the piles "ascending pile 1/2" and "descending pile 1/2" (ids 0/1 and 2/3).
 
 mod state;
 pub mod talk;
+mod view;
 
-pub use state::{END_TURN, Hand, NUM_ACTIONS, NUM_PILES, Outcome, State, TheGame, play_action};
+pub use state::{END_TURN, Hand, NUM_ACTIONS, NUM_PILES, Outcome, State, TheGame, pile_name, play_action};
 pub use talk::mentions_number;
+pub use view::{Direction, GameName, Move, PileView, View, ViewOutcome};
 
 #[cfg(test)]
 mod tests;

@@ -4,8 +4,9 @@ use std::fmt::Write as _;
 
 use rand::seq::SliceRandom;
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
+use super::view::{Move, View};
 use crate::bits::ones;
 use crate::error::{Error, IllegalAction, Result};
 use crate::game::{Action, Game, GameState, parse_state, reject_unknown_options};
@@ -13,9 +14,9 @@ use crate::meta::{OptionSpec, Utility};
 use crate::rng;
 
 pub const NUM_PILES: usize = 4;
-const LOWEST: u8 = 2;
-const HIGHEST: u8 = 99;
-const NUM_CARDS: usize = (HIGHEST - LOWEST + 1) as usize;
+pub(super) const LOWEST: u8 = 2;
+pub(super) const HIGHEST: u8 = 99;
+pub(super) const NUM_CARDS: usize = (HIGHEST - LOWEST + 1) as usize;
 pub const END_TURN: Action = (NUM_CARDS * NUM_PILES) as Action;
 pub const NUM_ACTIONS: usize = END_TURN as usize + 1;
 
@@ -25,21 +26,59 @@ pub const fn play_action(card: u8, pile: usize) -> Action {
 }
 
 /// T1: piles 0 and 1 ascend from 1, piles 2 and 3 descend from 100.
-const fn ascending(pile: usize) -> bool {
+pub(super) const fn ascending(pile: usize) -> bool {
     pile < 2
 }
 
-const START_TOPS: [u8; NUM_PILES] = [1, 1, 100, 100];
+pub(super) const START_TOPS: [u8; NUM_PILES] = [1, 1, 100, 100];
 
-/// A set of cards 2–99 as a bit mask; iterates ascending; serialized as a list of numbers.
+/// T4: on an ascending pile a card higher than the top or exactly 10 lower; on a
+/// descending pile lower or exactly 10 higher. Nothing else.
+pub(super) const fn fits(card: u8, top: u8, pile: usize) -> bool {
+    if ascending(pile) {
+        card > top || card + 10 == top
+    } else {
+        card < top || card == top + 10
+    }
+}
+
+/// A pile as the board shows it: "ascending pile 1", …, "descending pile 2". Ids stay
+/// 0–3 in JSON and actions; texts for people count each pair of piles from 1.
+pub fn pile_name(pile: usize) -> String {
+    let direction = if ascending(pile) {
+        "ascending"
+    } else {
+        "descending"
+    };
+    format!("{direction} pile {}", pile % 2 + 1)
+}
+
+/// [`pile_name`] in German, in the dative ("auf dem aufsteigenden Stapel 1").
+fn pile_name_de(pile: usize) -> String {
+    let direction = if ascending(pile) {
+        "aufsteigenden"
+    } else {
+        "absteigenden"
+    };
+    format!("{direction} Stapel {}", pile % 2 + 1)
+}
+
+/// A set of cards 2–99 as a bit mask; iterates ascending; serialized as a sorted list
+/// of numbers.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Hand(u128);
 
+/// Bit `c` for every card `c` in 2–99.
+const ALL_CARDS: u128 = ((1u128 << (HIGHEST + 1)) - 1) & !((1u128 << LOWEST) - 1);
+
 impl Hand {
+    /// All 98 cards.
+    pub(super) const ALL: Hand = Hand(ALL_CARDS);
+
     pub fn contains(self, card: u8) -> bool {
         card < 128 && self.0 & (1 << card) != 0
     }
-    fn insert(&mut self, card: u8) {
+    pub(super) fn insert(&mut self, card: u8) {
         self.0 |= 1 << card;
     }
     fn remove(&mut self, card: u8) {
@@ -53,6 +92,20 @@ impl Hand {
     }
     pub fn iter(self) -> impl Iterator<Item = u8> {
         ones(self.0).map(|card| card as u8)
+    }
+    pub(super) fn union(self, other: Hand) -> Hand {
+        Hand(self.0 | other.0)
+    }
+    pub(super) fn without(self, other: Hand) -> Hand {
+        Hand(self.0 & !other.0)
+    }
+}
+
+impl FromIterator<u8> for Hand {
+    fn from_iter<I: IntoIterator<Item = u8>>(iter: I) -> Self {
+        let mut hand = Hand::default();
+        iter.into_iter().for_each(|c| hand.insert(c));
+        hand
     }
 }
 
@@ -72,12 +125,27 @@ impl<'de> Deserialize<'de> for Hand {
             }
             if hand.contains(c) {
                 return Err(serde::de::Error::custom(format!(
-                    "card {c} appears twice in a hand"
+                    "card {c} appears twice in a set of cards"
                 )));
             }
             hand.insert(c);
         }
         Ok(hand)
+    }
+}
+
+impl schemars::JsonSchema for Hand {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "TheGameCards".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "array",
+            "description": "A set of cards, ascending; cards are the numbers 2-99, each at most once.",
+            "items": {"type": "integer", "minimum": 2, "maximum": 99},
+            "uniqueItems": true,
+        })
     }
 }
 
@@ -109,12 +177,30 @@ impl TheGame {
             _ => 6,
         }
     }
+
+    /// T3: the minimum per turn while the draw pile has cards: 2, or 3 in the pro variant.
+    fn full_minimum(&self) -> usize {
+        if self.pro { 3 } else { 2 }
+    }
+
+    /// T3: the turn's minimum for a draw pile of `draw_pile_size` cards.
+    pub(super) fn minimum(&self, draw_pile_size: usize) -> usize {
+        if draw_pile_size == 0 {
+            1
+        } else {
+            self.full_minimum()
+        }
+    }
+
+    /// The cards left in the draw pile after the deal (T2).
+    fn initial_draw_pile(&self) -> usize {
+        NUM_CARDS - self.hand_size() * self.players as usize
+    }
 }
 
 impl Game for TheGame {
-    // SCAFFOLD(issue 9): replaced by the typed view and move enum.
-    type View = Value;
-    type Move = Value;
+    type View = View;
+    type Move = Move;
     type State = State;
     const NAME: &'static str = "the_game";
 
@@ -151,19 +237,50 @@ impl Game for TheGame {
         Utility::Cooperative
     }
 
-    // SCAFFOLD(issue 9)
+    /// At most 98 plays, one per card. Every end-turn action needs a play before it in
+    /// its turn, and they come in two kinds:
+    /// - those ended while the draw pile still had cards: each needed the full minimum
+    ///   `m` (2, pro 3, T3) and so drew `m` cards, except a last one that empties the
+    ///   pile; with `D` cards in the pile after the deal, at most `(D - 1) / m + 1`;
+    /// - those ended with the pile empty: the pile empties only at a turn's end, so
+    ///   their plays all came from the hands as they were then, at most
+    ///   `players · hand size` cards, one play at least each.
+    ///
+    /// Both together are also at most 98 (one play each).
     fn max_game_length(&self) -> u64 {
-        u64::MAX
+        let draw = self.initial_draw_pile() as u64;
+        let m = self.full_minimum() as u64;
+        let with_cards = if draw == 0 { 0 } else { (draw - 1) / m + 1 };
+        let emptied = (self.hand_size() * self.players as usize) as u64;
+        NUM_CARDS as u64 + (with_cards + emptied).min(NUM_CARDS as u64)
     }
 
-    // SCAFFOLD(issue 9)
     fn option_specs(&self) -> Vec<OptionSpec> {
-        Vec::new()
+        vec![
+            OptionSpec::int(
+                "players",
+                2,
+                1,
+                5,
+                "Number of players, 1-5 (T2): each holds 8 cards solo, 7 with two players, \
+                 6 with three to five.",
+            ),
+            OptionSpec::flag(
+                "pro",
+                false,
+                "Pro variant (T3): while the draw pile has cards, every turn must play at \
+                 least three cards instead of two.",
+            )
+            .german("Profivariante"),
+        ]
     }
 
-    // SCAFFOLD(issue 9)
-    fn state_from_view(&self, _view: &Value, _seed: u64) -> Result<State> {
-        Err(Error::InvalidView("not yet".into()))
+    /// Builds a state from a seat's (or the public) view: the cards the view does not
+    /// show (the other hands and the draw pile, or every hand in the public view) are
+    /// dealt uniformly at random from `seed` among all deals that give exactly this view.
+    /// The built state's history is empty: the view carries none.
+    fn state_from_view(&self, view: &View, seed: u64) -> Result<State> {
+        super::view::state_from_view(self, view, seed)
     }
 
     /// One seeded shuffle of the 98 cards; player `i` gets the `i`-th run of
@@ -172,12 +289,9 @@ impl Game for TheGame {
         let mut deck: Vec<u8> = (LOWEST..=HIGHEST).collect();
         deck.shuffle(&mut rng::seeded(seed, rng::STREAM_DEAL));
         let size = self.hand_size();
-        let mut hands = vec![Hand::default(); self.players as usize];
-        for (p, hand) in hands.iter_mut().enumerate() {
-            deck[p * size..(p + 1) * size]
-                .iter()
-                .for_each(|&c| hand.insert(c));
-        }
+        let hands = (0..self.players as usize)
+            .map(|p| deck[p * size..(p + 1) * size].iter().copied().collect())
+            .collect();
         State {
             rules: *self,
             draw_pile: deck.split_off(size * self.players as usize),
@@ -191,18 +305,18 @@ impl Game for TheGame {
         }
     }
 
+    /// Reads a state and refuses every one that play cannot reach as far as the state
+    /// shows it (see [`State::validate`]); the stored outcome must be the one the
+    /// position implies (T6).
     fn state_from_json(&self, json: &str) -> Result<State> {
-        let mut state: State = parse_state(json, "The Game", self, |s: &State| &s.rules)?;
-        state.validate()?;
-        // T6: a position whose player to move is stuck (or with every card played) is over.
-        if state.outcome.is_none() {
-            state.settle_outcome();
-        }
+        let state: State = parse_state(json, "The Game", self, |s: &State| &s.rules)?;
+        state.validate().map_err(Error::InvalidState)?;
         Ok(state)
     }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Outcome {
     /// Every card was played (T6).
     pub won: bool,
@@ -214,19 +328,20 @@ pub struct Outcome {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct State {
-    rules: TheGame,
+    pub(super) rules: TheGame,
     /// The next card drawn is the last.
-    draw_pile: Vec<u8>,
+    pub(super) draw_pile: Vec<u8>,
     /// One per seat.
-    hands: Vec<Hand>,
+    pub(super) hands: Vec<Hand>,
     /// The top card of each pile (1 or 100 before any play).
-    tops: [u8; NUM_PILES],
+    pub(super) tops: [u8; NUM_PILES],
     /// How many cards were played on each pile.
-    pile_sizes: [u8; NUM_PILES],
-    current: u8,
-    played_this_turn: u8,
-    outcome: Option<Outcome>,
-    history: Vec<Action>,
+    pub(super) pile_sizes: [u8; NUM_PILES],
+    /// The player to move; once the game is lost, the one who could not go on (T6).
+    pub(super) current: u8,
+    pub(super) played_this_turn: u8,
+    pub(super) outcome: Option<Outcome>,
+    pub(super) history: Vec<Action>,
 }
 
 impl State {
@@ -248,21 +363,27 @@ impl State {
 
     /// T3: 2 (pro: 3) while the draw pile has cards, 1 once it is empty.
     pub fn minimum(&self) -> usize {
-        match (self.draw_pile.is_empty(), self.rules.pro) {
-            (true, _) => 1,
-            (false, false) => 2,
-            (false, true) => 3,
-        }
+        self.rules.minimum(self.draw_pile.len())
     }
 
-    /// T4: ascending, higher or exactly 10 lower; descending, lower or exactly 10 higher.
+    /// T4: whether `card` may go on `pile` now.
     pub fn fits(&self, card: u8, pile: usize) -> bool {
-        let top = self.tops[pile];
-        if ascending(pile) {
-            card > top || card + 10 == top
-        } else {
-            card < top || card == top + 10
+        fits(card, self.tops[pile], pile)
+    }
+
+    /// Every card that lies on a pile: neither in a hand nor in the draw pile (the
+    /// 98 cards are conserved, T1).
+    pub fn played_cards(&self) -> Hand {
+        let mut left = self.draw_pile.iter().copied().collect::<Hand>();
+        for &hand in &self.hands {
+            left = left.union(hand);
         }
+        Hand::ALL.without(left)
+    }
+
+    /// The player who could not go on in a lost game (T6).
+    pub fn stuck_player(&self) -> Option<usize> {
+        self.outcome.filter(|o| !o.won).map(|_| self.current as usize)
     }
 
     fn can_play(&self) -> bool {
@@ -276,40 +397,73 @@ impl State {
 
     fn check(&self, action: Action) -> Result<(), IllegalAction> {
         if self.outcome.is_some() {
-            return Err(IllegalAction::untyped("T6", "the game is over"));
+            return Err(IllegalAction::new(
+                "T6",
+                "game_over",
+                "the game is over",
+                "Das Spiel ist vorbei",
+            ));
         }
         let me = self.current as usize;
         if action == END_TURN {
-            let missing = self.minimum().saturating_sub(self.played_this_turn as usize);
-            return match missing {
+            let (minimum, played) = (self.minimum(), self.played_this_turn as usize);
+            return match minimum.saturating_sub(played) {
                 0 => Ok(()),
-                1 => Err(IllegalAction::untyped(
-                    "T3",
-                    "you must play 1 more card before ending the turn",
-                )),
-                n => Err(IllegalAction::untyped(
-                    "T3",
-                    format!("you must play {n} more cards before ending the turn"),
-                )),
+                missing => {
+                    let (cards, karten) = if missing == 1 {
+                        ("1 more card".to_string(), "1 Karte".to_string())
+                    } else {
+                        (format!("{missing} more cards"), format!("{missing} Karten"))
+                    };
+                    Err(IllegalAction::new(
+                        "T3",
+                        "minimum_not_played",
+                        format!("you must play {cards} before ending the turn"),
+                        format!("Du musst noch {karten} legen, bevor du den Zug beenden darfst"),
+                    )
+                    .with("missing", missing)
+                    .with("minimum", minimum)
+                    .with("played", played))
+                }
             };
         }
         let Some((card, pile)) = decode(action) else {
             return Err(IllegalAction::no_such_action(action, NUM_ACTIONS));
         };
         if !self.hands[me].contains(card) {
-            return Err(IllegalAction::untyped(
+            return Err(IllegalAction::new(
                 "T3",
+                "card_not_in_hand",
                 format!("{card} is not in player {me}'s hand"),
-            ));
+                format!("Die {card} ist keine Handkarte von Spieler {me}"),
+            )
+            .with("card", card)
+            .with("player", me));
         }
         if !self.fits(card, pile) {
             let top = self.tops[pile];
-            let reason = if ascending(pile) {
-                format!("{card} on ascending pile {pile} at {top} is neither higher nor exactly 10 lower")
+            let (name, name_de) = (pile_name(pile), pile_name_de(pile));
+            let (reason, reason_de) = if ascending(pile) {
+                (
+                    format!("{card} on {name} at {top} is neither higher nor exactly 10 lower"),
+                    format!(
+                        "Die {card} auf dem {name_de} mit der {top} oben ist weder höher noch genau 10 weniger"
+                    ),
+                )
             } else {
-                format!("{card} on descending pile {pile} at {top} is neither lower nor exactly 10 higher")
+                (
+                    format!("{card} on {name} at {top} is neither lower nor exactly 10 higher"),
+                    format!(
+                        "Die {card} auf dem {name_de} mit der {top} oben ist weder niedriger noch genau 10 mehr"
+                    ),
+                )
             };
-            return Err(IllegalAction::untyped("T4", reason));
+            return Err(
+                IllegalAction::new("T4", "pile_wrong_direction", reason, reason_de)
+                    .with("card", card)
+                    .with("pile", pile)
+                    .with("top", top),
+            );
         }
         Ok(())
     }
@@ -331,92 +485,248 @@ impl State {
     }
 
     /// T6: won when every card is played; lost as soon as the player to move has not
-    /// reached the minimum and has no legal play.
-    fn settle_outcome(&mut self) {
+    /// reached the minimum and has no legal play. `current` must be a seat.
+    pub(super) fn derived_outcome(&self) -> Option<Outcome> {
         let score = self.score();
         if score == 0 {
-            self.outcome = Some(Outcome { won: true, score });
+            Some(Outcome { won: true, score })
         } else if (self.played_this_turn as usize) < self.minimum() && !self.can_play() {
-            self.outcome = Some(Outcome { won: false, score });
+            Some(Outcome { won: false, score })
+        } else {
+            None
         }
     }
 
-    fn validate(&self) -> Result<()> {
-        let bad = |m: String| Err(Error::InvalidState(m));
-        let players = self.rules.players as usize;
+    /// Checks everything the state shows against what play can reach; the message says
+    /// what is wrong and what is allowed. After this, every method works and the game
+    /// plays to its end.
+    pub(super) fn validate(&self) -> Result<(), String> {
+        let rules = self.rules;
+        let players = rules.players as usize;
+        if !(1..=5).contains(&players) {
+            return Err(format!("players {players}: The Game has 1-5 players (T2)"));
+        }
         if self.hands.len() != players {
-            return bad(format!(
+            return Err(format!(
                 "{} hands for {players} players: one hand per seat",
                 self.hands.len()
             ));
         }
-        let mut seen = Hand::default();
-        let mut count = 0;
-        let played_count: usize = self.pile_sizes.iter().map(|&n| n as usize).sum();
-        for &c in self.draw_pile.iter() {
-            if !(LOWEST..=HIGHEST).contains(&c) || seen.contains(c) {
-                return bad(format!("draw pile card {c}: cards are 2-99, each once"));
+        // T1: every card 2-99 exactly once: in a hand, in the draw pile or on a pile.
+        let mut left = Hand::default();
+        for &c in &self.draw_pile {
+            if !(LOWEST..=HIGHEST).contains(&c) || left.contains(c) {
+                return Err(format!("draw pile card {c}: cards are 2-99, each once"));
             }
-            seen.insert(c);
-            count += 1;
+            left.insert(c);
         }
-        for (p, h) in self.hands.iter().enumerate() {
-            for c in h.iter() {
-                if seen.contains(c) {
-                    return bad(format!("card {c} in player {p}'s hand appears twice"));
-                }
-                seen.insert(c);
-                count += 1;
-            }
-        }
-        for (pile, &top) in self.tops.iter().enumerate() {
-            if self.pile_sizes[pile] == 0 {
-                if top != START_TOPS[pile] {
-                    return bad(format!(
-                        "pile {pile}: no card played, so its top is {}",
-                        START_TOPS[pile]
-                    ));
-                }
-            } else if !(LOWEST..=HIGHEST).contains(&top) || seen.contains(top) {
-                return bad(format!(
-                    "pile {pile}: top {top} must be a card 2-99 held nowhere else"
+        for (p, &hand) in self.hands.iter().enumerate() {
+            if let Some(c) = hand.iter().find(|&c| left.contains(c)) {
+                return Err(format!(
+                    "card {c} in player {p}'s hand is also elsewhere: each card is in one place"
                 ));
-            } else {
-                // The top is a played card: it lies on this pile only.
-                seen.insert(top);
             }
+            left = left.union(hand);
         }
-        if count + played_count != NUM_CARDS {
-            return bad(format!(
-                "{count} cards in hands and draw pile plus {played_count} played is not the 98 cards"
+        let played = Hand::ALL.without(left);
+        let on_piles: usize = self.pile_sizes.iter().map(|&n| n as usize).sum();
+        if on_piles != played.len() {
+            return Err(format!(
+                "pile sizes {:?} add up to {on_piles}, but {} cards are neither in a hand nor in \
+                 the draw pile: the 98 cards are the sum of the three",
+                self.pile_sizes,
+                played.len()
             ));
         }
+        check_piles(&self.tops, &self.pile_sizes, played)?;
+        self.check_history(played)?;
         if self.current as usize >= players {
-            return bad(format!("current player {} does not exist", self.current));
-        }
-        if self.outcome.is_none() && self.hands[self.current as usize].is_empty() && self.score() > 0 {
-            return bad(format!(
-                "player {} holds no cards, so cannot be the player to move (T5)",
-                self.current
+            return Err(format!(
+                "current player {}: seats are 0-{}",
+                self.current,
+                players - 1
             ));
         }
-        let mut settled = self.clone();
-        settled.outcome = None;
-        settled.settle_outcome();
-        if self.outcome.is_some() && self.outcome != settled.outcome {
-            return bad(format!(
-                "the outcome {:?} does not follow from the position (T6)",
-                self.outcome
+        let hand_sizes: Vec<usize> = self.hands.iter().map(|h| h.len()).collect();
+        check_counts(
+            &rules,
+            &hand_sizes,
+            self.draw_pile.len(),
+            played.len(),
+            self.current as usize,
+            self.played_this_turn as usize,
+        )?;
+        let derived = self.derived_outcome();
+        if derived != self.outcome {
+            let show = |o: Option<Outcome>| match o {
+                None => "null (the game goes on)".to_string(),
+                Some(o) => format!("won={}, score={}", o.won, o.score),
+            };
+            return Err(format!(
+                "the outcome is {}, but the position gives {} (T6)",
+                show(self.outcome),
+                show(derived)
             ));
         }
-        if self.history.iter().any(|&a| a as usize >= NUM_ACTIONS) {
-            return bad(format!("history holds an action outside 0..{NUM_ACTIONS}"));
+        Ok(())
+    }
+
+    /// A history is either empty (a state built from a view: the view carries none) or
+    /// leads to this position: its plays, replayed onto the piles, each fit (T4), play
+    /// every card at most once, and give exactly these piles and played cards.
+    fn check_history(&self, played: Hand) -> Result<(), String> {
+        if self.history.is_empty() {
+            return Ok(());
+        }
+        let max = self.rules.max_game_length();
+        if self.history.len() as u64 > max {
+            return Err(format!(
+                "the history holds {} actions; a game under these options has at most {max}",
+                self.history.len()
+            ));
+        }
+        let (mut tops, mut sizes, mut seen) = (START_TOPS, [0u8; NUM_PILES], Hand::default());
+        for (i, &action) in self.history.iter().enumerate() {
+            if action == END_TURN {
+                continue;
+            }
+            let Some((card, pile)) = decode(action) else {
+                return Err(format!(
+                    "history action {i} is {action}: actions are 0-{}",
+                    NUM_ACTIONS - 1
+                ));
+            };
+            if seen.contains(card) || !fits(card, tops[pile], pile) {
+                return Err(format!(
+                    "history action {i} plays {card} on {}, which the piles before it do not allow (T4)",
+                    pile_name(pile)
+                ));
+            }
+            seen.insert(card);
+            tops[pile] = card;
+            sizes[pile] += 1;
+        }
+        if (tops, sizes, seen) != (self.tops, self.pile_sizes, played) {
+            return Err(
+                "the history does not lead to these piles: its plays must give the tops, the pile \
+                 sizes and the played cards (or leave the history empty)"
+                    .into(),
+            );
         }
         Ok(())
     }
 }
 
-fn decode(action: Action) -> Option<(u8, usize)> {
+/// The piles against the played cards: a pile without cards shows its start (1 or 100),
+/// one with cards a played card as its top, no card on two piles (T1).
+pub(super) fn check_piles(
+    tops: &[u8; NUM_PILES],
+    sizes: &[u8; NUM_PILES],
+    played: Hand,
+) -> Result<(), String> {
+    for pile in 0..NUM_PILES {
+        let (top, name) = (tops[pile], pile_name(pile));
+        if sizes[pile] == 0 {
+            if top != START_TOPS[pile] {
+                return Err(format!(
+                    "{name} (pile {pile}) has no card played, so its top is {}, not {top}",
+                    START_TOPS[pile]
+                ));
+            }
+        } else if !played.contains(top) {
+            return Err(format!(
+                "{name} (pile {pile}): its top {top} must be a played card 2-99, in no hand and not \
+                 in the draw pile"
+            ));
+        } else if (0..pile).any(|q| sizes[q] > 0 && tops[q] == top) {
+            return Err(format!(
+                "{top} is the top of two piles: a card lies on one pile only"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The counters of a position against what play can reach. `turn` is the player to move
+/// (in a lost game the one who could not go on; in a won game any seat).
+///
+/// - T2: nobody holds more than the hand size;
+/// - T3: while the draw pile has cards every finished turn refilled its player's hand,
+///   so all hands but the mover's are full and the mover's holds the hand size minus
+///   the cards played this turn; and every finished turn played at least the minimum;
+/// - T3, T5: the mover holds cards (a player without any is skipped) and has played
+///   this turn no more than the hand held; a won game has nobody mid-turn.
+pub(super) fn check_counts(
+    rules: &TheGame,
+    hand_sizes: &[usize],
+    draw: usize,
+    played: usize,
+    turn: usize,
+    played_this_turn: usize,
+) -> Result<(), String> {
+    let size = rules.hand_size();
+    let players = rules.players;
+    if let Some(p) = hand_sizes.iter().position(|&n| n > size) {
+        return Err(format!(
+            "player {p} holds {} cards: with {players} players a hand holds at most {size} (T2)",
+            hand_sizes[p]
+        ));
+    }
+    if played_this_turn > played {
+        return Err(format!(
+            "played_this_turn {played_this_turn}, but only {played} cards are on the piles"
+        ));
+    }
+    let left = draw + hand_sizes.iter().sum::<usize>();
+    if left == 0 {
+        if played_this_turn != 0 {
+            return Err(format!(
+                "played_this_turn {played_this_turn}: every card is played, the game is won and \
+                 nobody is mid-turn (0)"
+            ));
+        }
+        return Ok(());
+    }
+    let mover = hand_sizes[turn];
+    if mover == 0 {
+        return Err(format!(
+            "player {turn} holds no cards, so cannot be the player to move (T5)"
+        ));
+    }
+    if mover + played_this_turn > size {
+        return Err(format!(
+            "played_this_turn {played_this_turn}: player {turn} holds {mover} cards, and a turn \
+             starts with at most {size} (T2, T3), so at most {} can have been played this turn",
+            size - mover
+        ));
+    }
+    if draw > 0 {
+        if let Some(p) = (0..hand_sizes.len()).find(|&p| p != turn && hand_sizes[p] != size) {
+            return Err(format!(
+                "player {p} holds {} cards: while the draw pile has cards, every hand is refilled \
+                 to {size} at its turn's end (T3)",
+                hand_sizes[p]
+            ));
+        }
+        if mover + played_this_turn != size {
+            return Err(format!(
+                "player {turn} holds {mover} cards and played {played_this_turn} this turn: while \
+                 the draw pile has cards, the two add up to the hand size {size} (T3)"
+            ));
+        }
+        let minimum = rules.full_minimum();
+        let finished = played - played_this_turn;
+        if (1..minimum).contains(&finished) {
+            return Err(format!(
+                "{finished} cards played in finished turns: while the draw pile has cards, every \
+                 turn plays at least {minimum} (T3)"
+            ));
+        }
+    }
+    Ok(())
+}
+
+pub(super) fn decode(action: Action) -> Option<(u8, usize)> {
     (action < END_TURN).then(|| {
         (
             LOWEST + (action / NUM_PILES as Action) as u8,
@@ -425,10 +735,16 @@ fn decode(action: Action) -> Option<(u8, usize)> {
     })
 }
 
-const MOVE_SYNTAX: &str = r#"moves are {"type": "play", "card": 2-99, "pile": 0-3} (piles 0 and 1 ascend, 2 and 3 descend) or {"type": "end_turn"}"#;
-
-fn move_error(what: impl std::fmt::Display) -> Error {
-    Error::InvalidMove(format!("{what}; {MOVE_SYNTAX}"))
+/// The move of an action id; `None` for an id outside the action space.
+fn move_of(action: Action) -> Option<Move> {
+    match decode(action) {
+        Some((card, pile)) => Some(Move::Play {
+            card: card.into(),
+            pile: pile as i64,
+        }),
+        None if action == END_TURN => Some(Move::EndTurn {}),
+        None => None,
+    }
 }
 
 impl GameState for State {
@@ -438,10 +754,6 @@ impl GameState for State {
         &self.rules
     }
 
-    // SCAFFOLD(issue 9)
-    fn encode_move(&self, mv: &Value) -> Result<Action> {
-        self.action_from_move(mv)
-    }
     fn current_player(&self) -> Option<usize> {
         self.outcome.is_none().then_some(self.current as usize)
     }
@@ -484,133 +796,85 @@ impl GameState for State {
                 }
             }
         }
-        self.settle_outcome();
+        self.outcome = self.derived_outcome();
         Ok(())
     }
 
+    /// R1, T6: every player gets −(cards left in all hands and the draw pile).
     fn returns(&self) -> Vec<f64> {
         // 0.0 - score, not -score: a won game returns 0.0, not -0.0.
         let score = self.outcome.map_or(0.0, |o| 0.0 - f64::from(o.score));
         vec![score; self.rules.players as usize]
     }
 
+    /// T6: whether the players won, else how many cards are left and where.
+    fn result_text(&self) -> Option<String> {
+        let outcome = self.outcome?;
+        if outcome.won {
+            return Some("the players win: every card is played".into());
+        }
+        let in_hands: usize = self.hands.iter().map(|h| h.len()).sum();
+        let cards = if outcome.score == 1 { "card" } else { "cards" };
+        Some(format!(
+            "the players lose: {} {cards} left ({in_hands} in hands, {} in the draw pile)",
+            outcome.score,
+            self.draw_pile.len()
+        ))
+    }
+
     fn history(&self) -> &[Action] {
         &self.history
     }
 
-    /// The piles, every hand's size and the player's own hand; never another hand.
-    // SCAFFOLD(issue 9)
-    fn view_of(&self, seat: Option<usize>) -> Value {
-        let player = seat.unwrap_or(0);
-        let piles: Vec<Value> = (0..NUM_PILES)
-            .map(|p| {
-                json!({
-                    "direction": if ascending(p) { "ascending" } else { "descending" },
-                    "top": self.tops[p],
-                    "cards_played": self.pile_sizes[p],
-                })
-            })
-            .collect();
-        json!({
-            "game": TheGame::NAME,
-            "player": player,
-            "players": self.rules.players,
-            "pro": self.rules.pro,
-            "current_player": self.current_player(),
-            "piles": piles,
-            "draw_pile_size": self.draw_pile.len(),
-            "hand": self.hands[player],
-            "hand_sizes": self.hands[..self.rules.players as usize].iter().map(|h| h.len()).collect::<Vec<_>>(),
-            "played_this_turn": self.played_this_turn,
-            "minimum": self.minimum(),
-            "outcome": self.outcome,
-        })
+    /// The piles and the played cards, every hand's size and, for a seat, its own hand;
+    /// never another hand or the draw pile's order. Panics if `seat` is not a seat.
+    fn view_of(&self, seat: Option<usize>) -> View {
+        super::view::view_of(self, seat)
+    }
+
+    /// As the trait's, with room for a whole view from the start (the API serves views).
+    fn view_json(&self, seat: Option<usize>) -> Vec<u8> {
+        let mut out = Vec::with_capacity(1024);
+        serde_json::to_writer(&mut out, &self.view_of(seat)).expect("a view always serializes");
+        out
     }
 
     fn action_to_string(&self, action: Action) -> String {
         match decode(action) {
-            Some((card, pile)) => {
-                let dir = if ascending(pile) {
-                    "ascending"
-                } else {
-                    "descending"
-                };
-                format!("play {card} on {dir} pile {pile}")
-            }
+            Some((card, pile)) => format!("play {card} on {}", pile_name(pile)),
             None if action == END_TURN => "end turn".into(),
             None => format!("invalid action {action}"),
         }
     }
 
+    /// The move of `action` as JSON, serialized from [`Move`] so that it always reads
+    /// back to the same id; an id outside the action space gives
+    /// `{"type": "invalid", "action": id}`, which no move parses.
     fn action_to_move(&self, action: Action) -> Value {
-        match decode(action) {
-            Some((card, pile)) => json!({"type": "play", "card": card, "pile": pile}),
-            None if action == END_TURN => json!({"type": "end_turn"}),
-            None => json!({"type": "invalid", "action": action}),
+        match move_of(action) {
+            Some(mv) => serde_json::to_value(mv).expect("a move always serializes"),
+            None => serde_json::json!({"type": "invalid", "action": action}),
         }
     }
 
-    fn action_from_move(&self, mv: &Value) -> Result<Action> {
-        let obj = mv
-            .as_object()
-            .ok_or_else(|| move_error("a move is a JSON object"))?;
-        let allowed: &[&str] = match obj.get("type").and_then(Value::as_str) {
-            Some("play") => &["type", "card", "pile"],
-            Some("end_turn") => &["type"],
-            Some(other) => return Err(move_error(format!("unknown move type '{other}'"))),
-            None => return Err(move_error("missing string field 'type'")),
-        };
-        if let Some(k) = obj.keys().find(|k| !allowed.contains(&k.as_str())) {
-            return Err(move_error(format!("unexpected field '{k}'")));
-        }
-        if allowed.len() == 1 {
-            return Ok(END_TURN);
-        }
-        let card = obj
-            .get("card")
-            .ok_or_else(|| move_error("missing field 'card'"))?;
-        let card = match card.as_u64() {
-            Some(c @ 2..=99) => c as u8,
-            _ => {
-                return Err(move_error(format!(
-                    "card {card} does not exist: cards are 2-99 (T1)"
-                )));
+    fn encode_move(&self, mv: &Move) -> Result<Action> {
+        match *mv {
+            Move::EndTurn {} => Ok(END_TURN),
+            Move::Play { card, pile } => {
+                if !(i64::from(LOWEST)..=i64::from(HIGHEST)).contains(&card) {
+                    return Err(Error::InvalidMove(format!(
+                        "card {card} does not exist: cards are 2-99 (T1)"
+                    )));
+                }
+                if !(0..NUM_PILES as i64).contains(&pile) {
+                    return Err(Error::InvalidMove(format!(
+                        "pile {pile} does not exist: piles are 0-3 (0 and 1 ascend from 1, 2 and 3 \
+                         descend from 100)"
+                    )));
+                }
+                Ok(play_action(card as u8, pile as usize))
             }
-        };
-        let pile = obj
-            .get("pile")
-            .ok_or_else(|| move_error("missing field 'pile'"))?;
-        let pile = match pile.as_u64() {
-            Some(p @ 0..=3) => p as usize,
-            _ => return Err(move_error(format!("pile {pile} does not exist: piles are 0-3"))),
-        };
-        Ok(play_action(card, pile))
-    }
-
-    /// The other players' hands and the draw pile are pooled, shuffled from `seed`
-    /// and dealt again in the same sizes.
-    fn resample(&self, player: usize, seed: u64) -> Result<State> {
-        // SCAFFOLD(issue 9)
-        fn old(this: &State, player: usize, seed: u64) -> State {
-            let others: Vec<usize> = (0..this.rules.players as usize)
-                .filter(|&p| p != player)
-                .collect();
-            let mut hidden: Vec<u8> = others
-                .iter()
-                .flat_map(|&p| this.hands[p].iter())
-                .chain(this.draw_pile.iter().copied())
-                .collect();
-            hidden.shuffle(&mut rng::seeded(seed, rng::STREAM_RESAMPLE));
-            let mut state = this.clone();
-            for &p in &others {
-                let n = this.hands[p].len();
-                state.hands[p] = Hand::default();
-                hidden.drain(..n).for_each(|c| state.hands[p].insert(c));
-            }
-            state.draw_pile = hidden;
-            state
         }
-        Ok(old(self, player, seed))
     }
 
     fn hand(&self, player: usize) -> Vec<String> {
@@ -620,11 +884,12 @@ impl GameState for State {
     fn render(&self) -> String {
         let mut out = String::new();
         for p in 0..NUM_PILES {
-            let arrow = if ascending(p) { "up  " } else { "down" };
             let _ = writeln!(
                 out,
-                "pile {p} {arrow} top {:>3} ({} played)",
-                self.tops[p], self.pile_sizes[p]
+                "{:<18} top {:>3} ({} played)",
+                pile_name(p),
+                self.tops[p],
+                self.pile_sizes[p]
             );
         }
         for p in 0..self.rules.players as usize {
@@ -642,6 +907,9 @@ impl GameState for State {
             self.played_this_turn,
             self.minimum()
         );
+        if let Some(result) = self.result_text() {
+            let _ = write!(out, "\n{result}");
+        }
         out
     }
 }

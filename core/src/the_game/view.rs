@@ -1,0 +1,423 @@
+//! What one seat sees of The Game (its information state), the moves as JSON, and the
+//! way back from a view to a full state by dealing the unseen cards.
+//!
+//! Which played cards the view carries: the played cards are public (everybody sees
+//! them laid down), and the cards a seat cannot see are exactly the 98 minus its own
+//! hand minus the played cards, so the view must name the played cards for
+//! `state_from_view` to know which cards to deal. It carries them as one set: on which
+//! pile and in which order a card was laid matters for nothing that follows (a card is
+//! measured only against a pile's top, T4; the score only counts cards, T6), so a
+//! finer record would only split equal information states apart. The tops and the
+//! number of cards per pile are shown as the board shows them.
+
+use rand::RngExt;
+use rand::seq::SliceRandom;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::state::{Hand, NUM_PILES, State, TheGame, ascending, check_piles, fits, pile_name};
+use crate::error::{Error, Result};
+use crate::game::GameState;
+use crate::rng;
+
+/// Exactly what one seat (or, with `player` null, a spectator) may see of The Game: an
+/// information state. Two positions with equal views are alike for that seat.
+#[derive(Serialize, Deserialize, JsonSchema, Clone, PartialEq, Eq, Debug)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "TheGameView")]
+pub struct View {
+    /// The game: always "the_game".
+    pub game: GameName,
+    /// The seat this view belongs to (0-based); null in the public view for spectators.
+    pub player: Option<u8>,
+    /// The number of players, 1-5 (T2).
+    pub players: u8,
+    /// Whether the pro variant is on: at least three cards per turn while the draw pile
+    /// has cards (T3).
+    pub pro: bool,
+    /// The seat to move (0-based); null once the game is over.
+    pub current_player: Option<u8>,
+    /// The four piles (T1): 0 and 1 ascend from 1, 2 and 3 descend from 100. On screen
+    /// they are "ascending pile 1", "ascending pile 2", "descending pile 1" and
+    /// "descending pile 2".
+    pub piles: [PileView; NUM_PILES],
+    /// Every card played so far, on any pile, ascending (the tops included). Played
+    /// cards are public; the cards nobody can see are the rest.
+    pub played_cards: Hand,
+    /// The number of cards left in the draw pile (its cards and order are hidden).
+    pub draw_pile_size: u8,
+    /// The seat's own hand, ascending; null in the public view.
+    pub hand: Option<Hand>,
+    /// How many cards each seat holds, by seat.
+    pub hand_sizes: Vec<u8>,
+    /// How many cards the player to move has played in this turn so far (in a lost game:
+    /// in the turn that could not be completed).
+    pub played_this_turn: u8,
+    /// The fewest cards this turn must play before it may end (T3): 2 (pro 3) while the
+    /// draw pile has cards, 1 once it is empty.
+    pub minimum: u8,
+    /// The result once the game is over (T6); null while it runs.
+    pub outcome: Option<ViewOutcome>,
+}
+
+/// The name of the game in a view.
+#[derive(Serialize, Deserialize, JsonSchema, Clone, Copy, PartialEq, Eq, Debug)]
+#[schemars(rename = "TheGameName")]
+pub enum GameName {
+    #[serde(rename = "the_game")]
+    TheGame,
+}
+
+/// Whether a pile ascends or descends (T1, T4).
+#[derive(Serialize, Deserialize, JsonSchema, Clone, Copy, PartialEq, Eq, Debug)]
+#[serde(rename_all = "snake_case")]
+#[schemars(rename = "TheGameDirection")]
+pub enum Direction {
+    /// Starts at 1; takes a higher card or one exactly 10 lower.
+    Ascending,
+    /// Starts at 100; takes a lower card or one exactly 10 higher.
+    Descending,
+}
+
+/// One pile as everyone sees it.
+#[derive(Serialize, Deserialize, JsonSchema, Clone, Copy, PartialEq, Eq, Debug)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "TheGamePile")]
+pub struct PileView {
+    /// Ascending (piles 0 and 1) or descending (piles 2 and 3).
+    pub direction: Direction,
+    /// The top card: the one the next card is measured against; 1 or 100 while the
+    /// pile is empty.
+    pub top: u8,
+    /// How many cards were played on this pile.
+    pub cards_played: u8,
+}
+
+/// The end of the game (T6).
+#[derive(Serialize, Deserialize, JsonSchema, Clone, Copy, PartialEq, Eq, Debug)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "TheGameOutcome")]
+pub struct ViewOutcome {
+    /// Every card was played: the players won.
+    pub won: bool,
+    /// The cards left in all hands plus the draw pile; every player's return is minus
+    /// this (R1).
+    pub score: u32,
+    /// In a lost game the player to move who had not played the turn's minimum and
+    /// could play no card (T6); null when the players won.
+    pub stuck_player: Option<u8>,
+}
+
+/// A move as JSON.
+#[derive(Serialize, Deserialize, JsonSchema, Clone, Copy, PartialEq, Eq, Debug)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+#[schemars(rename = "TheGameMove")]
+pub enum Move {
+    /// Play one card from the hand onto a pile (T3, T4).
+    Play {
+        /// The card, 2-99.
+        #[schemars(range(min = 2, max = 99))]
+        card: i64,
+        /// The pile, 0-3: 0 and 1 ascend from 1, 2 and 3 descend from 100.
+        #[schemars(range(min = 0, max = 3))]
+        pile: i64,
+    },
+    /// End the turn once its minimum is played (T3); the player then draws as many cards
+    /// as were played.
+    // A struct variant: serde ignores unknown fields after the tag of a unit variant,
+    // and `{"type": "end_turn", "x": 1}` must be refused.
+    EndTurn {},
+}
+
+/// The view of `seat` (`None`: the public view).
+pub(super) fn view_of(state: &State, seat: Option<usize>) -> View {
+    let pile = |p: usize| PileView {
+        direction: if ascending(p) {
+            Direction::Ascending
+        } else {
+            Direction::Descending
+        },
+        top: state.tops[p],
+        cards_played: state.pile_sizes[p],
+    };
+    View {
+        game: GameName::TheGame,
+        player: seat.map(|p| p as u8),
+        players: state.rules.players,
+        pro: state.rules.pro,
+        current_player: state.current_player().map(|p| p as u8),
+        piles: [pile(0), pile(1), pile(2), pile(3)],
+        played_cards: state.played_cards(),
+        draw_pile_size: state.draw_pile.len() as u8,
+        hand: seat.map(|p| state.hands[p]),
+        hand_sizes: state.hands.iter().map(|h| h.len() as u8).collect(),
+        played_this_turn: state.played_this_turn,
+        minimum: state.minimum() as u8,
+        outcome: state.outcome.map(|o| ViewOutcome {
+            won: o.won,
+            score: o.score,
+            stuck_player: state.stuck_player().map(|p| p as u8),
+        }),
+    }
+}
+
+/// What the position implies about the hand of the player to move, beyond its size.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Constraint {
+    /// The game runs and the turn's minimum is not reached: the player can play (T6).
+    HoldsAFit,
+    /// The game was lost: the player could play no card (T6).
+    HoldsNoFit,
+}
+
+/// See [`crate::game::Game::state_from_view`]: checks the view whole, then deals the unseen cards.
+pub(super) fn state_from_view(rules: &TheGame, view: &View, seed: u64) -> Result<State> {
+    let bad = |m: String| Err(Error::InvalidView(m));
+    if (view.players, view.pro) != (rules.players, rules.pro) {
+        return bad(format!(
+            "the view is of a game with players={}, pro={}; this game has players={}, pro={}",
+            view.players, view.pro, rules.players, rules.pro
+        ));
+    }
+    let players = rules.players as usize;
+    let seat = view.player.map(usize::from);
+    if let Some(p) = seat.filter(|&p| p >= players) {
+        return bad(format!("player {p}: seats are 0-{}", players - 1));
+    }
+    if view.hand_sizes.len() != players {
+        return bad(format!(
+            "{} hand sizes for {players} players: one per seat",
+            view.hand_sizes.len()
+        ));
+    }
+    let own = match (seat, view.hand) {
+        (Some(_), None) => return bad("a seat's view shows its hand; hand is null".into()),
+        (None, Some(_)) => return bad("the public view (player null) shows no hand".into()),
+        (_, hand) => hand.unwrap_or_default(),
+    };
+    // The piles (T1).
+    let mut tops = [0; NUM_PILES];
+    let mut sizes = [0; NUM_PILES];
+    for (p, pile) in view.piles.iter().enumerate() {
+        let direction = if ascending(p) {
+            Direction::Ascending
+        } else {
+            Direction::Descending
+        };
+        if pile.direction != direction {
+            return bad(format!(
+                "pile {p} is {}: piles 0 and 1 ascend, 2 and 3 descend",
+                pile_name(p)
+            ));
+        }
+        tops[p] = pile.top;
+        sizes[p] = pile.cards_played;
+    }
+    let played = view.played_cards;
+    let on_piles: usize = sizes.iter().map(|&n| usize::from(n)).sum();
+    if on_piles != played.len() {
+        return bad(format!(
+            "cards_played of the piles add up to {on_piles}, but played_cards lists {}",
+            played.len()
+        ));
+    }
+    check_piles(&tops, &sizes, played).map_err(Error::InvalidView)?;
+    // The cards: own hand, played cards and the unseen rest (T1).
+    if let Some(c) = own.iter().find(|&c| played.contains(c)) {
+        return bad(format!("card {c} is both in the hand and played"));
+    }
+    if let Some(p) = seat
+        && own.len() != usize::from(view.hand_sizes[p])
+    {
+        return bad(format!(
+            "the hand holds {} cards, but hand_sizes says player {p} holds {}",
+            own.len(),
+            view.hand_sizes[p]
+        ));
+    }
+    let unseen = Hand::ALL.without(played.union(own));
+    let draw = usize::from(view.draw_pile_size);
+    let others: usize = (0..players)
+        .filter(|&q| Some(q) != seat)
+        .map(|q| usize::from(view.hand_sizes[q]))
+        .sum();
+    if others + draw != unseen.len() {
+        return bad(format!(
+            "{} cards are unseen (98 minus the hand and the played cards), but the other hands \
+             ({others}) and the draw pile ({draw}) hold {}",
+            unseen.len(),
+            others + draw
+        ));
+    }
+    let minimum = rules.minimum(draw);
+    if usize::from(view.minimum) != minimum {
+        return bad(format!(
+            "minimum {}: with {draw} cards in the draw pile the minimum is {minimum} (T3)",
+            view.minimum
+        ));
+    }
+    // The turn and the end (T6).
+    let score = (others + draw + own.len()) as u32;
+    let turn = match (view.current_player, view.outcome) {
+        (Some(_), Some(_)) => return bad("a finished game has no player to move".into()),
+        (None, None) => return bad("a running game has a player to move".into()),
+        (Some(c), None) => {
+            if score == 0 {
+                return bad("every card is played, so the game is over and won (T6)".into());
+            }
+            Some(c)
+        }
+        (None, Some(o)) => {
+            if o.score != score {
+                return bad(format!(
+                    "outcome score {}, but {score} cards are left in hands and the draw pile (T6)",
+                    o.score
+                ));
+            }
+            if o.won != (score == 0) {
+                return bad(format!(
+                    "outcome won={}, but {score} cards are left: the players win exactly when \
+                     every card is played (T6)",
+                    o.won
+                ));
+            }
+            match (o.won, o.stuck_player) {
+                (true, None) => None,
+                (true, Some(_)) => return bad("nobody is stuck in a won game".into()),
+                (false, None) => {
+                    return bad("a lost game names the player who could not go on (T6)".into());
+                }
+                (false, Some(c)) => Some(c),
+            }
+        }
+    };
+    let turn = match turn {
+        Some(c) if usize::from(c) >= players => {
+            return bad(format!("player {c} to move: seats are 0-{}", players - 1));
+        }
+        Some(c) => usize::from(c),
+        None => 0,
+    };
+    let constraint = match view.outcome {
+        Some(o) if !o.won => Some(Constraint::HoldsNoFit),
+        Some(_) => None,
+        None if usize::from(view.played_this_turn) < minimum => Some(Constraint::HoldsAFit),
+        None => None,
+    };
+    let fitting: Hand = unseen
+        .iter()
+        .filter(|&c| (0..NUM_PILES).any(|p| fits(c, tops[p], p)))
+        .collect();
+    let size = usize::from(view.hand_sizes[turn]);
+    if let Some(constraint) = constraint {
+        let (holds_fit, known) = if seat == Some(turn) {
+            (
+                own.iter().any(|c| (0..NUM_PILES).any(|p| fits(c, tops[p], p))),
+                true,
+            )
+        } else {
+            (false, false)
+        };
+        let possible = match (constraint, known) {
+            (Constraint::HoldsAFit, true) => holds_fit,
+            (Constraint::HoldsNoFit, true) => !holds_fit,
+            (Constraint::HoldsAFit, false) => size == 0 || !fitting.is_empty(),
+            (Constraint::HoldsNoFit, false) => unseen.len() - fitting.len() >= size,
+        };
+        if !possible {
+            return bad(match constraint {
+                Constraint::HoldsAFit => format!(
+                    "player {turn} has not played the minimum and can hold no card that fits a pile, \
+                     so the game would be over (T6)"
+                ),
+                Constraint::HoldsNoFit => format!(
+                    "the game is lost with player {turn} stuck, but player {turn} cannot hold \
+                     {size} cards of which none fits a pile (T6)"
+                ),
+            });
+        }
+    }
+    // Deal: the constrained player first, then the others by seat, the rest is the draw pile.
+    let mut rng = rng::seeded(seed, rng::STREAM_RESAMPLE);
+    let mut hands = vec![Hand::default(); players];
+    if let Some(p) = seat {
+        hands[p] = own;
+    }
+    let mut rest: Vec<u8>;
+    match constraint.filter(|_| seat != Some(turn)) {
+        None => {
+            rest = unseen.iter().collect();
+            rest.shuffle(&mut rng);
+        }
+        Some(constraint) => {
+            let mut fit: Vec<u8> = fitting.iter().collect();
+            let mut other: Vec<u8> = unseen.without(fitting).iter().collect();
+            fit.shuffle(&mut rng);
+            other.shuffle(&mut rng);
+            let from_fit = match constraint {
+                Constraint::HoldsNoFit => 0,
+                Constraint::HoldsAFit => fitting_count(&mut rng, fit.len(), other.len(), size),
+            };
+            hands[turn] = fit
+                .drain(..from_fit)
+                .chain(other.drain(..size - from_fit))
+                .collect();
+            rest = fit;
+            rest.append(&mut other);
+            rest.shuffle(&mut rng);
+        }
+    }
+    let dealt_first = constraint.is_some() && seat != Some(turn);
+    for (q, (hand, &size)) in hands.iter_mut().zip(&view.hand_sizes).enumerate() {
+        if Some(q) != seat && !(dealt_first && q == turn) {
+            *hand = rest.drain(..usize::from(size)).collect();
+        }
+    }
+    let mut state = State {
+        rules: *rules,
+        draw_pile: rest,
+        hands,
+        tops,
+        pile_sizes: sizes,
+        current: turn as u8,
+        played_this_turn: view.played_this_turn,
+        outcome: None,
+        history: Vec::new(),
+    };
+    state.outcome = state.derived_outcome();
+    state.validate().map_err(Error::InvalidView)?;
+    let rebuilt = state.view_of(seat);
+    if rebuilt != *view {
+        // Every field is checked above; this guards against a check forgotten there.
+        return bad("no position gives this view".into());
+    }
+    Ok(state)
+}
+
+/// How many cards that fit a pile go into a hand of `size` cards drawn from `fit` fitting
+/// and `other` non-fitting cards, given that at least one fits: the hypergeometric
+/// distribution conditioned on at least one, so that the hand is uniform among all hands
+/// that hold a fitting card.
+fn fitting_count(rng: &mut rng::Rng, fit: usize, other: usize, size: usize) -> usize {
+    if size == 0 {
+        return 0;
+    }
+    let weights: Vec<(usize, u64)> = (1..=size.min(fit))
+        .filter(|&j| size - j <= other)
+        .map(|j| (j, binomial(fit, j) * binomial(other, size - j)))
+        .collect();
+    let total: u64 = weights.iter().map(|&(_, w)| w).sum();
+    let mut pick = rng.random_range(0..total);
+    for &(j, w) in &weights {
+        if pick < w {
+            return j;
+        }
+        pick -= w;
+    }
+    unreachable!("the pick lies below the total weight")
+}
+
+/// `n` choose `k`; here at most 98 choose 8, far within `u64`.
+fn binomial(n: usize, k: usize) -> u64 {
+    (0..k as u64).fold(1, |acc, i| acc * (n as u64 - i) / (i + 1))
+}
