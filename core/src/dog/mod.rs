@@ -20,11 +20,19 @@
 //! it stands for through the `joker` bit of the move it makes. A start moves the
 //! lowest-numbered marble of the colour in the kennel (kennel marbles are alike).
 
+mod board;
 pub mod cards;
-mod state;
+mod checks;
+mod codec;
+mod json;
+mod legal;
+mod rules;
+mod view;
 
+pub use board::{COLORS, Marble, Place};
 pub use cards::{Card, Hand};
-pub use state::{COLORS, Dog, EndReason, Marble, NUM_ACTIONS, Outcome, Phase, Place, SIT_OUT, Seven, State};
+pub use codec::{NUM_ACTIONS, SIT_OUT};
+pub use rules::{Dog, EndReason, Outcome, Phase, Seven, State};
 
 #[cfg(test)]
 mod tests;
