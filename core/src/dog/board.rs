@@ -67,9 +67,10 @@ pub(super) fn color_of(marble: usize) -> usize {
     marble / 4
 }
 /// A marble's place (D2).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Place {
+    /// In the owner's kennel (Startraum).
     Kennel,
     /// A ring field, 0–63.
     Ring(u8),

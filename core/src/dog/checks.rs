@@ -8,6 +8,7 @@ use super::cards::Card;
 use super::codec::*;
 use super::rules::*;
 use crate::error::IllegalAction;
+use crate::game::GameState;
 
 impl From<Blocked> for IllegalAction {
     fn from(b: Blocked) -> IllegalAction {
@@ -129,13 +130,32 @@ impl State {
 
     /// Whether `mv` is legal, and for a marble's move its landing, so that carrying the
     /// move out does not walk its way again.
-    pub(super) fn check(&self, mv: Move) -> Result<Option<Landing>, IllegalAction> {
+    pub(super) fn check(&self, mv: Act) -> Result<Option<Landing>, IllegalAction> {
+        self.check_by(self.d.current as usize, mv)
+    }
+
+    /// [`State::check`] for a move of `seat`: whether that seat may move at all, then the move.
+    pub(super) fn check_seat(&self, seat: usize, mv: Act) -> Result<Option<Landing>, IllegalAction> {
+        if self.d.phase == Phase::Exchange && seat < 4 {
+            if self.d.exchange[seat].is_some() {
+                return Err(IllegalAction::untyped("D4", "already picked"));
+            }
+            return self.check_by(seat, mv);
+        }
+        if self.current_player() != Some(seat) {
+            return Err(IllegalAction::not_your_turn(seat, &self.seats_to_move()));
+        }
+        self.check_by(seat, mv)
+    }
+
+    /// [`State::check`] for a move of seat `me`: during the exchange any seat that has not
+    /// picked may pick (D4); otherwise only the current player moves (the caller sees to it).
+    pub(super) fn check_by(&self, me: usize, mv: Act) -> Result<Option<Landing>, IllegalAction> {
         if self.d.outcome.is_some() {
             return Err(IllegalAction::untyped("D13", "the game is over"));
         }
-        let me = self.d.current as usize;
         let hand = &self.d.hands[me];
-        if let Move::Exchange(card) = mv {
+        if let Act::Exchange(card) = mv {
             if self.d.phase != Phase::Exchange {
                 return Err(IllegalAction::untyped(
                     "D4",
@@ -157,7 +177,7 @@ impl State {
             ));
         }
         match (self.d.seven, mv) {
-            (Some(seven), Move::Seven { joker, .. }) if joker == seven.joker => {}
+            (Some(seven), Act::Seven { joker, .. }) if joker == seven.joker => {}
             (Some(seven), _) => {
                 return Err(IllegalAction::untyped(
                     "D8",
@@ -169,7 +189,7 @@ impl State {
             }
             _ => {}
         }
-        if mv == Move::SitOut {
+        if mv == Act::SitOut {
             return match self.has_legal_move() {
                 true => Err(IllegalAction::untyped(
                     "D5",
@@ -187,12 +207,12 @@ impl State {
         }
         let color = self.moving_color(me);
         match mv {
-            Move::Start { .. } => {
+            Act::Start { .. } => {
                 // A start never brings a marble into the goal: the joker may always start.
                 self.board.start(color)?;
                 Ok(None)
             }
-            Move::Step {
+            Act::Step {
                 kind, marble, goal, ..
             } => {
                 if color_of(marble) != color {
@@ -212,7 +232,7 @@ impl State {
                 }
                 Ok(Some(landing))
             }
-            Move::Seven {
+            Act::Seven {
                 joker,
                 marble,
                 steps,
@@ -268,7 +288,7 @@ impl State {
                 }
                 Ok(Some(landing))
             }
-            Move::Jack { marble, with, .. } => {
+            Act::Jack { marble, with, .. } => {
                 if color_of(marble) != color {
                     return Err(self.not_yours(me, marble));
                 }
@@ -302,7 +322,7 @@ impl State {
                 }
                 Ok(None)
             }
-            Move::Exchange(_) | Move::SitOut => unreachable!(),
+            Act::Exchange(_) | Act::SitOut => unreachable!(),
         }
     }
 

@@ -1,7 +1,8 @@
 //! Action ids and what they mean: the internal move enum, the JSON moves and the texts
 //! for people.
 
-use serde_json::{Map, Value, json};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
 use super::board::*;
 use super::cards::{Card, NUM_KINDS};
@@ -22,7 +23,7 @@ pub(super) const JOKER_SEVEN: Action = 16 * 7 * 2;
 
 /// An action taken apart.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Move {
+pub(super) enum Act {
     Exchange(Card),
     /// `source`: 0 ace, 1 king, 2 joker.
     Start {
@@ -48,18 +49,18 @@ pub(super) enum Move {
     SitOut,
 }
 
-impl Move {
+impl Act {
     pub(super) fn encode(self) -> Action {
         match self {
-            Move::Exchange(card) => EXCHANGE_BASE + card.index() as Action,
-            Move::Start { source } => START_BASE + source as Action,
-            Move::Step {
+            Act::Exchange(card) => EXCHANGE_BASE + card.index() as Action,
+            Act::Start { source } => START_BASE + source as Action,
+            Act::Step {
                 joker,
                 kind,
                 marble,
                 goal,
             } => MOVE_BASE + ((((joker as usize * 13 + kind) * 16 + marble) * 2 + goal as usize) as Action),
-            Move::Seven {
+            Act::Seven {
                 joker,
                 marble,
                 steps,
@@ -69,26 +70,26 @@ impl Move {
                     + ((((joker as usize * 16 + marble) * 7 + steps as usize - 1) * 2 + goal as usize)
                         as Action)
             }
-            Move::Jack { joker, marble, with } => {
+            Act::Jack { joker, marble, with } => {
                 JACK_BASE + (((joker as usize * 16 + marble) * 16 + with) as Action)
             }
-            Move::SitOut => SIT_OUT,
+            Act::SitOut => SIT_OUT,
         }
     }
 
-    pub(super) fn decode(action: Action) -> Option<Move> {
+    pub(super) fn decode(action: Action) -> Option<Act> {
         let a = action as usize;
         Some(if action < START_BASE {
-            Move::Exchange(Card::from_index(a))
+            Act::Exchange(Card::from_index(a))
         } else if action < MOVE_BASE {
-            Move::Start {
+            Act::Start {
                 source: (action - START_BASE) as u8,
             }
         } else if action < SEVEN_BASE {
             let a = a - MOVE_BASE as usize;
             let (goal, a) = (a % 2 == 1, a / 2);
             let (marble, a) = (a % 16, a / 16);
-            Move::Step {
+            Act::Step {
                 joker: a / 13 == 1,
                 kind: a % 13,
                 marble,
@@ -98,7 +99,7 @@ impl Move {
             let a = a - SEVEN_BASE as usize;
             let (goal, a) = (a % 2 == 1, a / 2);
             let (steps, a) = ((a % 7) as u8 + 1, a / 7);
-            Move::Seven {
+            Act::Seven {
                 joker: a / 16 == 1,
                 marble: a % 16,
                 steps,
@@ -106,13 +107,13 @@ impl Move {
             }
         } else if action < SIT_OUT {
             let a = a - JACK_BASE as usize;
-            Move::Jack {
+            Act::Jack {
                 joker: a / 256 == 1,
                 marble: (a / 16) % 16,
                 with: a % 16,
             }
         } else if action == SIT_OUT {
-            Move::SitOut
+            Act::SitOut
         } else {
             return None;
         })
@@ -121,47 +122,28 @@ impl Move {
     /// The card this move plays from the hand.
     pub(super) fn card(self) -> Option<Card> {
         match self {
-            Move::Exchange(card) => Some(card),
-            Move::Start { source: 0 } => Some(Card::ACE),
-            Move::Start { source: 1 } => Some(Card::KING),
-            Move::Start { .. } => Some(Card::JOKER),
-            Move::Step { joker: true, .. }
-            | Move::Seven { joker: true, .. }
-            | Move::Jack { joker: true, .. } => Some(Card::JOKER),
-            Move::Step { kind, .. } => Some(MOVE_KINDS[kind].0),
-            Move::Seven { .. } => Some(Card::SEVEN),
-            Move::Jack { .. } => Some(Card::JACK),
-            Move::SitOut => None,
+            Act::Exchange(card) => Some(card),
+            Act::Start { source: 0 } => Some(Card::ACE),
+            Act::Start { source: 1 } => Some(Card::KING),
+            Act::Start { .. } => Some(Card::JOKER),
+            Act::Step { joker: true, .. }
+            | Act::Seven { joker: true, .. }
+            | Act::Jack { joker: true, .. } => Some(Card::JOKER),
+            Act::Step { kind, .. } => Some(MOVE_KINDS[kind].0),
+            Act::Seven { .. } => Some(Card::SEVEN),
+            Act::Jack { .. } => Some(Card::JACK),
+            Act::SitOut => None,
         }
     }
 }
 
 impl State {
-    /// The parts of the seven in progress, oldest first: the newest seven parts of the
-    /// history that add up to the steps used so far.
+    /// The parts of the seven in progress, oldest first.
     pub(super) fn seven_so_far(&self) -> impl Iterator<Item = (usize, u8, bool)> + '_ {
-        let mut used = self.d.seven.map_or(0, |s| 7 - s.remaining);
-        let mut count = 0;
-        for &action in self.d.history.iter().rev() {
-            match Move::decode(action) {
-                Some(Move::Seven { steps, .. }) if used >= steps => {
-                    used -= steps;
-                    count += 1;
-                }
-                _ => break,
-            }
-            if used == 0 {
-                break;
-            }
-        }
-        self.d.history[self.d.history.len() - count..]
+        self.d
+            .seven_parts
             .iter()
-            .filter_map(|&action| match Move::decode(action) {
-                Some(Move::Seven {
-                    marble, steps, goal, ..
-                }) => Some((marble, steps, goal)),
-                _ => None,
-            })
+            .map(|p| (p.marble as usize, p.steps, p.goal))
     }
 
     pub(super) fn seven_part_text(&self, me: usize, marble: usize, steps: u8, goal: bool) -> String {
@@ -185,9 +167,9 @@ impl State {
         let me = self.d.current as usize;
         let color = self.moving_color(me);
         let joker = |j: bool| if j { "Joker as " } else { "" };
-        match Move::decode(action) {
-            Some(Move::Exchange(card)) => format!("give {card} to the partner"),
-            Some(Move::Start { source }) => {
+        match Act::decode(action) {
+            Some(Act::Exchange(card)) => format!("give {card} to the partner"),
+            Some(Act::Start { source }) => {
                 let card = ["Ace", "King", "Joker"][source as usize];
                 let whose = if color == me {
                     String::new()
@@ -196,7 +178,7 @@ impl State {
                 };
                 format!("{card}: start a marble{whose}")
             }
-            Some(Move::Step {
+            Some(Act::Step {
                 joker: j,
                 kind,
                 marble,
@@ -212,7 +194,7 @@ impl State {
                     steps.abs()
                 )
             }
-            Some(Move::Seven {
+            Some(Act::Seven {
                 joker: j,
                 marble,
                 steps,
@@ -228,7 +210,7 @@ impl State {
                 let left = self.d.seven.map_or(7, |s| s.remaining).saturating_sub(steps);
                 format!("{}7: {} ({left} left)", joker(j), parts.join(", "))
             }
-            Some(Move::Jack {
+            Some(Act::Jack {
                 joker: j,
                 marble,
                 with,
@@ -240,91 +222,134 @@ impl State {
                     self.marble_name(me, with)
                 )
             }
-            Some(Move::SitOut) => "no legal move: discard the hand and sit out the round".into(),
+            Some(Act::SitOut) => "no legal move: discard the hand and sit out the round".into(),
             None => format!("invalid action {action}"),
         }
     }
 
-    pub(super) fn move_json(&self, action: Action) -> Value {
-        let card_json = |joker: bool, card: Card| {
-            if joker {
-                json!({"card": "JK", "as": card.to_string()})
-            } else {
-                json!({"card": card.to_string()})
-            }
-        };
-        let mut v = match Move::decode(action) {
-            Some(Move::Exchange(card)) => return json!({"type": "exchange", "card": card}),
-            Some(Move::Start { source }) => {
-                let card = ["A", "K", "JK"][source as usize];
-                return json!({"type": "start", "card": card});
-            }
-            Some(Move::Step {
+    /// The JSON move of an action id: the [`Move`] enum serialized, so that
+    /// `encode_move` and this can never disagree.
+    pub(super) fn move_of(action: Action) -> Option<Move> {
+        let card = |joker: bool, real: Card| if joker { Card::JOKER } else { real };
+        Some(match Act::decode(action)? {
+            Act::Exchange(card) => Move::Exchange { card },
+            Act::Start { source } => Move::Start {
+                card: [Card::ACE, Card::KING, Card::JOKER][source as usize],
+            },
+            Act::Step {
                 joker,
                 kind,
                 marble,
                 goal,
-            }) => {
-                let (card, steps) = MOVE_KINDS[kind];
-                let mut v = card_json(joker, card);
-                v["type"] = json!("move");
-                v["marble"] = json!(marble);
-                v["steps"] = json!(steps);
-                v["goal"] = json!(goal);
-                v
+            } => {
+                let (real, steps) = MOVE_KINDS[kind];
+                Move::Move {
+                    card: card(joker, real),
+                    as_: joker.then_some(real),
+                    marble: marble as i64,
+                    steps: Some(i64::from(steps)),
+                    goal,
+                }
             }
-            Some(Move::Seven {
+            Act::Seven {
                 joker,
                 marble,
                 steps,
                 goal,
-            }) => {
-                json!({"type": "seven", "card": if joker { "JK" } else { "7" }, "marble": marble, "steps": steps, "goal": goal})
-            }
-            Some(Move::Jack { joker, marble, with }) => {
-                json!({"type": "jack", "card": if joker { "JK" } else { "J" }, "marble": marble, "with": with})
-            }
-            Some(Move::SitOut) => json!({"type": "sit_out"}),
-            None => json!({"type": "invalid", "action": action}),
-        };
-        if let Some(obj) = v.as_object_mut() {
-            obj.sort_keys();
-        }
-        v
+            } => Move::Seven {
+                card: card(joker, Card::SEVEN),
+                marble: marble as i64,
+                steps: i64::from(steps),
+                goal,
+            },
+            Act::Jack { joker, marble, with } => Move::Jack {
+                card: card(joker, Card::JACK),
+                marble: marble as i64,
+                with: with as i64,
+            },
+            Act::SitOut => Move::SitOut {},
+        })
     }
+}
 
-    pub(super) fn parse_move(&self, mv: &Value) -> Result<Action> {
-        let obj = mv
-            .as_object()
-            .ok_or_else(|| move_error("a move is a JSON object"))?;
-        let kind = obj
-            .get("type")
-            .and_then(Value::as_str)
-            .ok_or_else(|| move_error("missing string field 'type'"))?;
-        let card_of = |field: &str| -> Result<Card> {
-            obj.get(field)
-                .and_then(Value::as_str)
-                .ok_or_else(|| move_error(format!("missing string field '{field}'")))?
-                .parse()
-        };
-        let expect = |allowed: &[&str]| match obj.keys().find(|k| !allowed.contains(&k.as_str())) {
-            Some(k) => Err(move_error(format!("unexpected field '{k}'"))),
-            None => Ok(()),
-        };
-        let goal = match obj.get("goal") {
-            None => false,
-            Some(v) => v
-                .as_bool()
-                .ok_or_else(|| move_error("goal must be true or false"))?,
-        };
-        let mv = match kind {
-            "exchange" => {
-                expect(&["type", "card"])?;
-                Move::Exchange(card_of("card")?)
-            }
-            "start" => {
-                expect(&["type", "card"])?;
-                let source = match card_of("card")? {
+/// A move as JSON (the README's table). Malformed moves are refused when parsed or
+/// encoded ([`crate::game::GameState::encode_move`]), saying what is allowed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Move {
+    /// Pick the card for the partner, face down (D4).
+    Exchange {
+        /// A card of the own hand.
+        card: Card,
+    },
+    /// A, K or JK: a marble from the kennel onto the start field (D6); the lowest-numbered
+    /// marble of the colour in the kennel goes.
+    Start {
+        /// "A", "K" or "JK".
+        card: Card,
+    },
+    /// Move a marble by a card's value (D7, D9, D12).
+    Move {
+        /// The card played: A, 2-6, 8-10, Q, K, or JK with `as`.
+        card: Card,
+        /// Only with the joker: the card it stands for (D11).
+        #[serde(rename = "as", default, skip_serializing_if = "Option::is_none")]
+        as_: Option<Card>,
+        /// The marble, 0-15 (marble 4·p + k is player p's marble k).
+        #[schemars(range(min = 0, max = 15))]
+        marble: i64,
+        /// Fields to move: A 1 or 11, K 13, Q 12, the number cards their value, 4 also -4
+        /// (backward); may be left out for cards with a single move.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        steps: Option<i64>,
+        /// Into or along the marble's goal lane (D9); false: along the ring.
+        #[serde(default)]
+        goal: bool,
+    },
+    /// One part of a split seven (D8); the parts of one card follow each other.
+    Seven {
+        /// "7" or "JK".
+        card: Card,
+        /// A marble of the team, 0-15.
+        #[schemars(range(min = 0, max = 15))]
+        marble: i64,
+        /// Fields forward, 1-7 (at most the steps left).
+        #[schemars(range(min = 1, max = 7))]
+        steps: i64,
+        /// Into or along the marble's goal lane (D9).
+        #[serde(default)]
+        goal: bool,
+    },
+    /// Swap an own marble with another player's marble on the ring (D10).
+    Jack {
+        /// "J" or "JK".
+        card: Card,
+        /// The own marble (the partner's once the own four are home), 0-15.
+        #[schemars(range(min = 0, max = 15))]
+        marble: i64,
+        /// The other player's marble, 0-15.
+        #[schemars(range(min = 0, max = 15))]
+        with: i64,
+    },
+    /// No card has a legal move: discard the hand face down and sit out the round (D5).
+    SitOut {},
+}
+
+fn marble_id(what: &str, m: i64) -> Result<usize> {
+    usize::try_from(m)
+        .ok()
+        .filter(|&m| m < NUM_MARBLES)
+        .ok_or_else(|| move_error(format!("{what} {m} does not exist: marbles are 0-15")))
+}
+
+impl Move {
+    /// The action id of the move; values out of range are [`Error::InvalidMove`] saying
+    /// what is allowed. Legality is not checked here.
+    pub(super) fn encode(&self) -> Result<Action> {
+        let act = match *self {
+            Move::Exchange { card } => Act::Exchange(card),
+            Move::Start { card } => Act::Start {
+                source: match card {
                     Card::ACE => 0,
                     Card::KING => 1,
                     Card::JOKER => 2,
@@ -333,86 +358,82 @@ impl State {
                             "{other} cannot start a marble: only A, K or JK (D6)"
                         )));
                     }
-                };
-                Move::Start { source }
-            }
-            "move" => {
-                expect(&["type", "card", "as", "marble", "steps", "goal"])?;
-                let played = card_of("card")?;
+                },
+            },
+            Move::Move {
+                card: played,
+                as_,
+                marble,
+                steps,
+                goal,
+            } => {
                 let joker = played == Card::JOKER;
-                let card = if joker {
-                    card_of("as")?
-                } else if obj.contains_key("as") {
-                    return Err(move_error(format!(
-                        "'as' names the card a joker stands for; {played} is no joker"
-                    )));
-                } else {
-                    played
+                let card = match (joker, as_) {
+                    (true, Some(card)) => card,
+                    (true, None) => return Err(move_error("a joker names the card it stands for in 'as'")),
+                    (false, Some(_)) => {
+                        return Err(move_error(format!(
+                            "'as' names the card a joker stands for; {played} is no joker"
+                        )));
+                    }
+                    (false, None) => played,
                 };
-                let steps = match obj.get("steps") {
-                    None => None,
-                    Some(v) => Some(v.as_i64().ok_or_else(|| {
-                        move_error(format!(
-                            "steps must be a whole number (negative for backward), got {v}"
-                        ))
-                    })?),
-                };
+                let single = MOVE_KINDS.iter().filter(|(c, _)| *c == card).count() == 1;
                 let kind = MOVE_KINDS
                     .iter()
                     .position(|&(c, s)| c == card && steps.is_none_or(|st| st == i64::from(s)))
-                    .filter(|_| steps.is_some() || MOVE_KINDS.iter().filter(|(c, _)| *c == card).count() == 1)
+                    .filter(|_| steps.is_some() || single)
                     .ok_or_else(|| {
                         move_error(format!(
                             "{card} with steps {} is no move (A: 1 or 11, K 13, Q 12, 4: 4 or -4, 7 and J have their own types)",
                             steps.map_or("missing".into(), |s| s.to_string())
                         ))
                     })?;
-                Move::Step {
+                Act::Step {
                     joker,
                     kind,
-                    marble: marble_field(obj, "marble")?,
+                    marble: marble_id("marble", marble)?,
                     goal,
                 }
             }
-            "seven" => {
-                expect(&["type", "card", "marble", "steps", "goal"])?;
-                let joker = match card_of("card")? {
+            Move::Seven {
+                card,
+                marble,
+                steps,
+                goal,
+            } => {
+                let joker = match card {
                     Card::SEVEN => false,
                     Card::JOKER => true,
                     other => return Err(move_error(format!("{other} is no seven: card is 7 or JK"))),
                 };
-                let steps = obj
-                    .get("steps")
-                    .and_then(Value::as_u64)
-                    .filter(|s| (1..=7).contains(s));
-                let steps = steps.ok_or_else(|| move_error("steps of a seven are 1-7"))? as u8;
-                Move::Seven {
+                if !(1..=7).contains(&steps) {
+                    return Err(move_error(format!(
+                        "steps {steps}: the steps of a seven's part are 1-7"
+                    )));
+                }
+                Act::Seven {
                     joker,
-                    marble: marble_field(obj, "marble")?,
-                    steps,
+                    marble: marble_id("marble", marble)?,
+                    steps: steps as u8,
                     goal,
                 }
             }
-            "jack" => {
-                expect(&["type", "card", "marble", "with"])?;
-                let joker = match card_of("card")? {
+            Move::Jack { card, marble, with } => {
+                let joker = match card {
                     Card::JACK => false,
                     Card::JOKER => true,
                     other => return Err(move_error(format!("{other} is no jack: card is J or JK"))),
                 };
-                Move::Jack {
+                Act::Jack {
                     joker,
-                    marble: marble_field(obj, "marble")?,
-                    with: marble_field(obj, "with")?,
+                    marble: marble_id("marble", marble)?,
+                    with: marble_id("with: marble", with)?,
                 }
             }
-            "sit_out" => {
-                expect(&["type"])?;
-                Move::SitOut
-            }
-            other => return Err(move_error(format!("unknown move type '{other}'"))),
+            Move::SitOut {} => Act::SitOut,
         };
-        Ok(mv.encode())
+        Ok(act.encode())
     }
 }
 
@@ -420,14 +441,4 @@ pub(super) const MOVE_SYNTAX: &str = r#"moves are {"type": "exchange", "card": "
 
 pub(super) fn move_error(what: impl std::fmt::Display) -> Error {
     Error::InvalidMove(format!("{what}; {MOVE_SYNTAX}"))
-}
-
-pub(super) fn marble_field(obj: &Map<String, Value>, field: &str) -> Result<usize> {
-    let v = obj
-        .get(field)
-        .ok_or_else(|| move_error(format!("missing field '{field}'")))?;
-    v.as_u64()
-        .filter(|&m| m < NUM_MARBLES as u64)
-        .map(|m| m as usize)
-        .ok_or_else(|| move_error(format!("marble {v} does not exist: marbles are 0-15")))
 }

@@ -31,8 +31,9 @@ mod view;
 
 pub use board::{COLORS, Marble, Place};
 pub use cards::{Card, Hand};
-pub use codec::{NUM_ACTIONS, SIT_OUT};
-pub use rules::{Dog, EndReason, Outcome, Phase, Seven, State};
+pub use codec::{Move, NUM_ACTIONS, SIT_OUT};
+pub use rules::{Dog, EndReason, Outcome, Phase, Seven, SevenPart, State};
+pub use view::{Color, ExchangeView, MarbleView, SevenView, View};
 
 #[cfg(test)]
 mod tests;

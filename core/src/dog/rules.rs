@@ -1,14 +1,16 @@
 //! The rules with their options, the state and its rounds, and `impl Game`.
 
 use rand::seq::SliceRandom;
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::board::*;
 use super::cards::{Card, Hand, NUM_KINDS};
 use super::codec::*;
+use super::view::View;
 use crate::error::{Error, IllegalAction, Result};
-use crate::game::{Action, Game, GameState, parse_state, reject_unknown_options, winner_returns};
+use crate::game::{Action, Game, GameState, reject_unknown_options, winner_returns};
 use crate::meta::{OptionSpec, Utility};
 use crate::rng;
 
@@ -32,23 +34,40 @@ impl Default for Dog {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// The part of a round the game is in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Phase {
-    /// D4: each player picks a card for the partner, face down.
+    /// D4: each player picks a card for the partner, face down, all at the same time.
     Exchange,
+    /// Cards are played one per turn in seat order (D4, D5).
     Play,
+    /// A team has all eight marbles home, or `max_turns` stopped the game (D13).
     Over,
 }
 
 /// A seven being played in parts (D8).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Seven {
     pub remaining: u8,
     pub joker: bool,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// One part of a split seven played so far (D8).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SevenPart {
+    /// The marble moved, 0-15 (marble 4·p + k is player p's marble k).
+    pub marble: u8,
+    /// How many fields forward, 1-7.
+    pub steps: u8,
+    /// Whether it moved into or along its goal lane.
+    pub goal: bool,
+}
+
+/// Why the game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum EndReason {
     /// D13: all eight marbles of a team are in the goal.
@@ -57,11 +76,15 @@ pub enum EndReason {
     TurnLimit,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// How the game ended (D13).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct Outcome {
-    /// Team 0 is seats 0 and 2, team 1 seats 1 and 3.
+    /// The winning team (0: seats 0 and 2, red and green; 1: seats 1 and 3, blue and
+    /// yellow); null when `max_turns` stopped the game.
     pub winner: Option<u8>,
-    /// D13 points per team.
+    /// D13 points of team 0 and team 1: the winner 8 + the opponents' marbles not home,
+    /// the loser its marbles home; stopped by the clock, each team its marbles home.
     pub points: [u8; 2],
     pub reason: EndReason,
 }
@@ -93,26 +116,48 @@ pub(super) struct Data {
     /// The cards each player has played this round, as everyone saw them.
     #[serde(default)]
     pub(super) played: [Hand; 4],
+    /// The cards played face up since the pile was last shuffled (all of them in the
+    /// discards): everyone saw them.
+    #[serde(default)]
+    pub(super) face_up: Hand,
+    /// The cards each seat discarded face down on sitting out (D5) since the pile was last
+    /// shuffled: only that seat knows them.
+    #[serde(default)]
+    pub(super) face_down: [Hand; 4],
     pub(super) seven: Option<Seven>,
+    /// The parts of the seven in progress, oldest first (empty when no seven is being
+    /// played, or when a position was set up without them).
+    #[serde(default)]
+    pub(super) seven_parts: Vec<SevenPart>,
     pub(super) sat_out: [bool; 4],
     /// Turns so far: cards played completely, and sitting out.
     pub(super) turns: u32,
     pub(super) outcome: Option<Outcome>,
     pub(super) history: Vec<Action>,
+    /// The seat that took each action of `history` (the exchange picks come in any order).
+    #[serde(default)]
+    pub(super) actors: Vec<u8>,
 }
 
-/// A position of Dog.
+/// A position of Dog. Reading one (serde or [`Game::state_from_json`]) checks it whole.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(from = "Data", into = "Data")]
+#[serde(try_from = "Data", into = "Data")]
 pub struct State {
     pub(super) d: Data,
     pub(super) board: Board,
 }
 
-impl From<Data> for State {
-    fn from(d: Data) -> State {
-        let board = Board::new(d.marbles);
-        State { d, board }
+impl TryFrom<Data> for State {
+    type Error = String;
+    /// The board is built only after every place is checked (`Board::new` indexes by them).
+    fn try_from(d: Data) -> Result<State, String> {
+        State::check_data(&d)?;
+        let state = State {
+            board: Board::new(d.marbles),
+            d,
+        };
+        state.check_position()?;
+        Ok(state)
     }
 }
 
@@ -123,9 +168,8 @@ impl From<State> for Data {
 }
 
 impl Game for Dog {
-    // SCAFFOLD(issue 9): replaced by the typed view and move enum.
-    type View = Value;
-    type Move = Value;
+    type View = View;
+    type Move = Move;
     type State = State;
     const NAME: &'static str = "dog";
 
@@ -158,19 +202,32 @@ impl Game for Dog {
         Utility::TeamZeroSum
     }
 
-    // SCAFFOLD(issue 9)
+    /// At most `max_turns` turns (T); a turn is one action, except a seven split into
+    /// up to seven parts of one step (7 actions). Before each round's turns come its four
+    /// exchange picks; every round has at least four turns (each seat plays or sits out at
+    /// least once), and the turn that reaches T ends the game before a new deal, so there
+    /// are at most 1 + (T - 1) / 4 rounds: 7·T + 4·(1 + (T - 1) / 4) actions. Without a
+    /// limit (0) a game can go on for ever (marbles can be sent home again and again).
     fn max_game_length(&self) -> u64 {
-        u64::MAX
+        match u64::from(self.max_turns) {
+            0 => u64::MAX,
+            t => 7 * t + 4 * (1 + (t - 1) / 4),
+        }
     }
 
-    // SCAFFOLD(issue 9)
     fn option_specs(&self) -> Vec<OptionSpec> {
-        Vec::new()
+        vec![OptionSpec::int(
+            "max_turns",
+            i64::from(Dog::default().max_turns),
+            0,
+            i64::from(u32::MAX),
+            "Stops the game like a match clock after this many turns (cards played or hands sat out): each team scores a point per marble home and nobody wins (D13); 0: no limit",
+        )]
     }
 
-    // SCAFFOLD(issue 9)
-    fn state_from_view(&self, _view: &Value, _seed: u64) -> Result<State> {
-        Err(Error::InvalidView("not yet".into()))
+    /// See [`State::from_view`]: the built state's history is empty (a view has none).
+    fn state_from_view(&self, view: &View, seed: u64) -> Result<State> {
+        State::from_view(self, view, seed)
     }
 
     /// D3: one seeded shuffle of the 110 cards; the first round is dealt at once.
@@ -183,7 +240,7 @@ impl Game for Dog {
             place: Place::Kennel,
             protected: false,
         }; NUM_MARBLES];
-        let mut state = State::from(Data {
+        let mut state = State::try_from(Data {
             rules: *self,
             marbles,
             hands: [Hand::default(); 4],
@@ -198,20 +255,23 @@ impl Game for Dog {
             received: [None; 4],
             given: [None; 4],
             played: [Hand::default(); 4],
+            face_up: Hand::default(),
+            face_down: [Hand::default(); 4],
             seven: None,
+            seven_parts: Vec::new(),
             sat_out: [false; 4],
             turns: 0,
             outcome: None,
             history: Vec::new(),
-        });
+            actors: Vec::new(),
+        })
+        .expect("the initial position is valid");
         state.deal();
         state
     }
 
     fn state_from_json(&self, json: &str) -> Result<State> {
-        let state: State = parse_state(json, "Dog", self, |s: &State| &s.d.rules)?;
-        state.validate()?;
-        Ok(state)
+        State::from_json(self, json)
     }
 }
 
@@ -276,7 +336,10 @@ impl State {
                     );
                     self.d.pile = std::mem::take(&mut self.d.discards);
                     self.d.pile.shuffle(&mut shuffle);
-                    self.d.reshuffles += 1;
+                    self.d.reshuffles = self.d.reshuffles.wrapping_add(1);
+                    // Everything seen face up or discarded face down is hidden again.
+                    self.d.face_up = Hand::default();
+                    self.d.face_down = [Hand::default(); 4];
                 }
                 let card = self.d.pile.pop().expect("110 cards cover 24 hand cards");
                 self.d.hands[(first + i) % 4].add(card);
@@ -291,20 +354,26 @@ impl State {
         self.d.sat_out = [false; 4];
     }
 
-    /// Carries out a checked move.
-    pub(super) fn apply_checked(&mut self, mv: Move, action: Action, landing: Option<Landing>) {
-        let me = self.d.current as usize;
+    /// D4: the first seat from the round's first player, in seat order, that has not
+    /// picked its card for the partner yet.
+    pub(super) fn first_unpicked(&self) -> Option<usize> {
+        let first = self.first_player();
+        (0..4)
+            .map(|i| (first + i) % 4)
+            .find(|&p| self.d.exchange[p].is_none())
+    }
+
+    /// Carries out a move of seat `me` that was checked.
+    pub(super) fn apply_checked(&mut self, me: usize, mv: Act, action: Action, landing: Option<Landing>) {
         self.d.history.push(action);
+        self.d.actors.push(me as u8);
         match mv {
-            Move::Exchange(card) => {
+            Act::Exchange(card) => {
                 self.d.hands[me].take(card);
                 self.d.exchange[me] = Some(card);
                 self.d.given[me] = Some(card);
                 let first = self.first_player();
-                match (1..4)
-                    .map(|i| (me + i) % 4)
-                    .find(|&p| self.d.exchange[p].is_none())
-                {
+                match self.first_unpicked() {
                     Some(p) => self.d.current = p as u8,
                     None => {
                         // D4: all four picked; now everyone receives the partner's card.
@@ -320,10 +389,12 @@ impl State {
                 }
                 return;
             }
-            Move::SitOut => {
+            Act::SitOut => {
                 // D5: no legal move: the whole hand is discarded for this round.
+                // Face down (the seed shows only played cards, "sichtbar"): only `me` knows them.
                 let hand = std::mem::take(&mut self.d.hands[me]);
                 self.d.discards.extend(hand.cards());
+                self.d.face_down[me].add_all(&hand);
                 self.d.sat_out[me] = true;
                 self.card_done();
                 return;
@@ -335,10 +406,11 @@ impl State {
             self.d.hands[me].take(card);
             self.d.discards.push(card);
             self.d.played[me].add(card);
+            self.d.face_up.add(card);
         }
         let color = self.moving_color(me);
         match mv {
-            Move::Start { .. } => {
+            Act::Start { .. } => {
                 let (marble, victim) = self.board.start(color).expect("checked");
                 if let Some(v) = victim {
                     self.board.send_home(v);
@@ -346,23 +418,32 @@ impl State {
                 self.board
                     .put(marble, Place::Ring(start_field(color) as u8), true);
             }
-            Move::Step { marble, .. } => {
+            Act::Step { marble, .. } => {
                 self.board.apply_landing(marble, landing.expect("checked"));
             }
-            Move::Seven {
-                joker, marble, steps, ..
+            Act::Seven {
+                joker,
+                marble,
+                steps,
+                goal,
             } => {
                 self.board.apply_landing(marble, landing.expect("checked"));
                 let remaining = self.d.seven.map_or(7, |s| s.remaining) - steps;
                 self.d.seven = (remaining > 0).then_some(Seven { remaining, joker });
                 if remaining > 0 {
+                    self.d.seven_parts.push(SevenPart {
+                        marble: marble as u8,
+                        steps,
+                        goal,
+                    });
                     return;
                 }
+                self.d.seven_parts.clear();
             }
-            Move::Jack { marble, with, .. } => {
+            Act::Jack { marble, with, .. } => {
                 self.board.swap(marble, with);
             }
-            Move::Exchange(_) | Move::SitOut => unreachable!(),
+            Act::Exchange(_) | Act::SitOut => unreachable!(),
         }
         self.card_done();
     }
@@ -370,33 +451,34 @@ impl State {
     /// After a turn (a card played completely, or sitting out): the win, the turn limit,
     /// the next player or round.
     pub(super) fn card_done(&mut self) {
-        self.d.turns += 1;
-        for t in 0..2 {
-            if self.board.team_in_goal(t) == 8 {
-                // D13: 8 + the opponents' marbles not in the goal; the losers their marbles in the goal.
-                let other = self.board.team_in_goal(1 - t);
-                let mut points = [0u8; 2];
-                points[t] = (8 + 8 - other) as u8;
-                points[1 - t] = other as u8;
-                self.finish(Some(t as u8), points, EndReason::AllHome);
-                return;
-            }
-        }
-        if self.d.rules.max_turns > 0 && self.d.turns >= self.d.rules.max_turns {
-            let points = [self.board.team_in_goal(0) as u8, self.board.team_in_goal(1) as u8];
-            self.finish(None, points, EndReason::TurnLimit);
+        self.d.turns = self.d.turns.saturating_add(1);
+        // D13: the win (checked first) or the clock, derived from the board alone.
+        if let Some(outcome) = self.derived_outcome() {
+            self.d.outcome = Some(outcome);
+            self.d.phase = Phase::Over;
             return;
         }
         self.next_player();
     }
 
-    pub(super) fn finish(&mut self, winner: Option<u8>, points: [u8; 2], reason: EndReason) {
-        self.d.outcome = Some(Outcome {
-            winner,
-            points,
-            reason,
-        });
-        self.d.phase = Phase::Over;
+    /// The result in one line for people (D13), `None` while the game runs.
+    pub(super) fn result_line(&self) -> Option<String> {
+        let o = self.d.outcome?;
+        let [a, b] = o.points;
+        Some(match (o.reason, o.winner) {
+            (EndReason::AllHome, Some(t)) => {
+                let t = t as usize % 2;
+                format!(
+                    "team {t} ({} and {}) wins: all eight marbles home; points {a}:{b} (D13)",
+                    COLORS[t],
+                    COLORS[t + 2]
+                )
+            }
+            _ => format!(
+                "no winner: stopped after {} turns; a point per marble home: {a}:{b} (D13)",
+                self.d.turns
+            ),
+        })
     }
 
     /// D4: the next seat holding cards; a new round once all hands are empty.
@@ -422,9 +504,8 @@ impl GameState for State {
         &self.d.rules
     }
 
-    // SCAFFOLD(issue 9)
-    fn encode_move(&self, mv: &Value) -> Result<Action> {
-        self.action_from_move(mv)
+    fn encode_move(&self, mv: &Move) -> Result<Action> {
+        mv.encode()
     }
     fn current_player(&self) -> Option<usize> {
         self.d.outcome.is_none().then_some(self.d.current as usize)
@@ -436,7 +517,7 @@ impl GameState for State {
             Phase::Over => {}
             Phase::Exchange => {
                 let hand = self.d.hands[self.d.current as usize];
-                out.extend(hand.kinds().map(|c| Move::Exchange(c).encode()));
+                out.extend(hand.kinds().map(|c| Act::Exchange(c).encode()));
             }
             Phase::Play => {
                 self.plays(out);
@@ -447,18 +528,49 @@ impl GameState for State {
         }
     }
 
+    /// D4: during the exchange every seat that has not picked yet may pick, in any order.
+    fn seats_to_move(&self) -> Vec<usize> {
+        match self.d.phase {
+            Phase::Exchange => (0..4).filter(|&p| self.d.exchange[p].is_none()).collect(),
+            Phase::Play => vec![self.d.current as usize],
+            Phase::Over => Vec::new(),
+        }
+    }
+
+    fn legal_actions_for(&self, seat: usize, out: &mut Vec<Action>) {
+        out.clear();
+        if self.d.phase == Phase::Exchange && seat < 4 && self.d.exchange[seat].is_none() {
+            out.extend(self.d.hands[seat].kinds().map(|c| Act::Exchange(c).encode()));
+        } else if self.current_player() == Some(seat) {
+            self.legal_actions_into(out);
+        }
+    }
+
     fn check_action(&self, action: Action) -> Result<(), IllegalAction> {
-        let mv = Move::decode(action).ok_or_else(|| IllegalAction::no_such_action(action, NUM_ACTIONS))?;
+        let mv = Act::decode(action).ok_or_else(|| IllegalAction::no_such_action(action, NUM_ACTIONS))?;
         self.check(mv).map(|_| ())
     }
 
+    fn check_action_for(&self, seat: usize, action: Action) -> Result<(), IllegalAction> {
+        let mv = Act::decode(action).ok_or_else(|| IllegalAction::no_such_action(action, NUM_ACTIONS))?;
+        self.check_seat(seat, mv).map(|_| ())
+    }
+
     fn apply_action(&mut self, action: Action) -> Result<(), IllegalAction> {
-        let mv = Move::decode(action).ok_or_else(|| IllegalAction::no_such_action(action, NUM_ACTIONS))?;
-        let landing = self.check(mv)?;
-        self.apply_checked(mv, action, landing);
+        self.apply_action_for(self.d.current as usize, action)
+    }
+
+    fn apply_action_for(&mut self, seat: usize, action: Action) -> Result<(), IllegalAction> {
+        let mv = Act::decode(action).ok_or_else(|| IllegalAction::no_such_action(action, NUM_ACTIONS))?;
+        let landing = self.check_seat(seat, mv)?;
+        self.apply_checked(seat, mv, action, landing);
         // The board works on its own copy of the marbles; the data keeps them in step.
         self.d.marbles = self.board.marbles;
         Ok(())
+    }
+
+    fn result_text(&self) -> Option<String> {
+        self.result_line()
     }
 
     fn returns(&self) -> Vec<f64> {
@@ -473,9 +585,11 @@ impl GameState for State {
         self.history_seen_by(player)
     }
 
-    // SCAFFOLD(issue 9)
-    fn view_of(&self, seat: Option<usize>) -> Value {
-        self.view_value(seat)
+    /// The board, every hand's size, the own hand, the cards seen face up, what the
+    /// player gave and (once all four picked) received; never another hand, a pick in
+    /// transit, a face-down discard or the pile's order.
+    fn view_of(&self, seat: Option<usize>) -> View {
+        self.view_struct(seat)
     }
 
     fn action_to_string(&self, action: Action) -> String {
@@ -483,16 +597,10 @@ impl GameState for State {
     }
 
     fn action_to_move(&self, action: Action) -> Value {
-        self.move_json(action)
-    }
-
-    fn action_from_move(&self, mv: &Value) -> Result<Action> {
-        self.parse_move(mv)
-    }
-
-    // SCAFFOLD(issue 9)
-    fn resample(&self, player: usize, seed: u64) -> Result<State> {
-        self.resample_old(player, seed)
+        match State::move_of(action) {
+            Some(mv) => serde_json::to_value(mv).expect("a move serializes"),
+            None => serde_json::json!({"type": "invalid", "action": action}),
+        }
     }
 
     fn hand(&self, player: usize) -> Vec<String> {
