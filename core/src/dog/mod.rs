@@ -37,3 +37,6 @@ pub use view::{Color, ExchangeView, MarbleView, SevenView, View};
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod contract_tests;
