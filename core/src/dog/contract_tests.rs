@@ -646,3 +646,35 @@ fn the_schemas_describe_view_and_moves() {
     let moves = game.move_schema().to_string();
     assert!(moves.contains("sit_out") && moves.contains("\"as\""), "{moves}");
 }
+
+/// A rough timing by hand (`cargo test -p spielwerk-core --lib dog_timing -- --ignored
+/// --nocapture`); the criterion benches in `core/benches/dog.rs` are the real figures.
+#[test]
+#[ignore]
+fn dog_timing() {
+    let states = random_states(3, 50);
+    let t = std::time::Instant::now();
+    let mut bytes = 0;
+    for _ in 0..200 {
+        for s in &states {
+            bytes += s.view_json(Some(1)).len();
+        }
+    }
+    let n = 200 * states.len();
+    eprintln!(
+        "view_json: {:?} each ({} bytes)",
+        t.elapsed() / n as u32,
+        bytes / n
+    );
+    let t = std::time::Instant::now();
+    for (i, s) in states.iter().enumerate() {
+        let _ = s.resample(1, i as u64).unwrap();
+    }
+    eprintln!("resample: {:?} each", t.elapsed() / states.len() as u32);
+    let t = std::time::Instant::now();
+    let mut buf = Vec::new();
+    for seed in 0..200 {
+        crate::simulate::random_game(&Dog::default(), seed, &mut buf);
+    }
+    eprintln!("random game: {:?} each", t.elapsed() / 200);
+}

@@ -313,11 +313,10 @@ impl State {
         // not sat out nor played a card of that kind this round.
         let mate = seat.map(partner);
         let pinned = match (seat, mate) {
-            (Some(p), Some(m)) if view.phase == Phase::Play => view
+            (Some(_), Some(m)) if view.phase == Phase::Play => view
                 .exchange
                 .given
-                .filter(|&g| !view.sat_out[m] && !view.played[m].has(g) && view.hand_sizes[m] > 0)
-                .filter(|_| p < 4),
+                .filter(|&g| !view.sat_out[m] && !view.played[m].has(g) && view.hand_sizes[m] > 0),
             _ => None,
         };
         if let Some(g) = pinned {
@@ -404,20 +403,21 @@ impl State {
                 given[p] = view.exchange.given;
                 given[partner(p)] = view.exchange.received;
             }
-            for q in 0..4 {
-                if given[q].is_some() || (seat.is_some() && view.exchange.given.is_none()) {
+            // A seat's view without a card given is a position set up without an exchange:
+            // then nobody gave anything.
+            let unknown = seat.is_none() || view.exchange.given.is_some();
+            for (q, card) in given.iter_mut().enumerate() {
+                if card.is_some() || !unknown {
                     continue;
                 }
                 let m = partner(q);
                 let mut options: Vec<Card> = hands[m].cards().chain(view.played[m].cards()).collect();
                 if options.is_empty() || view.sat_out[m] {
-                    options = discards.clone();
+                    options.clone_from(&discards);
                 }
-                given[q] = options.get(random.random_range(0..options.len().max(1))).copied();
+                *card = options.get(random.random_range(0..options.len().max(1))).copied();
             }
-            for p in 0..4 {
-                received[p] = given[partner(p)];
-            }
+            received = std::array::from_fn(|p| given[partner(p)]);
         }
         let current = match (view.phase, view.current_player) {
             (Phase::Over, _) => 0,
