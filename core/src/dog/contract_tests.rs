@@ -157,6 +157,10 @@ fn finding_resample_does_not_leak_hands_that_sat_out() {
 #[test]
 fn finding_views_are_information_states() {
     let mut state = Dog::default().new_initial_state(4);
+    // The public view shows no hand and no exchange card; the seat field is null.
+    let public = state.public_view();
+    assert!(public["player"].is_null() && public["hand"].is_null() && public["own_face_down"].is_null());
+    assert_eq!(public["hand_sizes"], json!([6, 6, 6, 6]));
     // D4: rounds count from 1, hands of 6.
     assert_eq!(state.view(0)["round"], json!(1));
     assert_eq!(state.view(0)["hand_size"], json!(6));

@@ -232,6 +232,12 @@ impl State {
         }
         match d.phase {
             Phase::Exchange => {
+                // D4: a seat still to pick has a card to pick.
+                if let Some(p) = (0..4).find(|&p| d.exchange[p].is_none() && d.hands[p].is_empty()) {
+                    return Err(format!(
+                        "player {p} has not picked for the exchange but holds no card"
+                    ));
+                }
                 let first = self.first_unpicked();
                 if first != Some(d.current as usize) {
                     return Err(format!(

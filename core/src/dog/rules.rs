@@ -240,33 +240,40 @@ impl Game for Dog {
             place: Place::Kennel,
             protected: false,
         }; NUM_MARBLES];
-        let mut state = State::try_from(Data {
-            rules: *self,
-            marbles,
-            hands: [Hand::default(); 4],
-            pile,
-            discards: Vec::new(),
-            reshuffle_seed: seed,
-            reshuffles: 0,
-            round: 0,
-            phase: Phase::Exchange,
-            current: 0,
-            exchange: [None; 4],
-            received: [None; 4],
-            given: [None; 4],
-            played: [Hand::default(); 4],
-            face_up: Hand::default(),
-            face_down: [Hand::default(); 4],
-            seven: None,
-            seven_parts: Vec::new(),
-            sat_out: [false; 4],
-            turns: 0,
-            outcome: None,
-            history: Vec::new(),
-            actors: Vec::new(),
-        })
-        .expect("the initial position is valid");
+        // Built directly: the checks of a read state expect the hands dealt.
+        let mut state = State {
+            board: Board::new(marbles),
+            d: Data {
+                rules: *self,
+                marbles,
+                hands: [Hand::default(); 4],
+                pile,
+                discards: Vec::new(),
+                reshuffle_seed: seed,
+                reshuffles: 0,
+                round: 0,
+                phase: Phase::Exchange,
+                current: 0,
+                exchange: [None; 4],
+                received: [None; 4],
+                given: [None; 4],
+                played: [Hand::default(); 4],
+                face_up: Hand::default(),
+                face_down: [Hand::default(); 4],
+                seven: None,
+                seven_parts: Vec::new(),
+                sat_out: [false; 4],
+                turns: 0,
+                outcome: None,
+                history: Vec::new(),
+                actors: Vec::new(),
+            },
+        };
         state.deal();
+        debug_assert_eq!(
+            State::check_data(&state.d).and_then(|()| state.check_position()),
+            Ok(())
+        );
         state
     }
 
