@@ -99,6 +99,19 @@ fn finding_inconsistent_exchange_bookkeeping_is_refused() {
     let mut v = position(&[], [&["A", "3"], &["2"], &["5"], &["6"]], 0);
     v["given"] = json!(["5", null, null, null]);
     assert!(read(&v).unwrap_err().to_string().contains("received"));
+    // A set-up position with only part of the exchange known is fine, and resamples.
+    let mut v = position(&[], [&["A", "3"], &["2"], &["5", "K"], &["6"]], 0);
+    v["given"] = json!(["K", null, null, null]);
+    v["received"] = json!([null, null, "K", null]);
+    let state = read(&v).unwrap();
+    for p in 0..4 {
+        let r = state.resample(p, 3).unwrap();
+        assert_eq!(r.view_of(Some(p)), state.view_of(Some(p)));
+        // D4: the K given stays with the partner while it is surely there.
+        if p == 0 {
+            assert!(r.d.hands[2].has(Card::KING));
+        }
+    }
     // A seat that sat out holds no cards.
     let mut v = position(&[], [&["A", "3"], &["2"], &["5"], &["6"]], 0);
     v["sat_out"] = json!([false, true, false, false]);

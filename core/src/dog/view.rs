@@ -407,7 +407,9 @@ impl State {
             // then nobody gave anything.
             let unknown = seat.is_none() || view.exchange.given.is_some();
             for (q, card) in given.iter_mut().enumerate() {
-                if card.is_some() || !unknown {
+                // The seat knows its own card given and its partner's (the one received).
+                let known = seat.is_some_and(|p| q == p || q == partner(p));
+                if known || !unknown {
                     continue;
                 }
                 let m = partner(q);
