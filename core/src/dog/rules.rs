@@ -599,6 +599,13 @@ impl GameState for State {
         self.view_struct(seat)
     }
 
+    /// As the default, into a buffer sized for a whole view at once (the API serves these).
+    fn view_json(&self, seat: Option<usize>) -> Vec<u8> {
+        let mut out = Vec::with_capacity(2048);
+        serde_json::to_writer(&mut out, &self.view_struct(seat)).expect("a view always serializes");
+        out
+    }
+
     fn action_to_string(&self, action: Action) -> String {
         self.describe(action)
     }
