@@ -28,7 +28,7 @@ fn games(c: &mut Criterion) {
         "hands":[["A","4","7","J","JK"],["2"],["3"],["5"]],
         "pile":[],"discards":[],"reshuffle_seed":1,"reshuffles":0,"round":1,"phase":"play","current":0,
         "exchange":[null,null,null,null],"received":[null,null,null,null],"seven":null,
-        "sat_out":[false,false,false,false],"turns":0,"outcome":null,"history":[]}"#;
+        "sat_out":[false,false,false,false],"turns":4,"outcome":null,"history":[]}"#;
     let mut value: serde_json::Value = serde_json::from_str(crowded).unwrap();
     // The rest of the 110 cards lie in the pile.
     let held = ["A", "4", "7", "J", "JK", "2", "3", "5"];
@@ -65,6 +65,16 @@ fn games(c: &mut Criterion) {
             })
         },
     );
+    // The API serves views: one seat's view as JSON bytes (the information-state key).
+    group.bench_function("view_json (one seat, crowded board)", |b| {
+        b.iter(|| black_box(black_box(&state).view_json(Some(0))))
+    });
+    group.bench_function("resample (one seat, crowded board)", |b| {
+        b.iter(|| {
+            seed += 1;
+            black_box(black_box(&state).resample(0, seed).unwrap())
+        })
+    });
     group.finish();
 }
 

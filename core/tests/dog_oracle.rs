@@ -113,6 +113,17 @@ fn position(spec: &Spec, with_seven: bool) -> String {
             json!({"place": place, "protected": protected && cell == start})
         })
         .collect();
+    // D13: a team with all eight marbles home has won; such a position is refused on
+    // reading, so one marble of it goes back to the kennel.
+    let mut places = places;
+    for t in 0..2 {
+        let goal: Vec<usize> = (0..16)
+            .filter(|&m| (m / 4) % 2 == t && places[m]["place"].get("goal").is_some())
+            .collect();
+        if goal.len() == 8 {
+            places[goal[0]] = json!({"place": "kennel"});
+        }
+    }
     let mut hands = vec![Vec::new(); 4];
     let mut counts = [0usize; 14];
     for &c in &spec.hand {

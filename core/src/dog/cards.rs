@@ -73,6 +73,21 @@ impl FromStr for Card {
     }
 }
 
+impl schemars::JsonSchema for Hand {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "DogCards".into()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let mut schema = <Vec<Card>>::json_schema(generator);
+        schema.insert(
+            "description".into(),
+            "Dog cards, sorted: A, 2-10, J, Q, K, JK".into(),
+        );
+        schema
+    }
+}
+
 serde_as_text!(
     Card,
     "DogCard",
@@ -100,6 +115,16 @@ impl Hand {
     pub fn take(&mut self, card: Card) {
         self.0[card.index()] -= 1;
     }
+    /// Adds every card of `other`.
+    pub fn add_all(&mut self, other: &Hand) {
+        for (n, &m) in self.0.iter_mut().zip(&other.0) {
+            *n += m;
+        }
+    }
+    /// Whether every card of `other` is in this hand too.
+    pub fn contains(&self, other: &Hand) -> bool {
+        self.0.iter().zip(&other.0).all(|(&n, &m)| n >= m)
+    }
     /// Every card, with repeats, in kind order.
     pub fn cards(&self) -> impl Iterator<Item = Card> + '_ {
         (0..NUM_KINDS).flat_map(|i| std::iter::repeat_n(Card(i as u8), self.0[i] as usize))
@@ -112,14 +137,26 @@ impl Hand {
 
 impl Serialize for Hand {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(self.cards())
+        // The names as plain strings: faster than each card's `Display` (views are hot).
+        s.collect_seq(self.cards().map(|c| NAMES[c.index()]))
     }
 }
 
 impl<'de> Deserialize<'de> for Hand {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Hand, D::Error> {
+        // No set of cards holds more of a kind than the deck (D3): refused here, so that
+        // the counts never overflow.
         let mut hand = Hand::default();
-        Vec::<Card>::deserialize(d)?.into_iter().for_each(|c| hand.add(c));
+        for card in Vec::<Card>::deserialize(d)? {
+            if hand.0[card.index()] >= card.copies() {
+                return Err(serde::de::Error::custom(format!(
+                    "more than {} cards {card} in one set: the deck has {}",
+                    card.copies(),
+                    card.copies()
+                )));
+            }
+            hand.add(card);
+        }
         Ok(hand)
     }
 }

@@ -19,12 +19,45 @@
 //! offered only if the rest of the seven can still be used (D8). A joker names the card
 //! it stands for through the `joker` bit of the move it makes. A start moves the
 //! lowest-numbered marble of the colour in the kennel (kennel marbles are alike).
+//!
+//! # Exchange (D4)
+//! The partners exchange at the same time: during the exchange every seat that has not
+//! picked may move (`seats_to_move`, `legal_actions_for`, `apply_action_for`), in any
+//! order; `current_player` is the first of them from the round's first player, so
+//! seat-agnostic callers pick in seat order as before.
+//!
+//! # Views and hidden cards
+//! A [`View`] is an information state: the board, the own hand, every hand's size, the
+//! cards played face up since the pile was last shuffled (and who played which this
+//! round), the own face-down discards, the seven's parts so far and the exchange as the
+//! seat knows it. Sat-out hands are discarded face down (the seed shows only played
+//! cards, "sichtbar"), so they are unseen. `state_from_view` deals the unseen cards at
+//! random, keeping the card given to the partner in the partner's hand while it is
+//! surely there.
+//!
+//! # Files
+//! `board.rs` geometry and reach masks, `codec.rs` action ids and the [`Move`] enum,
+//! `checks.rs` the move check with reasons (the reference), `legal.rs` the fast move
+//! generation, `rules.rs` options, rounds and `impl Game`, `json.rs` reading and
+//! validating states, `view.rs` the view and `state_from_view`.
 
+mod board;
 pub mod cards;
-mod state;
+mod checks;
+mod codec;
+mod json;
+mod legal;
+mod rules;
+mod view;
 
+pub use board::{COLORS, Marble, Place};
 pub use cards::{Card, Hand};
-pub use state::{COLORS, Dog, EndReason, Marble, NUM_ACTIONS, Outcome, Phase, Place, SIT_OUT, Seven, State};
+pub use codec::{Move, NUM_ACTIONS, SIT_OUT};
+pub use rules::{Dog, EndReason, Outcome, Phase, Seven, SevenPart, State};
+pub use view::{Color, ExchangeView, MarbleView, SevenView, View};
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod contract_tests;

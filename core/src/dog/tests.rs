@@ -626,7 +626,7 @@ fn moves_round_trip_and_malformed_ones_are_explained() {
             json!({"type": "seven", "card": "7", "marble": 0, "steps": 8}),
             "1-7",
         ),
-        (json!({"type": "fly"}), "unknown move type"),
+        (json!({"type": "fly"}), "unknown variant `fly`"),
     ] {
         let err = state.action_from_move(&m).unwrap_err().to_string();
         assert!(err.contains(text), "{err}");

@@ -1,0 +1,546 @@
+//! What one seat may see (the typed [`View`], an information state), the history as a
+//! seat saw it, a full state dealt from a view (`state_from_view`), and the picture.
+
+use std::fmt::Write as _;
+
+use rand::RngExt as _;
+use rand::seq::SliceRandom;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::board::*;
+use super::cards::{Card, Hand, NUM_KINDS};
+use super::codec::*;
+use super::json::hand_size;
+use super::rules::*;
+use crate::error::{Error, Result};
+use crate::game::{Action, Game, GameState};
+use crate::rng;
+
+/// A colour of the board: seat 0 red, 1 blue, 2 green, 3 yellow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Color {
+    Red,
+    Blue,
+    Green,
+    Yellow,
+}
+
+const COLOR_OF_SEAT: [Color; 4] = [Color::Red, Color::Blue, Color::Green, Color::Yellow];
+
+/// One marble as everyone sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MarbleView {
+    /// The marble's id, 0-15: marble 4·p + k is player p's marble k.
+    pub marble: u8,
+    /// The seat the marble belongs to, 0-3.
+    pub player: u8,
+    /// The marble's colour (the seat's).
+    pub color: Color,
+    /// Where it is: "kennel", {"ring": 0-63} (player p's start field is 16·p, D2) or
+    /// {"goal": 0-3} (its own goal lane; field 0 is one step past the start field).
+    pub place: Place,
+    /// Standing on its start field for the first time since it was placed there: it
+    /// cannot be passed, landed on, swapped or sent home (D6), and cannot enter its goal
+    /// before it has moved (D9).
+    pub protected: bool,
+}
+
+/// The exchange of the round (D4) as the seat knows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ExchangeView {
+    /// Per seat, whether it has picked its card for the partner this round (the picks are
+    /// face down; a new round starts with none picked).
+    pub picked: [bool; 4],
+    /// The card the seat picked for its partner this round; null before it picked, and
+    /// always in the public view.
+    pub given: Option<Card>,
+    /// The card the seat received from its partner, once all four have picked; null
+    /// before, and always in the public view.
+    pub received: Option<Card>,
+}
+
+/// A seven being played in parts (D8).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SevenView {
+    /// Steps still to be used, 1-6.
+    pub remaining: u8,
+    /// Whether the card is a joker standing for a seven (D11).
+    pub joker: bool,
+    /// The parts played so far with this card, oldest first.
+    pub parts: Vec<SevenPart>,
+}
+
+/// Exactly what one seat (or, with `player` null, a spectator) may see of a Dog position:
+/// an information state. Equal views mean equal knowledge: everything seen that matters
+/// for play and for where the unseen cards can be is here. What is not here is unseen:
+/// the other hands, the picks in transit, the pile's order and the cards discarded face
+/// down by seats that sat out (D5).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct View {
+    /// Always "dog".
+    pub game: String,
+    /// The seat whose view this is, 0-3; null for the public (spectator) view.
+    pub player: Option<u8>,
+    /// The seat to move next (during the exchange the first seat from the round's first
+    /// player that has not picked; any seat that has not picked may pick); null once the
+    /// game is over.
+    pub current_player: Option<u8>,
+    /// The round, counted from 1 as the seed counts them (D4).
+    pub round: u32,
+    /// The cards dealt to each seat this round: 6, 5, 4, 3, 2, then again 6 (D4).
+    pub hand_size: u8,
+    /// The seat that plays first this round (and picks first in the exchange): the round
+    /// number minus 1, mod 4.
+    pub first_player: u8,
+    /// The part of the round: "exchange", "play" or "over".
+    pub phase: Phase,
+    /// All 16 marbles, by id.
+    pub marbles: Vec<MarbleView>,
+    /// The seat's own hand, sorted; null in the public view.
+    pub hand: Option<Hand>,
+    /// How many cards each seat holds (a pick made for the exchange has left the hand).
+    pub hand_sizes: [u8; 4],
+    /// Cards left in the pile (face down).
+    pub pile_size: u8,
+    /// Cards in the discards: those in `face_up` and those discarded face down.
+    pub discard_size: u8,
+    /// Every card played face up since the pile was last shuffled (D3); these are all in
+    /// the discards. The rest of the discards was discarded face down by seats that sat out.
+    pub face_up: Hand,
+    /// The cards this seat itself discarded face down on sitting out (D5) since the pile
+    /// was last shuffled; null in the public view.
+    pub own_face_down: Option<Hand>,
+    /// The cards each seat has played this round, in seat order.
+    pub played: [Hand; 4],
+    /// The round's exchange (D4).
+    pub exchange: ExchangeView,
+    /// The seven being played in parts, or null (D8).
+    pub seven: Option<SevenView>,
+    /// Per seat, whether it sat out this round, its hand discarded face down (D5).
+    pub sat_out: [bool; 4],
+    /// Turns so far: cards played completely and hands sat out (`max_turns` counts these).
+    pub turns: u32,
+    /// How the game ended (D13), or null while it runs.
+    pub outcome: Option<Outcome>,
+}
+
+/// A count that a view gives as a small number (at most 110 cards).
+fn small(n: usize) -> u8 {
+    n.min(u8::MAX as usize) as u8
+}
+
+impl State {
+    /// D4: the exchange picks are face down. A player sees their own picks, and the
+    /// partner's once that round's exchange is complete (it is the card received); the
+    /// opponents' picks never. A state built from a view has no history before it.
+    pub(super) fn history_seen_by(&self, player: usize) -> Vec<Option<Action>> {
+        let history = &self.d.history;
+        // The picks of a round are followed by that round's plays, so a pick's exchange is
+        // complete once a play comes after it (or the exchange is over).
+        let mut complete = self.d.phase != Phase::Exchange;
+        let mut seen = vec![None; history.len()];
+        for i in (0..history.len()).rev() {
+            let action = history[i];
+            let is_pick = action < START_BASE;
+            if !is_pick {
+                complete = true;
+            }
+            let seat = self.d.actors.get(i).map_or(usize::MAX, |&p| p as usize);
+            if !is_pick || seat == player || (complete && seat == partner(player)) {
+                seen[i] = Some(action);
+            }
+        }
+        seen
+    }
+
+    /// The view of `seat` (`None` or a seat outside 0-3: the public view).
+    pub(super) fn view_struct(&self, seat: Option<usize>) -> View {
+        let seat = seat.filter(|&p| p < 4);
+        let d = &self.d;
+        let marbles = self
+            .board
+            .marbles
+            .iter()
+            .enumerate()
+            .map(|(m, mk)| MarbleView {
+                marble: m as u8,
+                player: color_of(m) as u8,
+                color: COLOR_OF_SEAT[color_of(m)],
+                place: mk.place,
+                protected: mk.protected,
+            })
+            .collect();
+        View {
+            game: Dog::NAME.to_string(),
+            player: seat.map(|p| p as u8),
+            current_player: self.current_player().map(|p| p as u8),
+            round: d.round.saturating_add(1),
+            hand_size: hand_size(d.round) as u8,
+            first_player: self.first_player() as u8,
+            phase: d.phase,
+            marbles,
+            hand: seat.map(|p| d.hands[p]),
+            hand_sizes: d.hands.map(|h| small(h.len())),
+            pile_size: small(d.pile.len()),
+            discard_size: small(d.discards.len()),
+            face_up: d.face_up,
+            own_face_down: seat.map(|p| d.face_down[p]),
+            played: d.played,
+            exchange: ExchangeView {
+                picked: d.exchange.map(|e| e.is_some()),
+                given: seat.and_then(|p| d.given[p]),
+                received: seat.and_then(|p| d.received[p]),
+            },
+            seven: d.seven.map(|s| SevenView {
+                remaining: s.remaining,
+                joker: s.joker,
+                parts: d.seven_parts.clone(),
+            }),
+            sat_out: d.sat_out,
+            turns: d.turns,
+            outcome: d.outcome,
+        }
+    }
+
+    /// A full state whose view for the view's seat is `view`, the unseen cards dealt at
+    /// random from `seed` (see [`Game::state_from_view`]). The state's history is empty:
+    /// the view carries none, so `history()` and `history_for` start from this position.
+    pub(super) fn from_view(rules: &Dog, view: &View, seed: u64) -> Result<State> {
+        let bad = |m: String| Err(Error::InvalidView(m));
+        if view.game != Dog::NAME {
+            return bad(format!(
+                "game '{}': this is a dog view",
+                crate::error::shorten(&view.game)
+            ));
+        }
+        let seat = match view.player {
+            None => None,
+            Some(p) if p < 4 => Some(p as usize),
+            Some(p) => return bad(format!("player {p}: seats are 0-3 (null for the public view)")),
+        };
+        if view.hand.is_some() != seat.is_some() || view.own_face_down.is_some() != seat.is_some() {
+            return bad("hand and own_face_down are given exactly when player is a seat".into());
+        }
+        if seat.is_none() && (view.exchange.given.is_some() || view.exchange.received.is_some()) {
+            return bad("the public view knows no card given or received".into());
+        }
+        if view.round == 0 {
+            return bad("rounds are counted from 1".into());
+        }
+        let round = view.round - 1;
+        if view.marbles.len() != NUM_MARBLES {
+            return bad(format!("{} marbles: the board has 16", view.marbles.len()));
+        }
+        let mut marbles = [Marble {
+            place: Place::Kennel,
+            protected: false,
+        }; NUM_MARBLES];
+        for (m, mv) in view.marbles.iter().enumerate() {
+            if mv.marble as usize != m
+                || mv.player as usize != color_of(m)
+                || mv.color != COLOR_OF_SEAT[color_of(m)]
+            {
+                return bad(format!(
+                    "marbles[{m}] must be marble {m} of player {} ({:?})",
+                    color_of(m),
+                    COLOR_OF_SEAT[color_of(m)]
+                ));
+            }
+            marbles[m] = Marble {
+                place: mv.place,
+                protected: mv.protected,
+            };
+        }
+        let size = hand_size(round);
+        if let Some(p) = view.hand_sizes.iter().position(|&n| n as usize > size) {
+            return bad(format!(
+                "player {p} holds {} cards: hands have at most {size} in round {}",
+                view.hand_sizes[p], view.round
+            ));
+        }
+        if let (Some(p), Some(hand)) = (seat, &view.hand)
+            && hand.len() != view.hand_sizes[p] as usize
+        {
+            return bad(format!(
+                "the hand has {} cards, hand_sizes says {}",
+                hand.len(),
+                view.hand_sizes[p]
+            ));
+        }
+        let exchange = view.phase == Phase::Exchange;
+        if let Some(p) = seat
+            && exchange
+            && view.exchange.picked[p] != view.exchange.given.is_some()
+        {
+            return bad("during the exchange, given is the seat's pick once it picked".into());
+        }
+        // The unseen cards: the deck without the own hand, the cards seen face up, the own
+        // face-down discards and the own pick in transit.
+        let mut unseen = [0i32; NUM_KINDS];
+        for (i, n) in unseen.iter_mut().enumerate() {
+            *n = i32::from(Card::from_index(i).copies());
+        }
+        let mut seen = view.face_up;
+        if let Some(hand) = &view.hand {
+            seen.add_all(hand);
+        }
+        if let Some(down) = &view.own_face_down {
+            seen.add_all(down);
+        }
+        if let (Some(p), true) = (seat, exchange)
+            && let Some(card) = view.exchange.given
+            && view.exchange.picked[p]
+        {
+            seen.add(card);
+        }
+        for (n, &k) in unseen.iter_mut().zip(&seen.0) {
+            *n -= i32::from(k);
+        }
+        if let Some(i) = (0..NUM_KINDS).find(|&i| unseen[i] < 0) {
+            let card = Card::from_index(i);
+            return bad(format!(
+                "more cards {card} seen than the deck has ({})",
+                card.copies()
+            ));
+        }
+        // D4: the card given to the partner is surely in its hand while the partner has
+        // not sat out nor played a card of that kind this round.
+        let mate = seat.map(partner);
+        let pinned = match (seat, mate) {
+            (Some(_), Some(m)) if view.phase == Phase::Play => view
+                .exchange
+                .given
+                .filter(|&g| !view.sat_out[m] && !view.played[m].has(g) && view.hand_sizes[m] > 0),
+            _ => None,
+        };
+        if let Some(g) = pinned {
+            if unseen[g.index()] == 0 {
+                return bad(format!(
+                    "the partner must still hold the {g} given, but none is unseen"
+                ));
+            }
+            unseen[g.index()] -= 1;
+        }
+        let others: Vec<usize> = (0..4).filter(|&p| Some(p) != seat).collect();
+        let down_known = view.face_up.len() + view.own_face_down.map_or(0, |h| h.len());
+        let Some(down_unseen) = (view.discard_size as usize).checked_sub(down_known) else {
+            return bad(format!(
+                "discard_size {} is smaller than the cards known in the discards ({down_known})",
+                view.discard_size
+            ));
+        };
+        let in_transit: Vec<usize> = others
+            .iter()
+            .copied()
+            .filter(|&p| exchange && view.exchange.picked[p])
+            .collect();
+        let needed: usize = others.iter().map(|&p| view.hand_sizes[p] as usize).sum::<usize>()
+            - usize::from(pinned.is_some())
+            + in_transit.len()
+            + view.pile_size as usize
+            + down_unseen;
+        let pool_size: i32 = unseen.iter().sum();
+        if needed as i32 != pool_size {
+            return bad(format!(
+                "the unseen places (other hands, picks in transit, pile, face-down discards) hold {needed} cards, but {pool_size} cards are unseen"
+            ));
+        }
+        let mut pool: Vec<Card> = (0..NUM_KINDS)
+            .flat_map(|i| std::iter::repeat_n(Card::from_index(i), unseen[i] as usize))
+            .collect();
+        let mut random = rng::seeded(seed, rng::STREAM_RESAMPLE);
+        pool.shuffle(&mut random);
+        let mut hands = [Hand::default(); 4];
+        let mut exchange_picks = [None; 4];
+        let mut face_down = [Hand::default(); 4];
+        let mut discards: Vec<Card> = view.face_up.cards().collect();
+        if let (Some(p), Some(hand), Some(down)) = (seat, view.hand, view.own_face_down) {
+            hands[p] = hand;
+            face_down[p] = down;
+            discards.extend(down.cards());
+            if exchange {
+                exchange_picks[p] = view.exchange.given.filter(|_| view.exchange.picked[p]);
+            }
+        }
+        for &p in &others {
+            let mut size = view.hand_sizes[p] as usize;
+            if Some(p) == mate
+                && let Some(g) = pinned
+            {
+                hands[p].add(g);
+                size -= 1;
+            }
+            for card in pool.drain(..size) {
+                hands[p].add(card);
+            }
+        }
+        for &p in &in_transit {
+            exchange_picks[p] = pool.pop();
+        }
+        // The unseen face-down discards are laid at the first other seat's door: only the
+        // seat that discarded them knows them, and no view of this seat shows whose they are.
+        let down: Vec<Card> = pool.drain(..down_unseen).collect();
+        for &card in &down {
+            face_down[others[0]].add(card);
+        }
+        discards.extend(down);
+        discards.shuffle(&mut random);
+        let pile = pool;
+        // The exchange: own pick and what was received are known; the others' cards given
+        // are drawn from what their partners hold or played (sat out: any card discarded).
+        let mut given = [None; 4];
+        let mut received = [None; 4];
+        if exchange {
+            given = exchange_picks;
+        } else if view.phase == Phase::Play || view.exchange.given.is_some() {
+            if let Some(p) = seat {
+                given[p] = view.exchange.given;
+                given[partner(p)] = view.exchange.received;
+            }
+            // A seat's view without a card given is a position set up without an exchange:
+            // then nobody gave anything.
+            let unknown = seat.is_none() || view.exchange.given.is_some();
+            for (q, card) in given.iter_mut().enumerate() {
+                // The seat knows its own card given and its partner's (the one received).
+                let known = seat.is_some_and(|p| q == p || q == partner(p));
+                if known || !unknown {
+                    continue;
+                }
+                let m = partner(q);
+                let mut options: Vec<Card> = hands[m].cards().chain(view.played[m].cards()).collect();
+                if options.is_empty() || view.sat_out[m] {
+                    options.clone_from(&discards);
+                }
+                *card = options.get(random.random_range(0..options.len().max(1))).copied();
+            }
+            received = std::array::from_fn(|p| given[partner(p)]);
+        }
+        let current = match (view.phase, view.current_player) {
+            (Phase::Over, _) => 0,
+            (_, Some(p)) if p < 4 => p,
+            (_, p) => {
+                return bad(format!(
+                    "current_player {p:?}: a running game has a seat 0-3 to move"
+                ));
+            }
+        };
+        let data = Data {
+            rules: *rules,
+            marbles,
+            hands,
+            pile,
+            discards,
+            reshuffle_seed: random.random(),
+            reshuffles: 0,
+            round,
+            phase: view.phase,
+            current,
+            exchange: exchange_picks,
+            received,
+            given,
+            played: view.played,
+            face_up: view.face_up,
+            face_down,
+            seven: view.seven.as_ref().map(|s| Seven {
+                remaining: s.remaining,
+                joker: s.joker,
+            }),
+            seven_parts: view.seven.as_ref().map_or_else(Vec::new, |s| s.parts.clone()),
+            sat_out: view.sat_out,
+            turns: view.turns,
+            outcome: view.outcome,
+            history: Vec::new(),
+            actors: Vec::new(),
+        };
+        let state =
+            State::try_from(data).map_err(|e| Error::InvalidView(format!("no state has this view: {e}")))?;
+        let rebuilt = state.view_struct(seat);
+        if rebuilt != *view {
+            let (a, b) = (
+                serde_json::to_value(&rebuilt).unwrap_or_default(),
+                serde_json::to_value(view).unwrap_or_default(),
+            );
+            let field = a
+                .as_object()
+                .and_then(|a| a.iter().find(|(k, v)| b.get(k.as_str()) != Some(*v)))
+                .map_or("?".to_string(), |(k, v)| format!("'{k}' must be {v}"));
+            return bad(format!(
+                "the view does not fit together: {}",
+                crate::error::shorten_message(&field)
+            ));
+        }
+        Ok(state)
+    }
+
+    pub(super) fn picture(&self) -> String {
+        let mut out = String::new();
+        let mut ring = vec!["."; RING];
+        let letters = ["r", "b", "g", "y"];
+        for (m, mk) in self.board.marbles.iter().enumerate() {
+            if let Place::Ring(f) = mk.place {
+                ring[f as usize] = if mk.protected {
+                    ["R", "B", "G", "Y"][color_of(m)]
+                } else {
+                    letters[color_of(m)]
+                };
+            }
+        }
+        for q in 0..4 {
+            let _ = writeln!(
+                out,
+                "fields {:>2}-{:>2}: {}",
+                16 * q,
+                16 * q + 15,
+                ring[16 * q..16 * q + 16].join(" ")
+            );
+        }
+        for p in 0..4 {
+            let kennel = (0..4)
+                .filter(|k| self.board.marbles[4 * p + k].place == Place::Kennel)
+                .count();
+            let goal: String = (0..GOAL_LEN)
+                .map(|s| {
+                    if self.board.at(goal_cell(p, s)).is_some() {
+                        letters[p]
+                    } else {
+                        "."
+                    }
+                })
+                .collect();
+            let _ = writeln!(
+                out,
+                "{:<6} kennel {kennel} goal [{goal}] hand {}{}",
+                COLORS[p],
+                self.hand_text(p).join(" "),
+                if self.d.sat_out[p] { " (sat out)" } else { "" }
+            );
+        }
+        let _ = write!(
+            out,
+            "round {} ({} cards), pile {}",
+            self.d.round + 1,
+            HAND_SIZES[(self.d.round % 5) as usize],
+            self.d.pile.len()
+        );
+        if let Some(seven) = self.d.seven {
+            let _ = write!(out, ", seven: {} steps left", seven.remaining);
+        }
+        if let Some(text) = self.result_line() {
+            let _ = write!(out, "\n{text}");
+        }
+        out
+    }
+
+    pub(super) fn hand_text(&self, player: usize) -> Vec<String> {
+        self.d
+            .hands
+            .get(player)
+            .map_or_else(Vec::new, |h| h.cards().map(|c| c.to_string()).collect())
+    }
+}
