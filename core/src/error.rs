@@ -74,13 +74,6 @@ impl IllegalAction {
         self
     }
 
-    /// A rejection without a code or a German reason yet: only for the transition to
-    /// coded errors; every game is to use [`IllegalAction::new`].
-    pub fn untyped(rule: &'static str, reason: impl Into<String>) -> Self {
-        let reason = reason.into();
-        Self::new(rule, "illegal", reason.clone(), reason)
-    }
-
     /// An id outside the game's action space `0..num_actions`.
     pub fn no_such_action(action: impl Into<i64>, num_actions: usize) -> Self {
         let action: i64 = action.into();

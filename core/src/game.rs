@@ -33,7 +33,7 @@ pub trait Game: Clone + Send + Sync + Serialize + 'static {
     const NAME: &'static str;
     /// What a move looks like, for people: every error about a malformed move ends with
     /// it, so that the message says what is allowed. (The exact form is `move_schema()`.)
-    const MOVE_SYNTAX: &'static str = "TRANSITION(issue 9)";
+    const MOVE_SYNTAX: &'static str;
 
     /// Builds the game from options given as JSON values. Unknown names and
     /// values out of range are rejected with [`Error::InvalidOption`].

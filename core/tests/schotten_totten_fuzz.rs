@@ -226,7 +226,7 @@ fn exercise(game: &SchottenTotten, state: State, seed: u64) {
     let _ = (state.render(), state.result_text(), state.returns());
     for p in 0..2 {
         let view = state.view_of(Some(p));
-        let _ = state.view_json(Some(p));
+        assert_eq!(state.view_json(Some(p)), serde_json::to_vec(&view).unwrap());
         let r = state.resample(p, seed).expect("a valid state resamples");
         assert_eq!(r.view_of(Some(p)), view);
     }

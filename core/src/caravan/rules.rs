@@ -158,6 +158,7 @@ impl Game for CaravanGame {
     type Move = Move;
     type State = State;
     const NAME: &'static str = "caravan";
+    const MOVE_SYNTAX: &'static str = r#"moves are {"type": "play", "card": "7H", "caravan": 0-5} for number cards, {"type": "play", "card": "QS", "caravan": 0-5, "position": n} for face cards (position counts the caravan's number cards from 0), {"type": "discard", "card": "7H"} or {"type": "disband", "caravan": 0-5}; caravans 0-2 are player 0's, 3-5 player 1's"#;
 
     fn from_options(options: &Map<String, Value>) -> Result<Self> {
         let names: Vec<&str> = VARIANTS.iter().map(|(n, _)| *n).collect();

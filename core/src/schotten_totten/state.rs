@@ -341,6 +341,16 @@ pub enum Phase {
     Over,
 }
 
+impl Phase {
+    pub const fn name(self) -> &'static str {
+        match self {
+            Phase::Play => "play",
+            Phase::Claim => "claim",
+            Phase::Over => "over",
+        }
+    }
+}
+
 /// Why the game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
@@ -352,6 +362,16 @@ pub enum EndReason {
     ThreeAdjacent,
     /// S9: two passing turns in a row; the player with more stones wins.
     Settlement,
+}
+
+impl EndReason {
+    pub const fn name(self) -> &'static str {
+        match self {
+            EndReason::FiveStones => "five_stones",
+            EndReason::ThreeAdjacent => "three_adjacent",
+            EndReason::Settlement => "settlement",
+        }
+    }
 }
 
 /// How the game ended: always derived from the stones and counters (S7, S9).
@@ -1144,6 +1164,12 @@ impl GameState for State {
     /// See [`View`]. A seat other than 0 or 1 sees what a spectator sees.
     fn view_of(&self, seat: Option<usize>) -> View {
         super::view::view_of(self, seat.filter(|&p| p < 2))
+    }
+
+    /// The view's JSON bytes as serde writes them, by a writer made for this view (views
+    /// are served per request and are the search's information-state keys).
+    fn view_json(&self, seat: Option<usize>) -> Vec<u8> {
+        super::view::view_json(self, seat.filter(|&p| p < 2))
     }
 
     /// "play B5 at stone 4", "claim stone 4", "pass", "end turn": stones 1-9 as on the

@@ -1223,3 +1223,25 @@ fn seats_out_of_range_see_the_public_view_and_no_hand() {
     assert_eq!(state.view_of(Some(7)), state.view_of(None));
     assert!(state.hand(7).is_empty());
 }
+
+#[test]
+fn view_json_writes_exactly_what_serde_writes() {
+    let mut positions = random_positions(60, 3);
+    for reason in [
+        EndReason::FiveStones,
+        EndReason::ThreeAdjacent,
+        EndReason::Settlement,
+    ] {
+        positions.push(finished_game(reason));
+    }
+    positions.push(settle(Pos::new().stone(0, "G5", "").stone(1, "", "B5")));
+    for state in &positions {
+        for seat in [Some(0), Some(1), None, Some(5)] {
+            let serde = serde_json::to_vec(&state.view_of(seat)).unwrap();
+            assert_eq!(
+                String::from_utf8(state.view_json(seat)).unwrap(),
+                String::from_utf8(serde).unwrap()
+            );
+        }
+    }
+}

@@ -95,6 +95,94 @@ pub(super) fn view_of(state: &State, seat: Option<usize>) -> View {
     }
 }
 
+/// The JSON bytes of `view_of(state, seat)`, exactly as `serde_json::to_vec` writes them
+/// (a test compares the two over random games), about ten times faster: every string
+/// here is a fixed name, so nothing needs escaping.
+pub(super) fn view_json(state: &State, seat: Option<usize>) -> Vec<u8> {
+    fn number(out: &mut Vec<u8>, n: usize) {
+        if n >= 10 {
+            number(out, n / 10);
+        }
+        out.push(b'0' + (n % 10) as u8);
+    }
+    fn player(out: &mut Vec<u8>, p: Option<u8>) {
+        match p {
+            Some(p) => number(out, p.into()),
+            None => out.extend_from_slice(b"null"),
+        }
+    }
+    fn name(out: &mut Vec<u8>, name: &str) {
+        out.push(b'"');
+        out.extend_from_slice(name.as_bytes());
+        out.push(b'"');
+    }
+    fn cards(out: &mut Vec<u8>, cards: impl Iterator<Item = Card>) {
+        out.push(b'[');
+        for (i, card) in cards.enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            name(out, card.name());
+        }
+        out.push(b']');
+    }
+    let mut out = Vec::with_capacity(1024);
+    out.extend_from_slice(br#"{"game":"schotten_totten","player":"#);
+    player(&mut out, seat.map(|p| p as u8));
+    out.extend_from_slice(br#","current_player":"#);
+    player(&mut out, state.current_player().map(|p| p as u8));
+    out.extend_from_slice(br#","phase":"#);
+    name(&mut out, state.phase.name());
+    out.extend_from_slice(br#","hand":"#);
+    match seat {
+        Some(p) => cards(&mut out, state.hands[p].iter()),
+        None => out.extend_from_slice(b"null"),
+    }
+    out.extend_from_slice(br#","hand_sizes":["#);
+    number(&mut out, state.hands[0].len() as usize);
+    out.push(b',');
+    number(&mut out, state.hands[1].len() as usize);
+    out.extend_from_slice(br#"],"pile_size":"#);
+    number(&mut out, state.pile.len());
+    out.extend_from_slice(br#","stones":["#);
+    for (i, stone) in state.stones.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        out.extend_from_slice(br#"{"cards":["#);
+        cards(&mut out, stone.sides[0].cards().iter().copied());
+        out.push(b',');
+        cards(&mut out, stone.sides[1].cards().iter().copied());
+        out.extend_from_slice(br#"],"owner":"#);
+        player(&mut out, stone.owner);
+        out.extend_from_slice(br#","award":"#);
+        match stone.award {
+            Some(award) => name(&mut out, award.name()),
+            None => out.extend_from_slice(b"null"),
+        }
+        out.extend_from_slice(br#","completed_first":"#);
+        player(&mut out, stone.completed_first);
+        out.push(b'}');
+    }
+    out.extend_from_slice(br#"],"turn_passed":"#);
+    out.extend_from_slice(if state.turn_passed { b"true" } else { b"false" });
+    out.extend_from_slice(br#","passes_in_row":"#);
+    number(&mut out, state.passes_in_row.into());
+    out.extend_from_slice(br#","outcome":"#);
+    match state.outcome {
+        Some(outcome) => {
+            out.extend_from_slice(br#"{"winner":"#);
+            player(&mut out, outcome.winner);
+            out.extend_from_slice(br#","reason":"#);
+            name(&mut out, outcome.reason.name());
+            out.push(b'}');
+        }
+        None => out.extend_from_slice(b"null"),
+    }
+    out.push(b'}');
+    out
+}
+
 /// A full state with `view`, the unseen cards dealt uniformly at random from `seed`.
 ///
 /// The unseen cards are the 54 minus the seat's hand and every card at a stone (for the

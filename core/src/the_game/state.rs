@@ -203,6 +203,7 @@ impl Game for TheGame {
     type Move = Move;
     type State = State;
     const NAME: &'static str = "the_game";
+    const MOVE_SYNTAX: &'static str = r#"moves are {"type": "play", "card": 2-99, "pile": 0-3} (piles 0 and 1 ascend, 2 and 3 descend) or {"type": "end_turn"}"#;
 
     fn from_options(options: &Map<String, Value>) -> Result<Self> {
         reject_unknown_options(Self::NAME, options, &["players", "pro"])?;
