@@ -77,7 +77,9 @@ pub fn read(game: &dyn DynGame, text: &str) -> Result<(u64, Box<dyn DynState>)> 
     let mut state = game.new_initial_state(record.seed);
     for (i, &action) in record.actions.iter().enumerate() {
         state.apply_action(action).map_err(|e| {
-            Error::InvalidState(format!("action {i} of the record ({action}) cannot be replayed: {e}"))
+            Error::InvalidState(format!(
+                "action {i} of the record ({action}) cannot be replayed: {e}"
+            ))
         })?;
     }
     Ok((record.seed, state))

@@ -24,11 +24,24 @@ pub fn shorten(text: &str) -> String {
 /// repeating caller input) are cut.
 const MESSAGE_CHARS: usize = 300;
 
-/// An error message that may repeat caller input, cut to [`MESSAGE_CHARS`] characters.
+/// An error message that may repeat caller input (serde quotes it in backticks): each
+/// quoted piece is cut short, and the whole to [`MESSAGE_CHARS`] characters.
 pub fn shorten_message(text: &str) -> String {
-    match text.char_indices().nth(MESSAGE_CHARS) {
-        None => text.to_string(),
-        Some((cut, _)) => format!("{}… (cut)", &text[..cut]),
+    let mut out = String::with_capacity(text.len().min(MESSAGE_CHARS + 16));
+    for (i, piece) in text.split('`').enumerate() {
+        if i > 0 {
+            out.push('`');
+        }
+        // Odd pieces lie between backticks: quoted input.
+        if i % 2 == 1 {
+            out.push_str(&shorten(piece));
+        } else {
+            out.push_str(piece);
+        }
+    }
+    match out.char_indices().nth(MESSAGE_CHARS) {
+        None => out,
+        Some((cut, _)) => format!("{}… (cut)", &out[..cut]),
     }
 }
 
@@ -189,6 +202,15 @@ mod tests {
         assert!(shown.len() < 200, "{shown}");
         assert!(shown.contains("1000000 characters"));
         assert_eq!(shorten("B5"), "B5");
+        let serde = format!(
+            "unknown variant `{}`, expected one of `play`, `pass`",
+            "x".repeat(10_000)
+        );
+        let cut = shorten_message(&serde);
+        assert!(
+            cut.len() < 150 && cut.ends_with("expected one of `play`, `pass`"),
+            "{cut}"
+        );
     }
 
     #[test]

@@ -178,7 +178,10 @@ pub trait GameState: Clone + Send + Sync + Serialize + DeserializeOwned + 'stati
             )));
         }
         let parsed = <Self::Game as Game>::Move::deserialize(mv).map_err(|e| {
-            Error::InvalidMove(format!("{}; {syntax}", crate::error::shorten_message(&e.to_string())))
+            Error::InvalidMove(format!(
+                "{}; {syntax}",
+                crate::error::shorten_message(&e.to_string())
+            ))
         })?;
         self.encode_move(&parsed).map_err(|e| match e {
             Error::InvalidMove(what) => Error::InvalidMove(format!("{what}; {syntax}")),

@@ -189,7 +189,9 @@ fn to_json(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Value> {
             Ok(Value::Bool(b.is_true()))
         } else if let Ok(s) = obj.cast::<PyString>() {
             Ok(Value::String(s.to_str()?.to_owned()))
-        } else if obj.is_instance_of::<PyInt>() || (!obj.is_instance_of::<PyFloat>() && obj.hasattr("__index__")?) {
+        } else if obj.is_instance_of::<PyInt>()
+            || (!obj.is_instance_of::<PyFloat>() && obj.hasattr("__index__")?)
+        {
             if let Ok(i) = obj.extract::<i64>() {
                 Ok(Value::from(i))
             } else if let Ok(u) = obj.extract::<u64>() {
@@ -251,7 +253,10 @@ impl Game {
     fn check_player(&self, py: Python<'_>, player: Int) -> PyResult<usize> {
         let n = self.inner.num_players();
         usize::try_from(player.0).ok().filter(|&p| p < n).ok_or_else(|| {
-            invalid_argument(py, format!("player {} does not exist: players are 0-{}", player.0, n - 1))
+            invalid_argument(
+                py,
+                format!("player {} does not exist: players are 0-{}", player.0, n - 1),
+            )
         })
     }
 }
@@ -465,7 +470,11 @@ impl State {
 
     /// A numpy bool array of length `num_distinct_actions()`, true at legal actions.
     #[pyo3(signature = (seat = None))]
-    fn legal_actions_mask<'py>(&self, py: Python<'py>, seat: Option<Int>) -> PyResult<Bound<'py, PyArray1<bool>>> {
+    fn legal_actions_mask<'py>(
+        &self,
+        py: Python<'py>,
+        seat: Option<Int>,
+    ) -> PyResult<Bound<'py, PyArray1<bool>>> {
         let seat = self.seat(py, seat)?;
         let mut mask = vec![false; self.game.get().inner.num_distinct_actions()];
         with_actions(|buf| {
@@ -625,7 +634,11 @@ impl State {
     /// and what follows from it by `apply_action`); others raise `SpielwerkError`.
     fn serialize_compact(&self, py: Python<'_>) -> PyResult<String> {
         match self.seed {
-            Some(seed) => Ok(compact::write(self.game.get().inner.as_ref(), seed, self.inner.history())),
+            Some(seed) => Ok(compact::write(
+                self.game.get().inner.as_ref(),
+                seed,
+                self.inner.history(),
+            )),
             None => Err(invalid_argument(
                 py,
                 "this state was not dealt from a seed (it was read from JSON or built from a view), \
@@ -809,7 +822,12 @@ fn simulate(
             usize::try_from(t.0)
                 .ok()
                 .filter(|&t| (1..=1024).contains(&t))
-                .ok_or_else(|| invalid_argument(py, format!("threads {} must be from 1 to 1024 (or None for all cores)", t.0)))
+                .ok_or_else(|| {
+                    invalid_argument(
+                        py,
+                        format!("threads {} must be from 1 to 1024 (or None for all cores)", t.0),
+                    )
+                })
         })
         .transpose()?;
     let loaded;
@@ -817,14 +835,13 @@ fn simulate(
         loaded = g.get().inner.clone_box();
         loaded.as_ref()
     } else {
-        let name: String = game.extract().map_err(|_| {
-            PyTypeError::new_err("game must be a game name (str) or a spielwerk.Game")
-        })?;
+        let name: String = game
+            .extract()
+            .map_err(|_| PyTypeError::new_err("game must be a game name (str) or a spielwerk.Game"))?;
         loaded = spielwerk_core::load_game(&name, &Map::new()).map_err(err(py))?;
         loaded.as_ref()
     };
-    let s = run_interruptibly(py, |stop| game.simulate(n_games, seed.0, threads, stop))?
-        .map_err(err(py))?;
+    let s = run_interruptibly(py, |stop| game.simulate(n_games, seed.0, threads, stop))?.map_err(err(py))?;
     Ok(SimulationSummary {
         utility: s.utility.name(),
         perfect_games: s.perfect_games(),

@@ -989,7 +989,7 @@ fn moves_parse_through_the_enum_and_refuse_what_does_not_fit() {
             "needs a 'position'",
         ),
         (json!({"type": "pass"}), "unknown variant `pass`"),
-        (json!("play"), "invalid type"),
+        (json!("play"), "a move is a JSON object"),
     ] {
         match state.action_from_move(&mv) {
             Err(Error::InvalidMove(m)) => assert!(m.contains(text), "{mv}: '{m}' lacks '{text}'"),
