@@ -503,6 +503,7 @@ class Prediction:
     spared_by_variant: int = 0  # cards Schild der Dame or Geschützter Joker kept on it
     equal_ends: int = 0  # removals that left two equal values at the end of a caravan
     kept_ascending: int = 0  # of those, under Fester Kurs, kept ascending
+    refilled: int | None = None  # the next player, who drew into an empty hand first
 
 
 def _copied(data: Mapping[str, Any]) -> dict[str, Any]:
@@ -604,6 +605,12 @@ def apply(data: Mapping[str, Any], action: int) -> Prediction:
             _draw(after, me, prediction)
     after["current"] = 1 - me
     after["outcome"] = expected_outcome(after)
+    nxt = after["current"]
+    if after["outcome"] is None and not after["hands"][nxt] and after["decks"][nxt]:
+        # A player to move with an empty hand draws one card first, if their deck has
+        # cards (README: jacks and jokers against an opening, C2, can empty a hand).
+        after["hands"][nxt] = [after["decks"][nxt].pop()]
+        prediction.refilled = nxt
     return prediction
 
 
@@ -761,6 +768,7 @@ VIEW_KEYS = frozenset(
         "discard_piles",
         "in_opening",
         "reshuffles_used",
+        "reshuffled",
         "shown_hands",
         "outcome",
     }
@@ -798,6 +806,8 @@ def public_view(data: Mapping[str, Any]) -> dict[str, Any]:
         "discard_piles": data["discards"],
         "in_opening": [in_opening(data, p) for p in (0, 1)],
         "reshuffles_used": data["reshuffles"],
+        # C10 Neu mischen: each player's latest reshuffled pile (it lay face up), sorted.
+        "reshuffled": [sorted_cards(pile) for pile in data.get("reshuffled", [[], []])],
         "shown_hands": data["shown_hands"],
         "outcome": data["outcome"],
     }

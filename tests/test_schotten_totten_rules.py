@@ -458,7 +458,10 @@ def test_moves_round_trip_for_all_497_actions(game: spielwerk.Game) -> None:
         assert state.action_from_json(move) == action
         text: str = state.action_to_string(action)
         if move["type"] == "play":
-            assert move["card"] in text and str(move["stone"]) in text, text
+            # S1: stone s (0-8 in JSON) is stone s + 1 on screen.
+            assert text == f"play {move['card']} at stone {move['stone'] + 1}", text
+        elif move["type"] == "claim":
+            assert text == f"claim stone {move['stone'] + 1}", text
     assert len({(m["type"], m.get("card"), m.get("stone")) for m in moves}) == NUM_ACTIONS
 
 

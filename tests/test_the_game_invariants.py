@@ -147,6 +147,9 @@ def check_views(state: spielwerk.State, pos: Position, where: str) -> None:
         assert set(view) == VIEW_KEYS, f"{where}: view {p} keys {sorted(view)}"
         assert view == expected_view(pos, p), f"{where}: view {p}"
         assert state.hand(p) == [str(card) for card in sorted(pos.hands[p])], where
+    public = state.public_view()
+    assert set(public) == VIEW_KEYS, f"{where}: public view keys {sorted(public)}"
+    assert public == expected_view(pos, None), f"{where}: public view"
 
 
 def check_resample(
@@ -164,8 +167,9 @@ def check_resample(
     assert len(new.draw_pile) == len(pos.draw_pile), where
     hidden = sorted([c for q in others for c in pos.hands[q]] + list(pos.draw_pile))
     assert sorted([c for q in others for c in new.hands[q]] + list(new.draw_pile)) == hidden, where
-    public = (pos.tops, pos.pile_sizes, pos.current, pos.played_this_turn, pos.outcome, pos.history)
-    assert (new.tops, new.pile_sizes, new.current, new.played_this_turn, new.outcome, new.history) == public
+    public = (pos.tops, pos.pile_sizes, pos.current, pos.played_this_turn, pos.outcome)
+    assert (new.tops, new.pile_sizes, new.current, new.played_this_turn, new.outcome) == public, where
+    assert new.history == (), f"{where}: a resample starts no history (the view carries none)"
     if p == pos.current or pos.outcome is not None:
         # What the mover may do depends only on what the mover sees.
         assert resampled.legal_actions() == state.legal_actions(), where

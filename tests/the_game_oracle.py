@@ -37,6 +37,7 @@ VIEW_KEYS = frozenset(
         "pro",
         "current_player",
         "piles",
+        "played_cards",
         "draw_pile_size",
         "hand",
         "hand_sizes",
@@ -80,11 +81,17 @@ def fits(card: int, pile: int, top: int) -> bool:
     return card < top or card == top + 10
 
 
+def pile_name(pile: int) -> str:
+    """A pile as the board shows it: "ascending pile 1" for pile 0, ..., "descending pile 2"
+    for pile 3 (ids and JSON stay 0-3)."""
+    return f"{'ascending' if ascending(pile) else 'descending'} pile {pile % 2 + 1}"
+
+
 def refusal_for_misfit(card: int, pile: int, top: int) -> str:
     """The T4 message for a card that does not fit, as the brief words it."""
     if ascending(pile):
-        return f"T4: {card} on ascending pile {pile} at {top} is neither higher nor exactly 10 lower"
-    return f"T4: {card} on descending pile {pile} at {top} is neither lower nor exactly 10 higher"
+        return f"T4: {card} on {pile_name(pile)} at {top} is neither higher nor exactly 10 lower"
+    return f"T4: {card} on {pile_name(pile)} at {top} is neither lower nor exactly 10 higher"
 
 
 def refusal_for_early_end(missing: int) -> str:
@@ -253,6 +260,12 @@ def played_cards(pos: Position) -> int:
     return sum(pos.pile_sizes)
 
 
+def played_card_set(pos: Position) -> list[int]:
+    """Every card on a pile, ascending: neither in a hand nor in the draw pile (T1)."""
+    left = {card for hand in pos.hands for card in hand} | set(pos.draw_pile)
+    return [card for card in CARDS if card not in left]
+
+
 def conservation_problems(pos: Position) -> list[str]:
     """Every card 2-99 exactly once across hands, draw pile and piles (T1).
 
@@ -276,8 +289,13 @@ def conservation_problems(pos: Position) -> list[str]:
     return problems
 
 
-def expected_view(pos: Position, player: int) -> dict[str, Any]:
-    """What player `player` may see: piles, sizes, the own hand; never another hand."""
+def expected_view(pos: Position, player: int | None) -> dict[str, Any]:
+    """What player `player` (None: a spectator) may see: piles, the played cards, sizes, the
+    own hand; never another hand. A lost game names the player who could not go on (T6)."""
+    outcome = None
+    if pos.outcome is not None:
+        stuck = None if pos.outcome["won"] else pos.current
+        outcome = {**pos.outcome, "stuck_player": stuck}
     return {
         "game": GAME_NAME,
         "player": player,
@@ -292,12 +310,13 @@ def expected_view(pos: Position, player: int) -> dict[str, Any]:
             }
             for pile in range(NUM_PILES)
         ],
+        "played_cards": played_card_set(pos),
         "draw_pile_size": len(pos.draw_pile),
-        "hand": sorted(pos.hands[player]),
+        "hand": None if player is None else sorted(pos.hands[player]),
         "hand_sizes": [len(hand) for hand in pos.hands],
         "played_this_turn": pos.played_this_turn,
         "minimum": minimum(pos),
-        "outcome": pos.outcome,
+        "outcome": outcome,
     }
 
 

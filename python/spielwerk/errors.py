@@ -10,7 +10,7 @@ reason in English (``reason``) and German (``reason_de``). ``str()`` of a reject
 >>> state = spielwerk.load_game("schotten_totten").new_initial_state(seed=1)
 >>> rejection = state.check_move({"type": "claim", "stone": 3})
 >>> rejection.rule, rejection.code
-('S3b', 'claim_before_play')
+('S3b', 'claim_not_now')
 """
 
 from __future__ import annotations
