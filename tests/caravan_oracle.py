@@ -385,7 +385,9 @@ def refusal_reasons(data: Mapping[str, Any], move: Mapping[str, Any]) -> list[tu
         found.append(("C6", None))  # no number card there
         return found
     if len(slots[position]["faces"]) >= 3 and not rules["unlimited_face_cards"]:
-        found.append(("C6", "C6: a number card may carry at most 3 face cards"))
+        # (texts number caravans 1-6, as the board shows them)
+        on = f"{slots[position]['number']['card']} on caravan {caravan_id + 1}"
+        found.append(("C6", f"C6: a number card may carry at most 3 face cards: {on} is full"))
     if rank_of(card) == QUEEN and position != len(slots) - 1 and not rules["queens_anywhere"]:
         found.append(("C6", None))  # queens onto the last number card only
     return found
@@ -858,13 +860,16 @@ def position_json(
     deck_sizes: Sequence[int | None] = (None, None),
     discards: Sequence[str] = ("", ""),
     reshuffles: Sequence[int] = (0, 0),
+    reshuffled: Sequence[str] = ("", ""),
     kept: Mapping[int, str] | None = None,
     first_player: int = 0,
 ) -> str:
     """A serialized position for `game.deserialize_state`.
 
     `caravans` in the notation of `caravan_json`; `hands`, `next_draws` (the next cards each
-    player draws, in drawing order) and `discards` as space-separated cards; `opening` says
+    player draws, in drawing order), `discards` and `reshuffled` (each player's latest
+    reshuffled pile, C10 Neu mischen: shown exactly when `reshuffles` is not 0) as
+    space-separated cards; `opening` says
     who is still in the opening. Every other card of a player's deck goes to their deck,
     unless `deck_sizes` says how many stay there (the rest go to the discard pile). Under
     Kurzes Deck a deck is the first cards of the rest up to 30.
@@ -905,7 +910,7 @@ def position_json(
         "caravans": data_caravans,
         "opening_done": [not o for o in opening],
         "reshuffles": list(reshuffles),
-        "reshuffled": [[], []],
+        "reshuffled": [sorted_cards(_cards(pile)) for pile in reshuffled],
         "shown_hands": [[], []],
         "first_player": first_player,
         "current": current,

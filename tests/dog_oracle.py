@@ -83,6 +83,9 @@ VIEW_KEYS = frozenset(
         "hand_sizes",
         "pile_size",
         "discard_size",
+        "face_up",
+        "own_face_down",
+        "played",
         "exchange",
         "seven",
         "sat_out",
@@ -439,6 +442,21 @@ class Seven:
 
 
 @dataclass(frozen=True)
+class SevenPart:
+    """A part of the seven in progress (D8): the marble, its steps, into the goal or not."""
+
+    marble: int
+    steps: int
+    goal: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {"marble": self.marble, "steps": self.steps, "goal": self.goal}
+
+
+EMPTY_FACE_DOWN: tuple[tuple[str, ...], ...] = ((),) * NUM_PLAYERS
+
+
+@dataclass(frozen=True)
 class Position:
     """A position as serialized."""
 
@@ -463,6 +481,14 @@ class Position:
     turns: int
     outcome: dict[str, Any] | None
     history: tuple[int, ...] = field(default=())
+    # The cards played face up since the pile was last shuffled (D3), in card order, and
+    # each seat's hands discarded face down on sitting out (D5), in card order.
+    face_up: tuple[str, ...] = field(default=())
+    face_down: tuple[tuple[str, ...], ...] = field(default=EMPTY_FACE_DOWN)
+    # The parts of the seven in progress (D8), oldest first.
+    seven_parts: tuple[SevenPart, ...] = field(default=())
+    # The seat behind each action of the history.
+    actors: tuple[int, ...] = field(default=())
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> Position:
@@ -488,6 +514,10 @@ class Position:
             turns=data["turns"],
             outcome=data["outcome"],
             history=tuple(data["history"]),
+            face_up=tuple(data["face_up"]),
+            face_down=tuple(tuple(cards) for cards in data["face_down"]),
+            seven_parts=tuple(SevenPart(p["marble"], p["steps"], p["goal"]) for p in data["seven_parts"]),
+            actors=tuple(data["actors"]),
         )
 
     @functools.cached_property
@@ -517,19 +547,24 @@ class Position:
                 "received": list(self.received),
                 "given": list(self.given),
                 "played": [list(cards) for cards in self.played],
+                "face_up": list(self.face_up),
+                "face_down": [list(cards) for cards in self.face_down],
                 "seven": None
                 if self.seven is None
                 else {"remaining": self.seven.remaining, "joker": self.seven.joker},
+                "seven_parts": [part.to_json() for part in self.seven_parts],
                 "sat_out": list(self.sat_out),
                 "turns": self.turns,
                 "outcome": self.outcome,
                 "history": list(self.history),
+                "actors": list(self.actors),
             }
         )
 
 
 def first_player(round_: int) -> int:
-    """D4: the first player rotates by one seat each round."""
+    """D4: the first player rotates by one seat each round (`round_` counted from 0, as
+    serialized; views and texts count from 1)."""
     return round_ % NUM_PLAYERS
 
 
@@ -690,19 +725,24 @@ def _deal(pos: Position) -> Prediction:
     hands: list[list[str]] = [[] for _ in range(NUM_PLAYERS)]
     exact = True
     reshuffles = pos.reshuffles
+    face_up, face_down = pos.face_up, pos.face_down
     for _ in range(hand_size(round_)):
         for i in range(NUM_PLAYERS):
             if not pile:
-                # D3: the discards become the new pile, in an order the oracle cannot know.
+                # D3: the discards become the new pile, in an order the oracle cannot know;
+                # everything seen face up or discarded face down is hidden again.
                 exact = False
                 pile, discards = list(sorted_cards(discards)), []
                 reshuffles += 1
+                face_up, face_down = (), EMPTY_FACE_DOWN
             hands[(first + i) % NUM_PLAYERS].append(pile.pop())
     after = replace(
         pos,
         hands=tuple(sorted_cards(h) for h in hands),
         pile=tuple(pile),
         discards=tuple(discards),
+        face_up=face_up,
+        face_down=face_down,
         reshuffles=reshuffles,
         round=round_,
         phase="exchange",
@@ -736,7 +776,7 @@ def apply(pos: Position, action: int) -> Prediction:
     assert refusal(pos, action) is None, (action, decode(action))
     mv = decode(action)
     me = pos.current
-    pos = replace(pos, history=(*pos.history, action))
+    pos = replace(pos, history=(*pos.history, action), actors=(*pos.actors, me))
     hands = list(pos.hands)
     if mv.kind == "exchange":
         mine = list(hands[me])
@@ -746,8 +786,13 @@ def apply(pos: Position, action: int) -> Prediction:
         exchange[me] = mv.card
         given = tuple(mv.card if p == me else g for p, g in enumerate(pos.given))
         pos = replace(pos, given=given)
+        # D4: the picks are simultaneous; the current player is the first seat from the
+        # round's first player that has not picked.
+        first = first_player(pos.round)
         waiting = [
-            (me + i) % NUM_PLAYERS for i in range(1, NUM_PLAYERS) if exchange[(me + i) % NUM_PLAYERS] is None
+            (first + i) % NUM_PLAYERS
+            for i in range(NUM_PLAYERS)
+            if exchange[(first + i) % NUM_PLAYERS] is None
         ]
         if waiting:
             return Prediction(
@@ -769,13 +814,19 @@ def apply(pos: Position, action: int) -> Prediction:
         )
         return Prediction(after, True)
     if mv.kind == "sit_out":
-        # D5: the whole hand is discarded for the round.
+        # D5: the whole hand is discarded face down for the round.
         discards = pos.discards + hands[me]
+        face_down = tuple(
+            sorted_cards([*cards, *hands[me]]) if p == me else cards for p, cards in enumerate(pos.face_down)
+        )
         hands[me] = ()
         sat_out = tuple(True if p == me else s for p, s in enumerate(pos.sat_out))
-        return _turn_done(replace(pos, hands=tuple(hands), discards=discards, sat_out=sat_out))
+        return _turn_done(
+            replace(pos, hands=tuple(hands), discards=discards, face_down=face_down, sat_out=sat_out)
+        )
     discards = pos.discards
     played = pos.played
+    face_up = pos.face_up
     if pos.seven is None:
         mine = list(hands[me])
         mine.remove(mv.card)
@@ -784,14 +835,18 @@ def apply(pos: Position, action: int) -> Prediction:
         played = tuple(
             sorted_cards([*cards, mv.card]) if p == me else cards for p, cards in enumerate(played)
         )
+        face_up = sorted_cards([*face_up, mv.card])
     board = board_after(pos, mv)
     assert not isinstance(board, str)
-    pos = replace(pos, board=board, hands=tuple(hands), discards=discards, played=played)
+    pos = replace(pos, board=board, hands=tuple(hands), discards=discards, played=played, face_up=face_up)
     if mv.kind == "seven":
         remaining = (7 if pos.seven is None else pos.seven.remaining) - mv.steps
         if remaining > 0:
-            return Prediction(replace(pos, seven=Seven(remaining, mv.joker)), True)
-        pos = replace(pos, seven=None)
+            part = SevenPart(mv.marble, mv.steps, mv.goal)
+            return Prediction(
+                replace(pos, seven=Seven(remaining, mv.joker), seven_parts=(*pos.seven_parts, part)), True
+            )
+        pos = replace(pos, seven=None, seven_parts=())
     return _turn_done(pos)
 
 
@@ -840,12 +895,20 @@ def marble_problems(pos: Position) -> list[str]:
 def expected_view(pos: Position, player: int) -> dict[str, Any]:
     """What `player` may see: the board, hand sizes, the own hand, the own pick and (once all
     four picked) the card received; never another hand, another pick or the pile's order."""
-    seven = None if pos.seven is None else {"remaining": pos.seven.remaining, "joker": pos.seven.joker}
+    seven = (
+        None
+        if pos.seven is None
+        else {
+            "remaining": pos.seven.remaining,
+            "joker": pos.seven.joker,
+            "parts": [part.to_json() for part in pos.seven_parts],
+        }
+    )
     return {
         "game": GAME_NAME,
         "player": player,
         "current_player": None if pos.outcome is not None else pos.current,
-        "round": pos.round,
+        "round": pos.round + 1,  # views count rounds from 1, as the seed does
         "hand_size": hand_size(pos.round),
         "first_player": first_player(pos.round),
         "phase": pos.phase,
@@ -863,6 +926,9 @@ def expected_view(pos: Position, player: int) -> dict[str, Any]:
         "hand_sizes": [len(hand) for hand in pos.hands],
         "pile_size": len(pos.pile),
         "discard_size": len(pos.discards),
+        "face_up": list(pos.face_up),
+        "own_face_down": list(pos.face_down[player]),
+        "played": [list(cards) for cards in pos.played],
         "exchange": {
             "picked": [pick is not None for pick in pos.exchange],
             "given": pos.given[player],
@@ -889,13 +955,17 @@ def position_json(
     exchange: Sequence[str | None] = (None, None, None, None),
     received: Sequence[str | None] = (None, None, None, None),
     discards: Sequence[str] = (),
+    face_down: Sequence[str] = ("", "", "", ""),
     sat_out: Sequence[bool] = (False, False, False, False),
-    turns: int = 0,
+    turns: int | None = None,
     max_turns: int = 10000,
 ) -> str:
     """A serialized position: the marbles given as {marble: place} or {marble: (place,
     protected)}, every other marble in its kennel; hands as space-separated cards; the rest
-    of the 110 cards in the pile (in card order, so the last dealt is a joker)."""
+    of the 110 cards in the pile (in card order, so the last dealt is a joker). The discards
+    are the hands discarded face down (`face_down`, per seat, space-separated) and, for the
+    rest, cards played face up. `turns` defaults to the fewest that reach the round (four a
+    round: every seat plays or sits out at least once)."""
     board = [Marble(KENNEL, False) for _ in range(NUM_MARBLES)]
     for m, spec in (marbles or {}).items():
         if isinstance(spec[0], tuple):
@@ -911,12 +981,17 @@ def position_json(
     left = Counter(COPIES) - used
     assert not used - Counter(COPIES), used
     pile = [card for card in CARD_NAMES for _ in range(left[card])]
+    down = tuple(sorted_cards(cards.split()) for cards in face_down)
+    face_up = Counter(discards) - Counter(c for cards in down for c in cards)
+    assert Counter(discards) == face_up + Counter(c for cards in down for c in cards), (discards, face_down)
     pos = Position(
         max_turns=max_turns,
         board=tuple(board),
         hands=tuple(hand_lists),
         pile=tuple(pile),
         discards=tuple(discards),
+        face_up=sorted_cards(face_up.elements()),
+        face_down=down,
         reshuffle_seed=1,
         reshuffles=0,
         round=round_,
@@ -928,7 +1003,7 @@ def position_json(
         played=((),) * NUM_PLAYERS,
         seven=None if seven is None else Seven(*seven),
         sat_out=tuple(sat_out),
-        turns=turns,
+        turns=4 * round_ if turns is None else turns,
         outcome=None,
     )
     return pos.to_json()

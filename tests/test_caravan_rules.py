@@ -34,6 +34,7 @@ from caravan_oracle import (
     legal_actions,
     num_actions,
     position_json,
+    sorted_cards,
 )
 from move_checks import assert_malformed_move_refused, check_text
 
@@ -428,7 +429,11 @@ def test_c5_never_the_same_value_twice_in_a_row() -> None:
 def test_c5_number_cards_go_onto_own_caravans_only() -> None:
     state = build(["4S", "", "", "5H", "", ""], ["6C", "6D"])
     for caravan in (3, 4):
-        refused(state, play_move("6C", caravan), "C5", says=f"caravan {caravan}")
+        # Texts number caravans 1-6 as the board shows them; the params stay 0-based.
+        refused(state, play_move("6C", caravan), "C5", says=f"caravan {caravan + 1} is player 1's")
+        rejection = state.check_move(play_move("6C", caravan))
+        assert rejection is not None and rejection.code == "not_own_caravan"
+        assert rejection.params == {"caravan": caravan, "owner": 1}, rejection.params
     play(state, "6C", 0)
     for caravan in (0, 1):
         refused(state, play_move("6D", caravan), "C5")
@@ -440,8 +445,9 @@ def test_c5_number_cards_go_onto_own_caravans_only() -> None:
 def test_c6_a_number_card_carries_at_most_three_face_cards() -> None:
     state = build(["3H 9C+KS+KD+JK2'", "", "", "4S", "", ""], ["KC QS JD JK1", "2H"])
     assert caravan_shown(state, 0) == (39, "ascending", "clubs")
+    full = "C6: a number card may carry at most 3 face cards: 9C on caravan 1 is full"
     for card in ("KC", "QS", "JD", "JK1"):
-        refused(state, play_move(card, 0, 1), "C6", exact="C6: a number card may carry at most 3 face cards")
+        refused(state, play_move(card, 0, 1), "C6", exact=full)
     for move in (play_move("KC", 0, 0), play_move("JD", 0, 0), play_move("KC", 3, 0), play_move("QS", 3, 0)):
         assert check_text(state, move) is None, move
 
@@ -615,6 +621,36 @@ def test_c8_an_empty_deck_draws_nothing() -> None:
     assert not state.is_terminal(), "a card in hand: not out of cards yet"
 
 
+def test_a_player_to_move_with_an_empty_hand_draws_first() -> None:
+    """README: jacks and jokers against an opening (C2: no drawing there) can use up a hand;
+    a player to move with an empty hand and cards in the deck draws one card first."""
+    state = build(
+        ["4S", "", "", "5H", "", ""],
+        ["2C 3C JD", "7H"],
+        opening=(False, True),
+        current=1,
+        next_draws=("QD", "KH 9H"),
+    )
+    play(state, "7H", 4)
+    assert state.hand(1) == [] and state.view(1)["in_opening"] == [False, True], "no drawing in the opening"
+    decks = state.view(0)["deck_sizes"]
+    play(state, "JD", 4, 0)
+    assert table(state)[4] == "" and state.view(1)["in_opening"][1], "the jack prolongs the opening"
+    assert state.hand(0) == ["2C", "3C", "QD"]
+    assert state.hand(1) == ["KH"] and state.view(1)["hand_sizes"] == [3, 1]
+    assert state.view(1)["deck_sizes"] == [decks[0] - 1, decks[1] - 1]
+    assert len(state.history()) == 2, "the draw is no action"
+    # Holding no number card in the opening: discard and draw (C2).
+    assert state.legal_actions() == ids(state, {"type": "discard", "card": "KH"})
+    discard(state, "KH")
+    assert state.hand(1) == ["9H"]
+    # A position where the player to move would not have drawn cannot arise.
+    with pytest.raises(spielwerk.InvalidStateError, match="empty hand and cards in the deck"):
+        state.game.deserialize_state(
+            position_json(["4S", "", "", "5H", "", ""], ["2C", ""], opening=(False, True), current=1)
+        )
+
+
 # --- C9 Selling and the end ----------------------------------------------------------------
 
 # Caravans worth a value: clubs for player 0, hearts for player 1.
@@ -654,6 +690,7 @@ def test_c9_a_tie_blocks_the_sale_and_the_game_ends_when_all_three_pairs_are_dec
     assert view["outcome"] == {"winner": 0, "reason": "sold"}
     assert state.is_terminal() and state.current_player() == spielwerk.TERMINAL
     assert state.returns() == [1.0, -1.0] and state.legal_actions() == []
+    assert state.result_text() == "player 0 wins: sold 2 of the three pairs"
     for move in (play_move("2H", 3), {"type": "discard", "card": "3H"}, {"type": "discard", "card": "4H"}):
         refused(state, move, "C9")
 
@@ -698,6 +735,7 @@ def test_c9_running_out_of_cards_loses_at_once() -> None:
     play(state, "2C", 1)
     assert state.view(1)["outcome"] == {"winner": 1, "reason": "out_of_cards"}
     assert state.returns() == [-1.0, 1.0] and state.current_player() == spielwerk.TERMINAL
+    assert state.result_text() == "player 1 wins: player 0 ran out of cards"
     # Discarding the last card as well.
     state = build(["4S", "", "", "5H", "", ""], ["2C 3C", "KH"], deck_sizes=(None, 0), current=1)
     discard(state, "KH")
@@ -720,10 +758,19 @@ def test_c9_selling_decides_before_running_out_of_cards() -> None:
 
 def test_c10_reshuffle_makes_the_discard_pile_the_new_deck_twice_at_most() -> None:
     layout = ["4S", "", "", "5H", "", ""]
+    # After an earlier reshuffle the view shows that pile, here the two cards in hand: the
+    # deck held only them, and the player drew both.
+    earlier = ("2C 3C", "")
     for used in (0, 1):
         state = build(
-            layout, ["2C 3C", "2H"], variants=["reshuffle"], deck_sizes=(0, None), reshuffles=(used, 0)
+            layout,
+            ["2C 3C", "2H"],
+            variants=["reshuffle"],
+            deck_sizes=(0, None),
+            reshuffles=(used, 0),
+            reshuffled=earlier if used else ("", ""),
         )
+        assert state.view(1)["reshuffled"] == ([["2C", "3C"], []] if used else [[], []])
         before = data_of(state)
         pile = before["discards"][0]
         assert len(pile) > 40
@@ -737,12 +784,24 @@ def test_c10_reshuffle_makes_the_discard_pile_the_new_deck_twice_at_most() -> No
         )
         assert after["decks"][0] != sorted(after["decks"][0], key=ALL_FACES.index), "shuffled"
         assert state.view(0)["reshuffles_used"] == [used + 1, 0]
+        # The pile lay face up: both players see what the new deck is made of (sorted).
+        new_pile = sorted([*pile, "3C"], key=ALL_FACES.index)
+        assert state.view(0)["reshuffled"] == state.view(1)["reshuffled"] == [new_pile, []]
     # A third time, and without the variant, the empty deck stays empty.
     for variants, used in ((["reshuffle"], 2), ([], 0)):
-        state = build(layout, ["2C 3C", "2H"], variants=variants, deck_sizes=(0, None), reshuffles=(used, 0))
+        state = build(
+            layout,
+            ["2C 3C", "2H"],
+            variants=variants,
+            deck_sizes=(0, None),
+            reshuffles=(used, 0),
+            reshuffled=earlier if used else ("", ""),
+        )
+        shown = state.view(1)["reshuffled"]
         play(state, "2C", 1)
         after = data_of(state)
         assert after["hands"][0] == ["3C"] and after["decks"][0] == [] and after["reshuffles"] == [used, 0]
+        assert state.view(1)["reshuffled"] == shown, "no new pile shown"
 
 
 def test_c10_reshuffle_after_a_play_as_well() -> None:
@@ -877,12 +936,12 @@ MALFORMED_MOVES: list[tuple[Any, list[str]]] = [
     ({"type": "play", "card": "7S", "caravan": "1"}, ["caravan", "0-5"]),
     ({"type": "play", "card": "QS", "caravan": 0, "position": 40}, ["40", "0-39"]),
     ({"type": "play", "card": "7S", "caravan": 0, "position": 0}, ["'position'"]),
-    ({"type": "play", "caravan": 0}, ["'card'"]),
-    ({"type": "discard", "card": "7S", "caravan": 0}, ["'caravan'"]),
-    ({"type": "disband"}, ["'caravan'"]),
+    ({"type": "play", "caravan": 0}, ["missing field `card`"]),
+    ({"type": "discard", "card": "7S", "caravan": 0}, ["unknown field `caravan`"]),
+    ({"type": "disband"}, ["missing field `caravan`"]),
     ({"type": "disband", "caravan": 9}, ["9", "0-5"]),
-    ({"type": "sell", "caravan": 0}, ["'sell'"]),
-    ({"card": "7S"}, ["'type'"]),
+    ({"type": "sell", "caravan": 0}, ["unknown variant `sell`", "`play`, `discard`, `disband`"]),
+    ({"card": "7S"}, ["missing field `type`"]),
     (["play"], ["object"]),
     ("discard", ["object"]),
 ]
@@ -896,6 +955,33 @@ def test_malformed_moves_say_what_is_wrong_and_what_is_allowed(move: Any, needle
     assert_malformed_move_refused(state, move, needles, forms)
 
 
+@pytest.mark.parametrize(
+    ("move", "field"),
+    [
+        ({"type": "play", "card": "7S", "caravan": "1"}, "caravan"),
+        ({"type": "play", "card": "QS", "caravan": 0, "position": "x"}, "position"),
+        ({"type": "discard", "card": 7}, "card"),
+    ],
+)
+def test_a_field_of_the_wrong_type_is_named(move: dict[str, Any], field: str) -> None:
+    """What is wrong comes before the move forms, and names the field."""
+    state = spielwerk.load_game(GAME_NAME).new_initial_state(seed=1)
+    with pytest.raises(spielwerk.InvalidMoveError) as error:
+        state.check_move(move)
+    wrong = str(error.value).split("; moves are")[0]
+    assert field in wrong, wrong
+
+
+def move_text(move: dict[str, Any]) -> str:
+    """A move as texts for people show it: "play QS on caravan 1, number card 2"."""
+    if move["type"] == "discard":
+        return f"discard {move['card']}"
+    if move["type"] == "disband":
+        return f"disband caravan {move['caravan'] + 1}"
+    text = f"play {move['card']} on caravan {move['caravan'] + 1}"
+    return text if "position" not in move else f"{text}, number card {move['position'] + 1}"
+
+
 @pytest.mark.parametrize("variants", [[], ["double_deck"]])
 def test_moves_round_trip_for_every_action(variants: list[str]) -> None:
     rules = {**STANDARD, **dict.fromkeys(variants, True)}
@@ -906,8 +992,8 @@ def test_moves_round_trip_for_every_action(variants: list[str]) -> None:
         # The JSON move is the encoding documented in mod.rs.
         assert move == decode(action, rules), action
         assert state.action_from_json(move) == action
-        text: str = state.action_to_string(action)
-        assert str(move.get("card", move.get("caravan"))) in text, text
+        # Texts number caravans 1-6 and a caravan's number cards from 1, as the board shows them.
+        assert state.action_to_string(action) == move_text(move), action
         moves.add(json.dumps(move, sort_keys=True))
     assert len(moves) == num_actions(rules)
 
@@ -945,20 +1031,37 @@ def test_deserialize_state_refuses_positions_that_break_the_decks() -> None:
             data["colour"] = "blue"
         elif change == "player 2":
             data["current"] = 2
+        elif change == "forged outcome":
+            data["outcome"] = {"winner": 0, "reason": "sold"}  # C9: derived, never trusted
+        elif change == "opening with two cards on a caravan":
+            data["opening_done"][1] = False
+            data["caravans"][4]["slots"] = [{"number": {"card": "9H", "owner": 1}, "faces": []}]
+            data["caravans"][3]["slots"].append({"number": {"card": "7H", "owner": 1}, "faces": []})
+            data["decks"][1].remove("9H")
+            data["decks"][1].remove("7H")
+        elif change == "hand of nine":
+            data["hands"][1] = sorted_cards([*data["hands"][1], *data["decks"][1][-8:]])
+            del data["decks"][1][-8:]
         return json.dumps(data)
 
-    for change in (
-        "missing",
-        "twice",
-        "joker3",
-        "foreign number card",
-        "number card as a face",
-        "unsorted hand",
-        "unknown field",
-        "player 2",
-    ):
-        with pytest.raises(ValueError):
+    # Each change, and what the refusal names.
+    for change, says in {
+        "missing": "53",
+        "twice": "2 of 2H",
+        "joker3": "JK3",
+        "foreign number card": "5H belongs to player 0",
+        "number card as a face": "2C lies on a number card",
+        "unsorted hand": "sorted",
+        "unknown field": "colour",
+        "player 2": "players are 0 and 1",
+        "forged outcome": "the position gives running (C9)",
+        "opening with two cards on a caravan": "(C2)",
+        "hand of nine": "9 cards: at most 8",
+    }.items():
+        with pytest.raises(spielwerk.InvalidStateError) as error:
             game.deserialize_state(broken(change))
+        assert error.value.code == "invalid_state", (change, error.value.code)
+        assert says in str(error.value), (change, str(error.value))
     with pytest.raises(ValueError, match="quick_sale=false, this game has quick_sale=true"):
         spielwerk.load_game(GAME_NAME, quick_sale=True).deserialize_state(json.dumps(good))
 
@@ -980,7 +1083,10 @@ def test_the_three_fixed_messages() -> None:
     with pytest.raises(spielwerk.IllegalActionError, match=f"^{re.escape(expected)}$"):
         direction.apply_action(direction.action_from_json(play_move("7H", 0)))
     cap = build(["9C+KS+KD+KH", "", "", "", "", ""], ["JD", "2H"])
+    # (the reason names the full card, its caravan numbered 1-6 as the board shows it)
     with pytest.raises(
-        spielwerk.IllegalActionError, match=r"^C6: a number card may carry at most 3 face cards$"
-    ):
+        spielwerk.IllegalActionError,
+        match=r"^C6: a number card may carry at most 3 face cards: 9C on caravan 1 is full$",
+    ) as error:
         cap.apply_action(cap.action_from_json(play_move("JD", 0, 0)))
+    assert error.value.code == "face_cards_full" and error.value.params == {"caravan": 0, "position": 0}

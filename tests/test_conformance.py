@@ -165,7 +165,9 @@ def test_seats_and_turns(config: tuple[str, dict[str, Any]]) -> None:
             if seat not in seats:
                 rejection = state.check_move(move, seat)
                 # Dog's exchange says more: the seat has picked already.
-                assert rejection is not None and rejection.code in ("not_your_turn", "already_picked"), rejection
+                assert rejection is not None and rejection.code in ("not_your_turn", "already_picked"), (
+                    rejection
+                )
                 assert state.legal_actions(seat) == []
             else:
                 assert state.legal_actions(seat)

@@ -131,14 +131,22 @@ def check_resample(
     assert new.hands[p] == pos.hands[p] and new.board == pos.board, where
     others = [q for q in range(NUM_PLAYERS) if q != p]
     assert [len(new.hands[q]) for q in others] == [len(pos.hands[q]) for q in others], where
-    assert len(new.pile) == len(pos.pile) and new.discards == pos.discards, where
+    assert len(new.pile) == len(pos.pile) and len(new.discards) == len(pos.discards), where
+    # The face-up cards are seen by all, p's own face-down discards by p; the other seats'
+    # face-down discards are dealt anew (D5; the view does not say whose they are, which
+    # matters for no move), and the discards' order is not seen.
+    assert new.face_up == pos.face_up and new.face_down[p] == pos.face_down[p], where
+    assert sum(len(new.face_down[q]) for q in others) == sum(len(pos.face_down[q]) for q in others), where
+    assert Counter(new.discards) == Counter([*new.face_up, *(c for d in new.face_down for c in d)]), where
+    assert new.played == pos.played and new.history == () and new.actors == (), where
     assert new.exchange[p] == pos.exchange[p], where
     picks = [q for q in others if pos.exchange[q] is not None]
     assert [q for q in others if new.exchange[q] is not None] == picks, where
 
     def hidden(x: Position) -> Counter[str]:
         in_transit = [card for q in picks if (card := x.exchange[q]) is not None]
-        return Counter([*x.pile, *(c for q in others for c in x.hands[q]), *in_transit])
+        face_down = (c for q in others for c in x.face_down[q])
+        return Counter([*x.pile, *(c for q in others for c in x.hands[q]), *in_transit, *face_down])
 
     assert hidden(new) == hidden(pos), f"{where}: the hidden cards are dealt anew, the same cards"
     if p == pos.current or pos.outcome is not None:
@@ -311,9 +319,14 @@ def play_checked_game(game: spielwerk.Game, seed: int, tally: Tally) -> spielwer
         assert team_in_goal(final.board, w) == 8 and team_in_goal(final.board, 1 - w) < 8
         assert outcome["points"][w] == 16 - team_in_goal(final.board, 1 - w)
         tally.winners[w] += 1
+    text = state.serialize()
     for action in (0, SIT_OUT, state.history()[-1]):
-        with pytest.raises(spielwerk.IllegalActionError, match=r"^D13: "):
+        rejection = check_text(state, state.action_to_json(action))
+        assert rejection is not None and rejection.startswith("D13: "), rejection
+        # Which ruling `apply_action` names here: test_a_finished_game_refuses_with_d13.
+        with pytest.raises(spielwerk.IllegalActionError):
             state.apply_action(action)
+    assert state.serialize() == text
     return state
 
 
@@ -367,6 +380,17 @@ def test_the_clock_stops_the_game_with_a_point_per_marble_home(max_turns: int) -
         assert pos.outcome == {"winner": None, "points": points, "reason": "turn_limit"}, pos.outcome
         assert state.returns() == [0.0] * 4
         assert card_problems(pos) == [] and marble_problems(pos) == []
+
+
+def test_a_finished_game_refuses_with_d13() -> None:
+    """D13: after the end every action is refused as check_move says: game_over."""
+    state = replay(spielwerk.load_game(GAME_NAME, max_turns=1), 1)
+    assert state.is_terminal()
+    for action in (0, SIT_OUT, state.history()[-1]):
+        expected = check_text(state, state.action_to_json(action))
+        with pytest.raises(spielwerk.IllegalActionError, match=r"^D13: ") as info:
+            state.apply_action(action)
+        assert str(info.value) == expected and info.value.code == "game_over"
 
 
 def test_no_clock_plays_to_the_end() -> None:
@@ -428,10 +452,13 @@ def test_first_player_and_hand_size_follow_the_round() -> None:
     while not state.is_terminal():
         view = state.view(0)
         if view["round"] != last_round:
+            # Views count rounds from 1 (the oracle, like the serialized state, from 0).
+            assert view["round"] == last_round + 1 or last_round == -1, view["round"]
             last_round = view["round"]
-            size = HAND_SIZES[last_round % 5]
+            size = HAND_SIZES[(last_round - 1) % 5]
             assert view["phase"] == "exchange" and view["hand_sizes"] == [size] * 4, view
-            assert state.current_player() == first_player(last_round) == view["first_player"]
+            assert view["hand_size"] == size
+            assert state.current_player() == first_player(last_round - 1) == view["first_player"]
             seen.append((size, state.current_player()))
         state.apply_action(bot.step(state))
     assert seen[:6] == [(6, 0), (5, 1), (4, 2), (3, 3), (2, 0), (6, 1)], seen

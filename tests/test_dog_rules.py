@@ -169,7 +169,7 @@ def test_four_seats_two_teams_and_the_action_space() -> None:
         (m, m // 4, ("red", "blue", "green", "yellow")[m // 4]) for m in range(16)
     ]
     assert all(m["place"] == "kennel" and not m["protected"] for m in view["marbles"])
-    assert (view["phase"], view["round"], view["hand_size"], view["first_player"]) == ("exchange", 0, 6, 0)
+    assert (view["phase"], view["round"], view["hand_size"], view["first_player"]) == ("exchange", 1, 6, 0)
     assert view["hand_sizes"] == [6, 6, 6, 6] and view["pile_size"] == 86 and view["discard_size"] == 0
     assert state.current_player() == 0
 
@@ -214,7 +214,8 @@ def test_rounds_deal_6_5_4_3_2_6_from_a_rotating_first_player(round_: int) -> No
     size = [6, 5, 4, 3, 2][new % 5]
     first = new % 4
     view = state.view(0)
-    assert (view["round"], view["hand_size"], view["first_player"]) == (new, size, first)
+    # Views count rounds from 1 (the serialized state from 0).
+    assert (view["round"], view["hand_size"], view["first_player"]) == (new + 1, size, first)
     assert view["phase"] == "exchange" and state.current_player() == first
     assert view["hand_sizes"] == [size] * 4 and view["sat_out"] == [False] * 4
     # One card at a time from the top of the pile (its last card), the first player first.
@@ -257,13 +258,41 @@ def test_the_exchange_is_hidden_until_all_four_picked() -> None:
     refused(state, {"type": "exchange", "card": "6"}, "D4", "before the round's first card")
 
 
+def test_the_exchange_is_simultaneous_and_each_seat_picks_once() -> None:
+    # D4: every seat that has not picked may pick, in any order; current_player() is the
+    # first of them from the round's first player (seat 1 in round 2).
+    hands = ("A 2 3 4 5", "6 8 9 10 J", "Q K JK 2 3", "7 7 4 5 6")
+    state = load(hands=hands, phase="exchange", round_=1, current=1)
+    assert state.seats_to_move() == [0, 1, 2, 3] and state.current_player() == 1
+    assert state.legal_actions(3) == sorted(exchange_action(c) for c in ("4", "5", "6", "7"))
+    state.apply_action(exchange_action("7"), 3)
+    assert state.seats_to_move() == [0, 1, 2] and state.current_player() == 1
+    assert state.legal_actions(3) == []
+    before = state.serialize()
+    rejection = state.check_move({"type": "exchange", "card": "4"}, 3)
+    assert rejection is not None and rejection.code == "already_picked" and rejection.rule == "D4"
+    with pytest.raises(spielwerk.IllegalActionError, match=r"^D4: player 3 has already picked"):
+        state.apply_action(exchange_action("4"), 3)
+    assert state.serialize() == before
+    # Only seat 3 and its partner (once all four picked) ever see seat 3's pick.
+    assert state.history_for(3) == [exchange_action("7")] and state.history_for(1) == [None]
+    for p, card in ((0, "A"), (2, "JK"), (1, "J")):
+        state.apply_action(exchange_action(card), p)
+    assert state.seats_to_move() == [1] and state.view(0)["phase"] == "play"
+    # Now the partners' picks are seen (they are the cards received), the opponents' never.
+    assert state.history_for(1) == [exchange_action("7"), None, None, exchange_action("J")]
+    assert state.history_for(3) == [exchange_action("7"), None, None, exchange_action("J")]
+    assert state.history_for(0) == [None, exchange_action("A"), exchange_action("JK"), None]
+    assert state.view(3)["exchange"]["received"] == "J" and state.view(1)["exchange"]["received"] == "7"
+
+
 def test_players_play_in_seat_order_and_empty_hands_are_skipped() -> None:
     state = load({0: ring(1), 4: ring(17), 12: ring(49)}, ("2 2", "2 2", "", "2 2"))
     for p in (0, 1, 3, 0, 1, 3):
         assert state.current_player() == p
         marble = 4 * p
         play(state, mv("2", marble, 2))
-    assert state.view(0)["round"] == 1 and state.view(0)["phase"] == "exchange"
+    assert state.view(0)["round"] == 2 and state.view(0)["phase"] == "exchange"
 
 
 # --- D5: Zugzwang and sitting out ------------------------------------------------------------
@@ -292,7 +321,7 @@ def test_a_player_without_a_move_sits_out_and_the_hand_is_discarded() -> None:
     play(state, mv("5", 4, 5))
     assert state.current_player() == 1
     play(state, mv("6", 4, 6))
-    assert state.view(0)["round"] == 1 and state.view(0)["sat_out"] == [False] * 4
+    assert state.view(0)["round"] == 2 and state.view(0)["sat_out"] == [False] * 4
 
 
 def test_a_card_not_held_is_refused() -> None:
@@ -387,11 +416,21 @@ def test_a_marble_reaching_a_start_field_by_moving_is_not_protected() -> None:
 # --- D7: moving --------------------------------------------------------------------------
 
 
-def test_the_card_values() -> None:
-    state = load({0: ring(20)}, ("A 2 3 4 5 6 8 9 10 Q K", "", "", ""))
-    moves = [("A", 1), ("A", 11), ("2", 2), ("3", 3), ("4", 4), ("4", -4), ("5", 5), ("6", 6)]
-    moves += [("8", 8), ("9", 9), ("10", 10), ("Q", 12), ("K", 13)]
-    assert offered_set(state) == as_set(start("A"), start("K"), *(mv(c, 0, s) for c, s in moves))
+@pytest.mark.parametrize(
+    ("hand", "starts", "moves"),
+    [
+        # A hand holds at most six cards (D4), so the values are shown in two hands.
+        (
+            "A 2 3 4 5 6",
+            ["A"],
+            [("A", 1), ("A", 11), ("2", 2), ("3", 3), ("4", 4), ("4", -4), ("5", 5), ("6", 6)],
+        ),
+        ("8 9 10 Q K", ["K"], [("8", 8), ("9", 9), ("10", 10), ("Q", 12), ("K", 13)]),
+    ],
+)
+def test_the_card_values(hand: str, starts: list[str], moves: list[tuple[str, int]]) -> None:
+    state = load({0: ring(20)}, (hand, "", "", ""))
+    assert offered_set(state) == as_set(*(start(c) for c in starts), *(mv(c, 0, s) for c, s in moves))
     for card, steps in moves:
         after = state.clone()
         play(after, mv(card, 0, steps))
@@ -453,7 +492,8 @@ def test_a_seven_split_over_the_partners_marbles() -> None:
     state = load({0: ring(10), 8: ring(40), 5: ring(44)}, ("7 2", "2", "2", "2"))
     play(state, seven(0, 3))
     view = state.view(2)
-    assert view["seven"] == {"remaining": 4, "joker": False} and state.current_player() == 0
+    part = {"marble": 0, "steps": 3, "goal": False}
+    assert view["seven"] == {"remaining": 4, "joker": False, "parts": [part]} and state.current_player() == 0
     assert state.hand(0) == ["2"] and view["discard_size"] == 1 and view["turns"] == 0
     assert {m["marble"] for m in offered(state)} == {0, 8} and all(
         m["type"] == "seven" for m in offered(state)
@@ -797,6 +837,21 @@ def test_the_winners_get_8_plus_the_opponents_marbles_not_home() -> None:
     assert state.returns() == [1.0, -1.0, 1.0, -1.0]
     assert state.legal_actions() == [] and not state.legal_actions_mask().any()
     assert state.view(1)["phase"] == "over" and state.view(1)["current_player"] is None
+    before = state.serialize()
+    for move in (mv("2", 4, 2), SIT, {"type": "exchange", "card": "2"}):
+        reason = check_text(state, move)
+        assert reason == "D13: the game is over", reason
+        # Which ruling apply_action names: test_a_finished_game_refuses_every_move_with_d13.
+        with pytest.raises(spielwerk.IllegalActionError):
+            state.apply_action(state.action_from_json(move))
+    assert state.serialize() == before
+
+
+def test_a_finished_game_refuses_every_move_with_d13() -> None:
+    marbles: Marbles = {**SEVEN_HOME, 3: ring(60), 4: goal(0), 12: goal(0), 13: goal(1)}
+    state = load(marbles, ("5", "2", "2", "2"))
+    play(state, mv("5", 3, 5, True))
+    assert state.is_terminal()
     for move in (mv("2", 4, 2), SIT, {"type": "exchange", "card": "2"}):
         refused(state, move, "D13", "the game is over")
 
@@ -865,45 +920,63 @@ def test_check_move_agrees_with_apply_and_changes_nothing() -> None:
     assert state.serialize() == before
 
 
-@pytest.mark.parametrize(
-    ("move", "needles"),
-    [
-        ({"type": "fly"}, ["unknown move type 'fly'", '{"type": "sit_out"}']),
-        ({}, ["missing string field 'type'"]),
-        ([1, 2], ["a move is a JSON object"]),
-        ({"type": "start", "card": "5"}, ["5 cannot start a marble: only A, K or JK (D6)"]),
-        ({"type": "start", "card": "B"}, ["invalid card 'B'", "cards are A, 2, 3"]),
-        ({"type": "move", "card": "A", "marble": 0}, ["A with steps missing is no move", "A: 1 or 11"]),
-        ({"type": "move", "card": "4", "marble": 0, "steps": 3}, ["4 with steps 3 is no move", "4: 4 or -4"]),
-        ({"type": "move", "card": "7", "marble": 0, "steps": 7}, ["7 and J have their own types"]),
-        (
-            {"type": "move", "card": "5", "marble": 16, "steps": 5},
-            ["marble 16 does not exist: marbles are 0-15"],
-        ),
-        ({"type": "move", "card": "5", "marble": -1, "steps": 5}, ["marbles are 0-15"]),
-        ({"type": "move", "card": "5", "steps": 5}, ["missing field 'marble'"]),
-        (
-            {"type": "move", "card": "5", "marble": 0, "steps": 5, "goal": "yes"},
-            ["goal must be true or false"],
-        ),
-        ({"type": "move", "card": "JK", "marble": 0, "steps": 5}, ["missing string field 'as'"]),
-        ({"type": "move", "card": "JK", "as": "JK", "marble": 0, "steps": 5}, ["JK with steps 5 is no move"]),
-        ({"type": "seven", "card": "7", "marble": 0, "steps": 8}, ["steps of a seven are 1-7"]),
-        ({"type": "seven", "card": "7", "marble": 0, "steps": 0}, ["steps of a seven are 1-7"]),
-        ({"type": "seven", "card": "5", "marble": 0, "steps": 5}, ["5 is no seven: card is 7 or JK"]),
-        ({"type": "jack", "card": "Q", "marble": 0, "with": 4}, ["Q is no jack: card is J or JK"]),
-        ({"type": "jack", "card": "J", "marble": 0}, ["missing field 'with'"]),
-        ({"type": "exchange", "card": "7", "marble": 1}, ["unexpected field 'marble'"]),
-        ({"type": "sit_out", "card": "7"}, ["unexpected field 'card'"]),
-        # "as" on a card that is not the joker is refused, not ignored.
-        ({"type": "move", "card": "5", "as": "9", "marble": 0, "steps": 5}, ["'as'"]),
-        # Steps that are no whole number are refused, not taken as missing (which a card
-        # with one move kind would accept).
-        ({"type": "move", "card": "5", "marble": 0, "steps": "nine"}, ["steps"]),
-    ],
-)
+# Malformed moves and what their messages must say.
+MALFORMED: list[tuple[Any, list[str]]] = [
+    ({"type": "fly"}, ["unknown variant `fly`", "expected one of `exchange`", '{"type": "sit_out"}']),
+    ({}, ["missing field `type`"]),
+    ([1, 2], ["a move is a JSON object"]),
+    ({"type": "start", "card": "5"}, ["5 cannot start a marble: only A, K or JK (D6)"]),
+    ({"type": "start", "card": "B"}, ["invalid card 'B'", "cards are A, 2, 3"]),
+    ({"type": "move", "card": "A", "marble": 0}, ["A with steps missing is no move", "A: 1 or 11"]),
+    ({"type": "move", "card": "4", "marble": 0, "steps": 3}, ["4 with steps 3 is no move", "4: 4 or -4"]),
+    ({"type": "move", "card": "7", "marble": 0, "steps": 7}, ["7 and J have their own types"]),
+    (
+        {"type": "move", "card": "5", "marble": 16, "steps": 5},
+        ["marble 16 does not exist: marbles are 0-15"],
+    ),
+    ({"type": "move", "card": "5", "marble": -1, "steps": 5}, ["marbles are 0-15"]),
+    ({"type": "move", "card": "5", "steps": 5}, ["missing field `marble`"]),
+    (
+        {"type": "move", "card": "5", "marble": 0, "steps": 5, "goal": "yes"},
+        ['invalid type: string "yes", expected a boolean'],
+    ),
+    (
+        {"type": "move", "card": "JK", "marble": 0, "steps": 5},
+        ["joker names the card it stands for in 'as'"],
+    ),
+    ({"type": "move", "card": "JK", "as": "JK", "marble": 0, "steps": 5}, ["JK with steps 5 is no move"]),
+    (
+        {"type": "seven", "card": "7", "marble": 0, "steps": 8},
+        ["steps 8: the steps of a seven's part"],
+    ),
+    (
+        {"type": "seven", "card": "7", "marble": 0, "steps": 0},
+        ["steps 0: the steps of a seven's part"],
+    ),
+    ({"type": "seven", "card": "5", "marble": 0, "steps": 5}, ["5 is no seven: card is 7 or JK"]),
+    ({"type": "jack", "card": "Q", "marble": 0, "with": 4}, ["Q is no jack: card is J or JK"]),
+    ({"type": "jack", "card": "J", "marble": 0}, ["missing field `with`"]),
+    ({"type": "exchange", "card": "7", "marble": 1}, ["unknown field `marble`, expected `card`"]),
+    ({"type": "sit_out", "card": "7"}, ["unknown field `card`, there are no fields"]),
+    # "as" on a card that is not the joker is refused, not ignored.
+    ({"type": "move", "card": "5", "as": "9", "marble": 0, "steps": 5}, ["'as'", "5 is no joker"]),
+    # Steps that are no whole number are refused, not taken as missing (which a card
+    # with one move kind would accept).
+    ({"type": "move", "card": "5", "marble": 0, "steps": "nine"}, ['invalid type: string "nine"']),
+]
+
+
+@pytest.mark.parametrize(("move", "needles"), MALFORMED)
 def test_malformed_moves_say_what_is_wrong_and_what_is_allowed(move: Any, needles: list[str]) -> None:
     assert_malformed_move_refused(GAME.new_initial_state(seed=1), move, needles)
+
+
+def test_a_malformed_move_states_the_move_syntax_once() -> None:
+    state = GAME.new_initial_state(seed=1)
+    for move, _ in MALFORMED:
+        with pytest.raises(spielwerk.InvalidMoveError) as info:
+            state.action_from_json(move)
+        assert str(info.value).count("; moves are ") == 1, str(info.value)
 
 
 @pytest.mark.parametrize("action", [NUM_ACTIONS, -1, 10**6])
@@ -911,9 +984,10 @@ def test_actions_outside_the_space_are_refused(action: int) -> None:
     state = GAME.new_initial_state(seed=1)
     before = state.serialize()
     with pytest.raises(
-        spielwerk.IllegalActionError, match=f"action {action} is outside the action space 0..1810"
-    ):
+        spielwerk.IllegalActionError, match=f"^actions: action {action} does not exist: actions are 0-1809$"
+    ) as info:
         state.apply_action(action)
+    assert info.value.code == "no_such_action"
     assert state.serialize() == before
 
 
@@ -934,7 +1008,7 @@ def _edited(edit: Any) -> str:
         (
             "ring field 64",
             lambda d: d["marbles"].__setitem__(5, {"place": {"ring": 64}}),
-            ["ring fields are 0-63"],
+            ["marble 5: ring field 64 does not exist (fields are 0-63)"],
         ),
         (
             "goal field 4",

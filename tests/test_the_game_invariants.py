@@ -153,11 +153,20 @@ def check_views(state: spielwerk.State, pos: Position, where: str) -> None:
 
 
 def check_resample(
-    state: spielwerk.State, pos: Position, p: int, rng: random.Random, tally: Tally, where: str
+    game: spielwerk.Game,
+    state: spielwerk.State,
+    pos: Position,
+    p: int,
+    rng: random.Random,
+    tally: Tally,
+    where: str,
 ) -> None:
-    """A resample for p redeals only what p cannot see, and keeps view(p)."""
-    resampled = state.resample(p, rng.randrange(2**64))
+    """A resample for p redeals only what p cannot see, keeps view(p), and is exactly the
+    state built from view(p) with the same seed."""
+    seed = rng.randrange(2**64)
+    resampled = state.resample(p, seed)
     assert resampled.view(p) == state.view(p), f"{where}: resample({p}) keeps view({p})"
+    assert resampled == game.state_from_view(state.view(p), seed), f"{where}: resample is state_from_view"
     new = Position.of(resampled)
     assert conservation_problems(new) == [], f"{where}: resample({p}) {conservation_problems(new)}"
     assert new.hands[p] == pos.hands[p], where
@@ -167,8 +176,11 @@ def check_resample(
     assert len(new.draw_pile) == len(pos.draw_pile), where
     hidden = sorted([c for q in others for c in pos.hands[q]] + list(pos.draw_pile))
     assert sorted([c for q in others for c in new.hands[q]] + list(new.draw_pile)) == hidden, where
-    public = (pos.tops, pos.pile_sizes, pos.current, pos.played_this_turn, pos.outcome)
-    assert (new.tops, new.pile_sizes, new.current, new.played_this_turn, new.outcome) == public, where
+    public = (pos.tops, pos.pile_sizes, pos.played_this_turn, pos.outcome)
+    assert (new.tops, new.pile_sizes, new.played_this_turn, new.outcome) == public, where
+    if not is_won(pos):
+        # The player to move, or in a lost game the stuck one; a won game shows no seat.
+        assert new.current == pos.current, where
     assert new.history == (), f"{where}: a resample starts no history (the view carries none)"
     if p == pos.current or pos.outcome is not None:
         # What the mover may do depends only on what the mover sees.
@@ -218,7 +230,7 @@ def check_state(
 
     check_views(state, pos, where)
     for p in resample_for:
-        check_resample(state, pos, p, rng, tally, where)
+        check_resample(game, state, pos, p, rng, tally, where)
     check_round_trips(game, state, rng, where)
 
 
@@ -439,9 +451,17 @@ def test_simulate_agrees_with_itself_and_the_rules() -> None:
         many = spielwerk.simulate(game, 300, seed=11, threads=4)
         assert one.as_dict() == many.as_dict()
         assert one.games == 300
-        # R1/T6: a cooperative game; everyone gets the same return, -score <= 0.
-        assert one.wins == [0] * players and one.draws == 300, one
+        # R1/T6: a cooperative game; everyone gets the same return, -score <= 0. A win is a
+        # perfect game (no card left), counted for every player; nothing is a draw.
+        assert one.utility == game.utility() == "cooperative", one
+        assert one.wins == [one.perfect_games] * players and one.draws == 0, one
         assert len(set(one.mean_returns)) == 1 and -len(CARDS) < one.mean_returns[0] < 0, one
+        # cards_left[k]: the games that ended with k cards left; its mean is -return.
+        histogram = one.cards_left
+        assert sum(histogram) == 300 and 0 < len(histogram) <= len(CARDS) + 1, one
+        assert histogram[0] == one.perfect_games and histogram[-1] > 0, one
+        mean = sum(left * games for left, games in enumerate(histogram)) / 300
+        assert one.mean_cards_left == pytest.approx(mean) == pytest.approx(-one.mean_returns[0]), one
         assert 0 < one.mean_length <= MAX_ACTIONS
     by_name = spielwerk.simulate(GAME_NAME, 200, seed=4)
     by_game = spielwerk.simulate(spielwerk.load_game(GAME_NAME), 200, seed=4)

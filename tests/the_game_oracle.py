@@ -118,9 +118,7 @@ class Position:
     def from_json(data: dict[str, Any]) -> Position:
         players = data["rules"]["players"]
         hands = [frozenset(hand) for hand in data["hands"]]
-        assert len(hands) <= players, data["hands"]
-        # Seats after the last one holding cards may be left out of the JSON.
-        hands += [frozenset()] * (players - len(hands))
+        assert len(hands) == players, f"one hand per seat: {data['hands']}"
         return Position(
             players=players,
             pro=data["rules"]["pro"],

@@ -27,7 +27,7 @@ fn games(c: &mut Criterion) {
             b.iter(|| {
                 seed += 1;
                 black_box(random_game(&game, seed, &mut buf))
-            })
+            });
         });
     }
     // A crowded table: 60 random actions into a game.
@@ -46,7 +46,7 @@ fn games(c: &mut Criterion) {
         b.iter(|| {
             black_box(&state).legal_actions_into(&mut buf);
             black_box(buf.len())
-        })
+        });
     });
     group.finish();
 }

@@ -17,7 +17,7 @@ fn games(c: &mut Criterion) {
         b.iter(|| {
             seed += 1;
             black_box(random_game(&game, seed, &mut buf))
-        })
+        });
     });
     // A crowded board: three marbles of every colour out, a seven and a joker in hand.
     let crowded = r#"{"rules":{"max_turns":10000},"marbles":[
@@ -62,18 +62,18 @@ fn games(c: &mut Criterion) {
             b.iter(|| {
                 black_box(&state).legal_actions_into(&mut buf);
                 black_box(buf.len())
-            })
+            });
         },
     );
     // The API serves views: one seat's view as JSON bytes (the information-state key).
     group.bench_function("view_json (one seat, crowded board)", |b| {
-        b.iter(|| black_box(black_box(&state).view_json(Some(0))))
+        b.iter(|| black_box(black_box(&state).view_json(Some(0))));
     });
     group.bench_function("resample (one seat, crowded board)", |b| {
         b.iter(|| {
             seed += 1;
             black_box(black_box(&state).resample(0, seed).unwrap())
-        })
+        });
     });
     group.finish();
 }

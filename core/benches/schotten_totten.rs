@@ -19,7 +19,7 @@ fn claim_proof(c: &mut Criterion) {
     let available = CardSet::ALL.minus(table);
     assert_eq!(available.len(), 45);
     c.bench_function("check_claim/other side empty, 45 available", |b| {
-        b.iter(|| check_claim(black_box(mine), black_box(&[]), black_box(available), true))
+        b.iter(|| check_claim(black_box(mine), black_box(&[]), black_box(available), true));
     });
     let theirs = cards("B5 G7");
     c.bench_function("best_reachable/two cards, 43 available", |b| {
@@ -28,7 +28,7 @@ fn claim_proof(c: &mut Criterion) {
                 black_box(&theirs),
                 black_box(available.minus(theirs.iter().copied().collect())),
             )
-        })
+        });
     });
 }
 
@@ -42,14 +42,14 @@ fn games(c: &mut Criterion) {
         b.iter(|| {
             seed += 1;
             black_box(random_game(&game, seed, &mut buf))
-        })
+        });
     });
     let state = game.new_initial_state(1);
     group.bench_function("legal_actions/initial state (36 actions)", |b| {
         b.iter(|| {
             black_box(&state).legal_actions_into(&mut buf);
             black_box(buf.len())
-        })
+        });
     });
     // A mid-game position (after 30 random actions) for cloning and serialization.
     let mut mid = game.new_initial_state(9);
@@ -62,10 +62,10 @@ fn games(c: &mut Criterion) {
     // Views and dealing from a view (engine contract v2): what the API serves and what
     // search over hidden information calls.
     group.bench_function("view_json(Some(0))/initial state", |b| {
-        b.iter(|| black_box(&state).view_json(black_box(Some(0))))
+        b.iter(|| black_box(&state).view_json(black_box(Some(0))));
     });
     group.bench_function("view_json(Some(0))/mid-game", |b| {
-        b.iter(|| black_box(&mid).view_json(black_box(Some(0))))
+        b.iter(|| black_box(&mid).view_json(black_box(Some(0))));
     });
     let first_view = state.view_of(Some(0));
     let mut view_seed = 0u64;
@@ -73,14 +73,14 @@ fn games(c: &mut Criterion) {
         b.iter(|| {
             view_seed += 1;
             game.state_from_view(black_box(&first_view), view_seed).unwrap()
-        })
+        });
     });
     let mid_view = mid.view_of(Some(mid.current_player().unwrap()));
     group.bench_function("state_from_view/mid-game", |b| {
         b.iter(|| {
             view_seed += 1;
             game.state_from_view(black_box(&mid_view), view_seed).unwrap()
-        })
+        });
     });
     group.bench_function("serialize/mid-game", |b| b.iter(|| black_box(&mid).to_json()));
     group.finish();

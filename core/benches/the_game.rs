@@ -18,7 +18,7 @@ fn games(c: &mut Criterion) {
             b.iter(|| {
                 seed += 1;
                 black_box(random_game(&game, seed, &mut buf))
-            })
+            });
         });
     }
     let state = TheGame::default().new_initial_state(1);
@@ -27,7 +27,7 @@ fn games(c: &mut Criterion) {
         b.iter(|| {
             black_box(&state).legal_actions_into(&mut buf);
             black_box(buf.len())
-        })
+        });
     });
     // A position mid-game: some cards played, others held.
     let mut mid = TheGame {
@@ -42,14 +42,14 @@ fn games(c: &mut Criterion) {
         }
     }
     group.bench_function("view_json/mid-game, 3 players", |b| {
-        b.iter(|| black_box(black_box(&mid).view_json(Some(1))))
+        b.iter(|| black_box(black_box(&mid).view_json(Some(1))));
     });
     group.bench_function("resample/mid-game, 3 players", |b| {
         let mut seed = 0u64;
         b.iter(|| {
             seed += 1;
             black_box(black_box(&mid).resample(1, seed).unwrap())
-        })
+        });
     });
     group.finish();
     c.bench_function("the_game/mentions_number/sentence", |b| {
@@ -57,7 +57,7 @@ fn games(c: &mut Criterion) {
             mentions_number(black_box(
                 "Bitte nur noch einen ganz kleinen Sprung auf dem linken Stapel",
             ))
-        })
+        });
     });
 }
 

@@ -99,7 +99,8 @@ pub trait GameState: Clone + Send + Sync + Serialize + DeserializeOwned + 'stati
     /// As [`GameState::check_action`], for the action of `seat`: a seat not to move is
     /// refused with the code `not_your_turn`.
     fn check_action_for(&self, seat: usize, action: Action) -> Result<(), IllegalAction> {
-        if self.current_player() == Some(seat) {
+        // Once the game is over every seat hears that (with the game's own ruling).
+        if self.current_player() == Some(seat) || self.is_terminal() {
             self.check_action(action)
         } else {
             Err(IllegalAction::not_your_turn(seat, &self.seats_to_move()))
@@ -109,7 +110,7 @@ pub trait GameState: Clone + Send + Sync + Serialize + DeserializeOwned + 'stati
     fn apply_action(&mut self, action: Action) -> Result<(), IllegalAction>;
     /// As [`GameState::apply_action`], for the action of `seat`.
     fn apply_action_for(&mut self, seat: usize, action: Action) -> Result<(), IllegalAction> {
-        if self.current_player() == Some(seat) {
+        if self.current_player() == Some(seat) || self.is_terminal() {
             self.apply_action(action)
         } else {
             Err(IllegalAction::not_your_turn(seat, &self.seats_to_move()))
@@ -177,14 +178,27 @@ pub trait GameState: Clone + Send + Sync + Serialize + DeserializeOwned + 'stati
                 crate::error::shorten(&mv.to_string())
             )));
         }
-        let parsed = <Self::Game as Game>::Move::deserialize(mv).map_err(|e| {
-            Error::InvalidMove(format!(
-                "{}; {syntax}",
-                crate::error::shorten_message(&e.to_string())
-            ))
+        let parsed: <Self::Game as Game>::Move = serde_path_to_error::deserialize(mv).map_err(|e| {
+            // Name the field a value of the wrong type sits in. serde_path_to_error knows it
+            // for the tag; inside a tagged variant serde buffers the fields and forgets
+            // where it was, so the move's schema tells which field does not fit.
+            let path = e.path().to_string();
+            let what = crate::error::shorten_message(&e.into_inner().to_string());
+            let field = if path == "." {
+                wrong_field(&schemars::schema_for!(<Self::Game as Game>::Move).to_value(), mv)
+            } else {
+                Some(path)
+            };
+            Error::InvalidMove(match field {
+                Some(field) => format!("field `{field}`: {what}; {syntax}"),
+                None => format!("{what}; {syntax}"),
+            })
         })?;
         self.encode_move(&parsed).map_err(|e| match e {
-            Error::InvalidMove(what) => Error::InvalidMove(format!("{what}; {syntax}")),
+            // A game's own message may already end with the syntax: say it once.
+            Error::InvalidMove(what) if !what.contains(syntax) => {
+                Error::InvalidMove(format!("{what}; {syntax}"))
+            }
             other => other,
         })
     }
@@ -217,6 +231,51 @@ pub trait GameState: Clone + Send + Sync + Serialize + DeserializeOwned + 'stati
     fn to_json(&self) -> String {
         serde_json::to_string(self).expect("a game state always serializes")
     }
+}
+
+/// The first field of `mv` whose JSON type its variant's schema does not allow (moves are
+/// tagged by `"type"`; the schema is schemars' for the game's move enum).
+fn wrong_field(schema: &Value, mv: &Value) -> Option<String> {
+    let defs = &schema["$defs"];
+    let resolve = |s: &'_ Value| -> Value {
+        match s.get("$ref").and_then(Value::as_str) {
+            Some(r) => defs[r.trim_start_matches("#/$defs/")].clone(),
+            None => s.clone(),
+        }
+    };
+    fn fits(schema: &Value, value: &Value) -> bool {
+        let kind = |t: &str| match t {
+            "integer" => value.is_i64() || value.is_u64(),
+            "number" => value.is_number(),
+            "string" => value.is_string(),
+            "boolean" => value.is_boolean(),
+            "null" => value.is_null(),
+            "object" => value.is_object(),
+            "array" => value.is_array(),
+            _ => true,
+        };
+        match &schema["type"] {
+            Value::String(t) => kind(t),
+            Value::Array(ts) => ts.iter().filter_map(Value::as_str).any(kind),
+            _ => true,
+        }
+    }
+    let tag = mv.get("type")?.as_str()?;
+    let variants = schema.get("oneOf").or_else(|| schema.get("anyOf"))?.as_array()?;
+    let variant = variants
+        .iter()
+        .map(&resolve)
+        .find(|v| v["properties"]["type"]["const"].as_str() == Some(tag))?;
+    let props = variant["properties"].as_object()?;
+    mv.as_object()?.iter().find_map(|(key, value)| {
+        let prop = resolve(props.get(key)?);
+        let ok = fits(&prop, value)
+            || prop
+                .get("anyOf")
+                .and_then(Value::as_array)
+                .is_some_and(|alts| alts.iter().any(|alt| fits(&resolve(alt), value)));
+        (!ok).then(|| key.clone())
+    })
 }
 
 /// The result line of [`GameState::result_text`] from the returns alone.
@@ -383,10 +442,10 @@ impl<S: GameState> DynState for S {
         GameState::seats_to_move(self)
     }
     fn legal_actions_into(&self, out: &mut Vec<Action>) {
-        GameState::legal_actions_into(self, out)
+        GameState::legal_actions_into(self, out);
     }
     fn legal_actions_for(&self, seat: usize, out: &mut Vec<Action>) {
-        GameState::legal_actions_for(self, seat, out)
+        GameState::legal_actions_for(self, seat, out);
     }
     fn check_action(&self, action: Action) -> Result<(), IllegalAction> {
         GameState::check_action(self, action)

@@ -280,7 +280,7 @@ fn mutated_views_are_refused_or_give_a_state_with_that_view() {
         );
         match built {
             Err(e) => {
-                assert!(!e.to_string().is_empty());
+                assert!(!e.clone().is_empty());
                 refused += 1;
             }
             Ok(state) => {

@@ -73,7 +73,7 @@ fn for_states(games: u64, every: usize, mut check: impl FnMut(&str, &dyn DynGame
         let game = load(name, &options);
         for seed in 0..games {
             let mut state = game.new_initial_state(seed);
-            let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0xC0FF_EE);
+            let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x00C0_FFEE);
             let mut buf = Vec::new();
             let mut step = 0;
             loop {

@@ -135,7 +135,7 @@ fn swap_hidden(state: &State, seat: usize, rng: &mut rng::Rng) -> Option<State> 
         *slot(&mut json, a) = card_b;
         for p in 0..state.game().players as usize {
             let hand = json["hands"][p].as_array_mut().unwrap();
-            hand.sort_by_key(|c| c.as_u64());
+            hand.sort_by_key(serde_json::Value::as_u64);
         }
         return state.game().state_from_json(&json.to_string()).ok();
     }

@@ -156,7 +156,7 @@ fn mutate(value: &mut Value, rng: &mut Rng) {
             }
         }
         Value::String(_) => {
-            *node = json!(["x", "", "THE_GAME", "ascending", "descending"][rng.random_range(0..5)])
+            *node = json!(["x", "", "THE_GAME", "ascending", "descending"][rng.random_range(0..5)]);
         }
         Value::Array(items) => match rng.random_range(0..6) {
             0 if !items.is_empty() => {

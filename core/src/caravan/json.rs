@@ -90,7 +90,7 @@ impl State {
             let on_table = self
                 .caravans
                 .iter()
-                .flat_map(|c| c.cards())
+                .flat_map(super::table::Caravan::cards)
                 .filter(|o| usize::from(o.owner) == p)
                 .map(|o| &o.card);
             for card in self.decks[p]
@@ -142,7 +142,9 @@ impl State {
                 return bad(format!("player {p}'s reshuffled pile must be sorted"));
             }
             let mut in_pile = [0usize; NUM_FACES];
-            pile.iter().for_each(|c| in_pile[c.index()] += 1);
+            for c in pile {
+                in_pile[c.index()] += 1;
+            }
             if let Some(e) = too_many(p, "reshuffled pile", &in_pile, &cards) {
                 return Err(e);
             }
@@ -177,7 +179,9 @@ impl State {
                     ));
                 }
                 let mut in_hand = [0usize; NUM_FACES];
-                hand.iter().for_each(|c| in_hand[c.index()] += 1);
+                for c in hand {
+                    in_hand[c.index()] += 1;
+                }
                 if let Some(e) = too_many(p, "shown starting hand", &in_hand, &cards) {
                     return Err(e);
                 }

@@ -105,7 +105,7 @@ impl State {
         match (sellable(a), sellable(b)) {
             (true, false) => Some(0),
             (false, true) => Some(1),
-            (true, true) if a != b => Some(if a > b { 0 } else { 1 }),
+            (true, true) if a != b => Some(u8::from(a <= b)),
             _ => None,
         }
     }
@@ -161,9 +161,9 @@ impl State {
         let mut removed = Vec::new();
         for (i, slot) in slots.into_iter().enumerate() {
             if remove(i, &slot) {
-                removed.push(slot)
+                removed.push(slot);
             } else {
-                kept.push(slot)
+                kept.push(slot);
             }
         }
         if removed.is_empty() {
@@ -237,7 +237,7 @@ impl State {
             });
         }
         if sales.iter().all(Option::is_some) {
-            let winner = if count(0) >= 2 { 0 } else { 1 };
+            let winner = u8::from(count(0) < 2);
             return Some(Outcome {
                 winner: Some(winner),
                 reason: EndReason::Sold,
@@ -292,7 +292,7 @@ impl GameState for State {
 
     /// The same moves as [`State::check`] allows, derived once per caravan instead of per move.
     fn legal_actions_into(&self, out: &mut Vec<Action>) {
-        self.generate_legal(out)
+        self.generate_legal(out);
     }
 
     fn check_action(&self, action: Action) -> Result<(), IllegalAction> {
@@ -386,7 +386,10 @@ impl GameState for State {
     }
 
     fn hand(&self, player: usize) -> Vec<String> {
-        self.hands[player].iter().map(|c| c.to_string()).collect()
+        self.hands[player]
+            .iter()
+            .map(std::string::ToString::to_string)
+            .collect()
     }
 
     fn render(&self) -> String {

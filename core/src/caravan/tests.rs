@@ -80,7 +80,9 @@ impl Pos {
                 let i = rest.iter().position(|&x| x == c).expect("card available");
                 rest.remove(i);
             };
-            hand.iter().for_each(|&c| remove(c));
+            for &c in &hand {
+                remove(c);
+            }
             for cv in &caravans {
                 for slot in cv["slots"].as_array().unwrap() {
                     for o in std::iter::once(&slot["number"]).chain(slot["faces"].as_array().unwrap()) {
@@ -763,7 +765,7 @@ fn rule_sets() -> Vec<CaravanGame> {
         one(|g| {
             g.short_deck = true;
             g.fresh_hand = true;
-            g.reshuffle = true
+            g.reshuffle = true;
         }),
         one(|g| g.fixed_course = true),
         all_variants(),
@@ -918,7 +920,9 @@ fn pos_json(pos: &Pos) -> Value {
             let i = rest.iter().position(|&x| x == c).expect("card available");
             rest.remove(i);
         };
-        hand.iter().for_each(|&c| remove(c));
+        for &c in &hand {
+            remove(c);
+        }
         for cv in &caravans {
             for slot in cv["slots"].as_array().unwrap() {
                 for o in std::iter::once(&slot["number"]).chain(slot["faces"].as_array().unwrap()) {
@@ -1341,7 +1345,7 @@ fn impossible_views_are_refused() {
             v.outcome = Some(Outcome {
                 winner: Some(0),
                 reason: EndReason::Sold,
-            })
+            });
         },
         "current_player is null exactly",
     );
@@ -1363,11 +1367,11 @@ fn view_json_timing() {
     for _ in 0..n {
         bytes += state.view_json(Some(0)).len();
     }
-    let per = t.elapsed().as_nanos() as f64 / n as f64;
+    let per = t.elapsed().as_nanos() as f64 / f64::from(n);
     let t = std::time::Instant::now();
     for _ in 0..n {
         std::hint::black_box(state.view_of(Some(0)));
     }
-    let build = t.elapsed().as_nanos() as f64 / n as f64;
+    let build = t.elapsed().as_nanos() as f64 / f64::from(n);
     println!("view_json {per:.0} ns, view_of {build:.0} ns ({bytes} bytes)");
 }

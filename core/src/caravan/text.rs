@@ -42,7 +42,10 @@ impl State {
                 .slots
                 .iter()
                 .map(|s| {
-                    let faces: String = s.faces.iter().map(|f| format!("+{}", f.card)).collect();
+                    let faces: String = s.faces.iter().fold(String::new(), |mut out, f| {
+                        let _ = write!(out, "+{}", f.card);
+                        out
+                    });
                     format!("{}{faces}", s.number.card)
                 })
                 .collect();

@@ -331,7 +331,7 @@ impl State {
             let d = view.deck_sizes[q];
             let on_table = caravans
                 .iter()
-                .flat_map(|c| c.cards())
+                .flat_map(super::table::Caravan::cards)
                 .filter(|o| usize::from(o.owner) == q)
                 .map(|o| &o.card);
             let own_hand = if hand_hidden {

@@ -198,7 +198,8 @@ impl State {
             }
             return self.check_by(seat, mv);
         }
-        if self.current_player() != Some(seat) {
+        // Once the game is over, every seat hears that (D13), not "not your turn".
+        if self.current_player() != Some(seat) && self.d.outcome.is_none() {
             return Err(IllegalAction::not_your_turn(seat, &self.seats_to_move()));
         }
         self.check_by(seat, mv)

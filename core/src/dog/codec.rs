@@ -53,13 +53,16 @@ impl Act {
     pub(super) fn encode(self) -> Action {
         match self {
             Act::Exchange(card) => EXCHANGE_BASE + card.index() as Action,
-            Act::Start { source } => START_BASE + source as Action,
+            Act::Start { source } => START_BASE + Action::from(source),
             Act::Step {
                 joker,
                 kind,
                 marble,
                 goal,
-            } => MOVE_BASE + ((((joker as usize * 13 + kind) * 16 + marble) * 2 + goal as usize) as Action),
+            } => {
+                MOVE_BASE
+                    + ((((usize::from(joker) * 13 + kind) * 16 + marble) * 2 + usize::from(goal)) as Action)
+            }
             Act::Seven {
                 joker,
                 marble,
@@ -67,11 +70,11 @@ impl Act {
                 goal,
             } => {
                 SEVEN_BASE
-                    + ((((joker as usize * 16 + marble) * 7 + steps as usize - 1) * 2 + goal as usize)
+                    + ((((usize::from(joker) * 16 + marble) * 7 + steps as usize - 1) * 2 + usize::from(goal))
                         as Action)
             }
             Act::Jack { joker, marble, with } => {
-                JACK_BASE + (((joker as usize * 16 + marble) * 16 + with) as Action)
+                JACK_BASE + (((usize::from(joker) * 16 + marble) * 16 + with) as Action)
             }
             Act::SitOut => SIT_OUT,
         }

@@ -172,7 +172,7 @@ impl Game for Dog {
     type Move = Move;
     type State = State;
     const NAME: &'static str = "dog";
-    const MOVE_SYNTAX: &'static str = r#"moves are {"type": "exchange", "card": "7"}, {"type": "start", "card": "A"|"K"|"JK"}, {"type": "move", "card": "5", "marble": 0-15, "steps": 5, "goal": false} (A: steps 1 or 11; 4: 4 or -4; "JK" with "as": the card it stands for), {"type": "seven", "card": "7"|"JK", "marble": 0-15, "steps": 1-7, "goal": false}, {"type": "jack", "card": "J"|"JK", "marble": 0-15, "with": 0-15} or {"type": "sit_out"}; marble 4·p + k is player p's marble k"#;
+    const MOVE_SYNTAX: &'static str = super::codec::MOVE_SYNTAX;
 
     fn from_options(options: &Map<String, Value>) -> Result<Self> {
         reject_unknown_options(Self::NAME, options, &["max_turns"])?;

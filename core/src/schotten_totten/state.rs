@@ -269,7 +269,9 @@ impl<'de> Deserialize<'de> for Side {
             )));
         }
         let mut side = Side::default();
-        cards.into_iter().for_each(|c| side.push(c));
+        for c in cards {
+            side.push(c);
+        }
         Ok(side)
     }
 }

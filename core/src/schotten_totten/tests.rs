@@ -973,7 +973,7 @@ fn resample_deals_every_unseen_card_to_the_other_hand_uniformly() {
     let p = state.current_player().unwrap();
     let seen = state.hand_set(p).union(state.table());
     let unseen: Vec<Card> = CardSet::ALL.minus(seen).iter().collect();
-    let hand = state.hand_set(1 - p).len() as f64;
+    let hand = f64::from(state.hand_set(1 - p).len());
     const N: u64 = 600;
     let mut counts = vec![0u32; 54];
     for seed in 0..N {

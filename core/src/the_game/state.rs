@@ -572,13 +572,11 @@ impl State {
         Ok(())
     }
 
-    /// A history is either empty (a state built from a view: the view carries none) or
-    /// leads to this position: its plays, replayed onto the piles, each fit (T4), play
-    /// every card at most once, and give exactly these piles and played cards.
-    fn check_history(&self, played: Hand) -> Result<(), String> {
-        if self.history.is_empty() {
-            return Ok(());
-        }
+    /// The history is the record of the actions applied to this state object since it
+    /// was dealt or built (a state built from a view starts an empty one and plays on),
+    /// so it need not lead from a deal to these piles; every action in it must be an
+    /// action, and no game is longer than `max_game_length`.
+    fn check_history(&self, _played: Hand) -> Result<(), String> {
         let max = self.rules.max_game_length();
         if self.history.len() as u64 > max {
             return Err(format!(
@@ -586,33 +584,16 @@ impl State {
                 self.history.len()
             ));
         }
-        let (mut tops, mut sizes, mut seen) = (START_TOPS, [0u8; NUM_PILES], Hand::default());
-        for (i, &action) in self.history.iter().enumerate() {
-            if action == END_TURN {
-                continue;
-            }
-            let Some((card, pile)) = decode(action) else {
-                return Err(format!(
-                    "history action {i} is {action}: actions are 0-{}",
-                    NUM_ACTIONS - 1
-                ));
-            };
-            if seen.contains(card) || !fits(card, tops[pile], pile) {
-                return Err(format!(
-                    "history action {i} plays {card} on {}, which the piles before it do not allow (T4)",
-                    pile_name(pile)
-                ));
-            }
-            seen.insert(card);
-            tops[pile] = card;
-            sizes[pile] += 1;
-        }
-        if (tops, sizes, seen) != (self.tops, self.pile_sizes, played) {
-            return Err(
-                "the history does not lead to these piles: its plays must give the tops, the pile \
-                 sizes and the played cards (or leave the history empty)"
-                    .into(),
-            );
+        if let Some((i, action)) = self
+            .history
+            .iter()
+            .enumerate()
+            .find(|(_, a)| **a as usize >= NUM_ACTIONS)
+        {
+            return Err(format!(
+                "history action {i} is {action}: actions are 0-{}",
+                NUM_ACTIONS - 1
+            ));
         }
         Ok(())
     }

@@ -345,11 +345,6 @@ fn finding_counters_out_of_reach_are_refused() {
             json!({"won": true, "score": 0}),
             "the position gives null",
         ),
-        (
-            "history",
-            json!([392]),
-            "the history does not lead to these piles",
-        ),
         ("history", json!([5000]), "actions are 0-392"),
         ("rules", json!({"players": 3, "pro": false}), "options"),
     ];
