@@ -183,29 +183,14 @@ fn to_json(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Value> {
         if depth > MAX_DEPTH {
             return Err(refuse(format!("it nests deeper than {MAX_DEPTH} levels")));
         }
+        // The common JSON types first, by exact type checks; the `__index__` probe for
+        // numpy integers last (a failed attribute lookup costs a raised exception).
         if obj.is_none() {
             Ok(Value::Null)
         } else if let Ok(b) = obj.cast::<PyBool>() {
             Ok(Value::Bool(b.is_true()))
         } else if let Ok(s) = obj.cast::<PyString>() {
             Ok(Value::String(s.to_str()?.to_owned()))
-        } else if obj.is_instance_of::<PyInt>()
-            || (!obj.is_instance_of::<PyFloat>() && obj.hasattr("__index__")?)
-        {
-            if let Ok(i) = obj.extract::<i64>() {
-                Ok(Value::from(i))
-            } else if let Ok(u) = obj.extract::<u64>() {
-                Ok(Value::from(u))
-            } else {
-                Err(refuse(format!(
-                    "the integer {} is out of range (-2**63 to 2**64 - 1)",
-                    shown(obj)
-                )))
-            }
-        } else if let Ok(f) = obj.cast::<PyFloat>() {
-            serde_json::Number::from_f64(f.value())
-                .map(Value::Number)
-                .ok_or_else(|| refuse(format!("{} is not a finite number", shown(obj))))
         } else if let Ok(d) = obj.cast::<PyDict>() {
             let mut map = Map::new();
             for (k, v) in d.iter() {
@@ -217,8 +202,23 @@ fn to_json(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Value> {
             Ok(Value::Object(map))
         } else if let Ok(l) = obj.cast::<PyList>() {
             l.iter().map(|v| convert(&v, depth + 1, what)).collect()
+        } else if let Ok(f) = obj.cast::<PyFloat>() {
+            serde_json::Number::from_f64(f.value())
+                .map(Value::Number)
+                .ok_or_else(|| refuse(format!("{} is not a finite number", shown(obj))))
         } else if let Ok(t) = obj.cast::<PyTuple>() {
             t.iter().map(|v| convert(&v, depth + 1, what)).collect()
+        } else if obj.is_instance_of::<PyInt>() || obj.hasattr("__index__")? {
+            if let Ok(i) = obj.extract::<i64>() {
+                Ok(Value::from(i))
+            } else if let Ok(u) = obj.extract::<u64>() {
+                Ok(Value::from(u))
+            } else {
+                Err(refuse(format!(
+                    "the integer {} is out of range (-2**63 to 2**64 - 1)",
+                    shown(obj)
+                )))
+            }
         } else {
             Err(refuse(format!(
                 "{} of type {} is not a dict, list, str, int, float, bool or None",
