@@ -350,3 +350,20 @@ def test_simulate_stops_on_ctrl_c() -> None:
             spielwerk.simulate("dog", 200_000, seed=1, threads=1)
     finally:
         timer.cancel()
+
+
+@pytest.mark.parametrize("name", sorted(UTILITIES))
+def test_compact_form_and_pickle_keep_who_moved(name: str) -> None:
+    """Where several seats may move (Dog's exchange, D4), the last of them moves first: the
+    compact form and pickle must still give back the same state."""
+    game = spielwerk.load_game(name)
+    state = game.new_initial_state(5)
+    bot = spielwerk.RandomBot(5)
+    for _ in range(40):
+        if state.is_terminal():
+            break
+        seat = state.seats_to_move()[-1]
+        actions = state.legal_actions(seat)
+        state.apply_action(actions[bot.step(state) % len(actions)], seat)
+    assert game.deserialize_state(state.serialize_compact()) == state
+    assert pickle.loads(pickle.dumps(state)) == state

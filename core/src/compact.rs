@@ -24,6 +24,10 @@ struct Record {
     options: Map<String, Value>,
     seed: u64,
     actions: Vec<Action>,
+    /// The seat of every action, only for games where several seats may move (Dog's
+    /// exchange); otherwise each action is the player to move's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    seats: Option<Vec<usize>>,
 }
 
 /// Whether `text` is a compact record (rather than a state's readable JSON).
@@ -31,14 +35,15 @@ pub fn is_compact(text: &str) -> bool {
     text.starts_with(TAG)
 }
 
-/// The compact record of the state dealt from `seed` after `actions`.
-pub fn write(game: &dyn DynGame, seed: u64, actions: &[Action]) -> String {
+/// The compact record of `state`, dealt from `seed`.
+pub fn write(game: &dyn DynGame, seed: u64, state: &dyn DynState) -> String {
     let record = Record {
         compact: 1,
         game: game.name().to_string(),
         options: game.options(),
         seed,
-        actions: actions.to_vec(),
+        actions: state.history().to_vec(),
+        seats: state.history_seats(),
     };
     serde_json::to_string(&record).expect("a record serializes")
 }
@@ -74,9 +79,29 @@ pub fn read(game: &dyn DynGame, text: &str) -> Result<(u64, Box<dyn DynState>)> 
             game.max_game_length()
         )));
     }
+    if record
+        .seats
+        .as_ref()
+        .is_some_and(|s| s.len() != record.actions.len())
+    {
+        return Err(Error::InvalidState(
+            "the record's seats must name the seat of every action".into(),
+        ));
+    }
     let mut state = game.new_initial_state(record.seed);
     for (i, &action) in record.actions.iter().enumerate() {
-        state.apply_action(action).map_err(|e| {
+        let applied = match &record.seats {
+            Some(seats) if seats[i] < game.num_players() => state.apply_action_for(seats[i], action),
+            Some(seats) => {
+                return Err(Error::InvalidState(format!(
+                    "seat {} of action {i} does not exist: seats are 0-{}",
+                    seats[i],
+                    game.num_players() - 1
+                )));
+            }
+            None => state.apply_action(action),
+        };
+        applied.map_err(|e| {
             Error::InvalidState(format!(
                 "action {i} of the record ({action}) cannot be replayed: {e}"
             ))

@@ -134,6 +134,12 @@ pub trait GameState: Clone + Send + Sync + Serialize + DeserializeOwned + 'stati
     }
     /// Every action applied since the initial state (the referee's record).
     fn history(&self) -> &[Action];
+    /// The seat behind each action of the history, where a game lets several seats move
+    /// (Dog's exchange); `None` where every action was the player to move's, so that the
+    /// history alone replays the game.
+    fn history_seats(&self) -> Option<Vec<usize>> {
+        None
+    }
     /// The history as `player` saw it: `None` where the action is hidden from them (in
     /// Dog another seat's face-down pick for the exchange). In the other games every
     /// action is public.
@@ -142,6 +148,10 @@ pub trait GameState: Clone + Send + Sync + Serialize + DeserializeOwned + 'stati
         self.history().iter().copied().map(Some).collect()
     }
     /// What `seat` may see, or with `None` what every seat may see (a spectator).
+    ///
+    /// Seats, here and in every method that takes a player, are `0..num_players()`; the
+    /// caller checks them (the Python bindings refuse any other with a `SpielwerkError`
+    /// before they reach the engine), and a game may panic on a seat it does not have.
     fn view_of(&self, seat: Option<usize>) -> <Self::Game as Game>::View;
     /// Exactly what `player` may see, as JSON.
     fn view(&self, player: usize) -> Value {
@@ -419,6 +429,7 @@ pub trait DynState: Send + Sync {
     fn result_text(&self) -> Option<String>;
     fn history(&self) -> &[Action];
     fn history_for(&self, player: usize) -> Vec<Option<Action>>;
+    fn history_seats(&self) -> Option<Vec<usize>>;
     fn view(&self, player: usize) -> Value;
     fn public_view(&self) -> Value;
     fn view_json(&self, seat: Option<usize>) -> Vec<u8>;
@@ -476,6 +487,9 @@ impl<S: GameState> DynState for S {
     }
     fn history_for(&self, player: usize) -> Vec<Option<Action>> {
         GameState::history_for(self, player)
+    }
+    fn history_seats(&self) -> Option<Vec<usize>> {
+        GameState::history_seats(self)
     }
     fn view(&self, player: usize) -> Value {
         GameState::view(self, player)

@@ -637,7 +637,7 @@ impl State {
             Some(seed) => Ok(compact::write(
                 self.game.get().inner.as_ref(),
                 seed,
-                self.inner.history(),
+                self.inner.as_ref(),
             )),
             None => Err(invalid_argument(
                 py,
@@ -655,7 +655,7 @@ impl State {
         let restore = py.import("spielwerk._spielwerk")?.getattr("_restore_state")?;
         let data = match self.seed {
             Some(seed) if self.inner.history().len() <= REPLAY_AT_MOST => {
-                compact::write(self.game.get().inner.as_ref(), seed, self.inner.history())
+                compact::write(self.game.get().inner.as_ref(), seed, self.inner.as_ref())
             }
             _ => self.inner.to_json(),
         };

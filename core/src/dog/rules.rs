@@ -508,6 +508,12 @@ impl State {
 impl GameState for State {
     type Game = Dog;
 
+    /// D4: the partners pick at the same time, in any order, so a record of the game
+    /// needs the seat of every pick.
+    fn history_seats(&self) -> Option<Vec<usize>> {
+        Some(self.d.actors.iter().map(|&p| usize::from(p)).collect())
+    }
+
     fn game(&self) -> &Dog {
         &self.d.rules
     }
