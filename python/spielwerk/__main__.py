@@ -1,7 +1,8 @@
 """The command line: ``python -m spielwerk play schotten_totten --seed 1``.
 
 ``play`` prints a seeded game between two random bots turn by turn; ``simulate`` plays a
-batch of random games on all cores and prints the summary; ``games`` lists the games.
+batch of random games on all cores and prints the summary; ``games`` lists the games;
+``serve`` starts the web API (the package ``spielwerk-api`` in ``api/``).
 """
 
 from __future__ import annotations
@@ -52,6 +53,16 @@ def parse_option(text: str) -> tuple[str, Any]:
     return name, parsed
 
 
+def serve(args: argparse.Namespace) -> int:
+    try:
+        from spielwerk_api.cli import serve as run
+    except ImportError:
+        print("error: the web API is the package spielwerk-api: pip install -e ./api", file=sys.stderr)
+        return 2
+    run(args.host, args.port, args.workers, args.database)
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m spielwerk", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -65,7 +76,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     s.add_argument("--seed", type=int, default=0)
     s.add_argument("--threads", type=int, default=None)
     sub.add_parser("games", help="list the games")
+    w = sub.add_parser("serve", help="start the web API (needs the spielwerk-api package from api/)")
+    w.add_argument("--host", default="127.0.0.1")
+    w.add_argument("--port", type=int, default=8000)
+    w.add_argument("--workers", type=int, default=1)
+    w.add_argument(
+        "--database",
+        default=None,
+        help="sqlite:///path/to/file.db or postgresql://user@host/db "
+        "(default: $DATABASE_URL, else sqlite:///spielwerk.db in the working folder)",
+    )
     args = parser.parse_args(argv)
+    if args.command == "serve":
+        return serve(args)
     try:
         if args.command == "play":
             play(args.game, args.seed, dict(args.option))

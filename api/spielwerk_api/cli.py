@@ -1,0 +1,38 @@
+"""``spielwerk serve``: migrate the database once, then run the app with Uvicorn."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+
+from . import db
+from .app import DEFAULT_DATABASE
+
+
+def serve(host: str, port: int, workers: int, database: str | None, log_level: str = "info") -> None:
+    import uvicorn
+
+    url = database or os.environ.get("DATABASE_URL") or DEFAULT_DATABASE
+    # The workers read their settings from the environment (uvicorn starts them afresh).
+    os.environ["DATABASE_URL"] = url
+    # Migrate once here, so workers starting side by side never race on the schema.
+    asyncio.run(_migrate(url))
+    os.environ["SPIELWERK_MIGRATE"] = "0"
+    print(f"spielwerk: serving on http://{host}:{port}/ (API docs at /schema) with {workers} worker(s); database {db.redacted(url)}")
+    uvicorn.run(
+        "spielwerk_api.app:create_app",
+        factory=True,
+        host=host,
+        port=port,
+        workers=workers,
+        log_level=log_level,
+        proxy_headers=False,
+    )
+
+
+async def _migrate(url: str) -> None:
+    engine = db.create_engine(url)
+    try:
+        await db.migrate(engine)
+    finally:
+        await engine.dispose()

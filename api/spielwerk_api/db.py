@@ -1,0 +1,154 @@
+"""Persistence: a match is its creation record plus one row per ply.
+
+``(match_id, ply)`` is the primary key of ``plies``, so two moves on one match can never
+both be stored as the same ply, whatever the number of workers; the match row's ``version``
+is updated in the same transaction, only where it still has the version the move was made
+against. Everything else (the state, the clocks, the result) is derived by replaying the
+plies, so nothing is lost on restart.
+
+SQLite by default (through aiosqlite), PostgreSQL when the URL names one (asyncpg). The
+schema is Alembic's (``migrations/``), upgraded on start.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Float,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Text,
+    event,
+)
+from sqlalchemy.engine import Connection, make_url
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(
+        naming_convention={
+            "pk": "pk_%(table_name)s",
+            "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+            "ix": "ix_%(table_name)s_%(column_0_name)s",
+        }
+    )
+
+
+class MatchRow(Base):
+    __tablename__ = "matches"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(64))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    # [{"kind": "person"} | {"kind": "bot", "bot": name, "params": {...}}], one per seat.
+    seats: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    # SHA-256 of each person seat's token (null for bots): tokens are never stored.
+    token_hashes: Mapped[list[str | None]] = mapped_column(JSON)
+    clock: Mapped[dict[str, float] | None] = mapped_column(JSON, nullable=True)
+    rules: Mapped[dict[str, float]] = mapped_column(JSON)
+    created_at: Mapped[float] = mapped_column(Float)
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    status: Mapped[str] = mapped_column(String(16), default="running", index=True)
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    # The earliest moment a match rule (clock, first move, untimed move, playing time) may
+    # end the match; the sweeper looks only at matches whose deadline has passed.
+    deadline: Mapped[float | None] = mapped_column(Float, nullable=True, index=True)
+    leave_s: Mapped[float] = mapped_column(Float, default=60.0)
+
+
+class PlyRow(Base):
+    __tablename__ = "plies"
+
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True)
+    ply: Mapped[int] = mapped_column(Integer, primary_key=True)
+    # "move" (an engine action) or how the match ended: "resigned", "time", "left",
+    # "no_move", "playing_time", "aborted".
+    kind: Mapped[str] = mapped_column(String(16))
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    action: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    at: Mapped[float] = mapped_column(Float)
+
+
+class ChatRow(Base):
+    __tablename__ = "chat"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    text: Mapped[str] = mapped_column(Text)
+    at: Mapped[float] = mapped_column(Float)
+
+
+class PresenceRow(Base):
+    """When each person seat was last seen (a request, or an open event stream)."""
+
+    __tablename__ = "presence"
+
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    last_seen: Mapped[float] = mapped_column(Float, index=True)
+
+
+def async_url(url: str) -> str:
+    """``sqlite:///x.db`` and ``postgresql://…`` as SQLAlchemy's async drivers spell them."""
+    u = make_url(url)
+    if u.drivername in ("sqlite", "sqlite+pysqlite"):
+        u = u.set(drivername="sqlite+aiosqlite")
+    elif u.drivername in ("postgresql", "postgres", "postgresql+psycopg2", "postgresql+psycopg"):
+        u = u.set(drivername="postgresql+asyncpg")
+    return u.render_as_string(hide_password=False)
+
+
+def redacted(url: str) -> str:
+    """The URL without its password, for logs."""
+    return make_url(url).render_as_string(hide_password=True)
+
+
+def is_sqlite(url: str) -> bool:
+    return make_url(url).get_backend_name() == "sqlite"
+
+
+def create_engine(url: str) -> AsyncEngine:
+    url = async_url(url)
+    if is_sqlite(url):
+        engine = create_async_engine(url, connect_args={"timeout": 30})
+
+        @event.listens_for(engine.sync_engine, "connect")
+        def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+            # WAL lets readers go on while one worker writes; the busy timeout makes a
+            # second writer wait for the lock instead of failing.
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.execute("PRAGMA busy_timeout=30000")
+            cursor.close()
+
+        return engine
+    return create_async_engine(url, pool_size=10, max_overflow=10, pool_pre_ping=True)
+
+
+def _upgrade(connection: Connection) -> None:
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.attributes["connection"] = connection
+    command.upgrade(config, "head")
+
+
+async def migrate(engine: AsyncEngine) -> None:
+    """Bring the schema to the newest migration (a no-op when it is there)."""
+    async with engine.begin() as conn:
+        await conn.run_sync(_upgrade)

@@ -1,0 +1,50 @@
+"""The one door to the engine: games by name and options, cached.
+
+The app decides no rule itself. Everything here only finds the engine's game for a request;
+what is legal, what a seat may see and why a move is refused all come from ``spielwerk``.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from typing import Any
+
+import spielwerk
+
+
+def game_name(name: str) -> str:
+    """URLs may spell games with hyphens (``schotten-totten``); the engine uses underscores."""
+    return name.replace("-", "_")
+
+
+@lru_cache(maxsize=512)
+def _load(name: str, options_json: str) -> spielwerk.Game:
+    return spielwerk.load_game(name, **json.loads(options_json))
+
+
+def load_game(name: str, options: dict[str, Any] | None = None) -> spielwerk.Game:
+    """The engine's game; unknown names and options raise the engine's own errors.
+
+    Games are immutable, so one object per (name, options) serves every request. The cache
+    key is the options' canonical JSON; the engine validates them on the first load.
+    """
+    key = json.dumps(options or {}, sort_keys=True, separators=(",", ":"))
+    return _load(game_name(name), key)
+
+
+def game_info(name: str) -> dict[str, Any]:
+    """What a client needs to offer a game: players, options and the size of the action space."""
+    game = spielwerk.load_game(name)
+    specs = game.option_specs()
+    return {
+        "name": name,
+        "players": game.num_players(),
+        "utility": game.utility(),
+        "num_distinct_actions": game.num_distinct_actions(),
+        "max_game_length": game.max_game_length(),
+        "options": specs,
+        "defaults": game.options(),
+        # Caravan's variants are its boolean options that carry a German name from the seed.
+        "variants": [s["name"] for s in specs if s["type"] == "bool" and s.get("name_de")],
+    }

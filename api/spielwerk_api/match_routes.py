@@ -1,0 +1,171 @@
+"""Match routes: seats guarded by tokens, moves, checks, resigning, chat, events, replays.
+
+A request names its seat with ``Authorization: Bearer <token>``; without a token it sees
+what a spectator sees (the engine's ``public_view``). Writes need the token.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import AsyncGenerator
+from typing import Annotated, Any
+
+from litestar import Controller, Request, get, post
+from litestar.channels import ChannelsPlugin
+from litestar.di import NamedDependency
+from litestar.params import JSONBody, Parameter
+from litestar.response import ServerSentEvent, ServerSentEventMessage
+
+from . import schemas
+from .matches import Match, Matches
+from .problems import language
+from .rules import legal_moves, rejection
+
+MatchId = Annotated[str, Parameter(description="the id POST /v1/matches answered", max_length=32)]
+
+
+# How often an event stream looks at the database when no note arrives.
+POLL_S = 3.0
+
+
+def channel(match_id: str) -> str:
+    # Letters, digits and underscores only: PostgreSQL's LISTEN takes the name as is.
+    return f"match_{match_id}"
+
+
+def authorization(request: Request[Any, Any, Any]) -> str | None:
+    return request.headers.get("authorization")
+
+
+class MatchRoutes(Controller):
+    path = "/v1/matches"
+    tags = ["matches"]
+
+    @post("/", summary="Start a match; each person seat gets a secret token, shown only here")
+    async def create(self, matches: NamedDependency[Matches], data: JSONBody[schemas.NewMatch]) -> schemas.MatchCreated:
+        return await matches.create(data)
+
+    async def _seat(self, matches: Matches, request: Request[Any, Any, Any], id: str, *, required: bool) -> tuple[Match, int | None]:
+        m = await matches.get(id)
+        seat = matches.seat_of(m, authorization(request), required=required)
+        await matches.touch(m, seat)
+        return m, seat
+
+    @get("/{id:str}", summary="The match as the token's seat sees it (spectators: the public view)")
+    async def show(self, matches: NamedDependency[Matches], request: Request[Any, Any, Any], id: MatchId) -> schemas.MatchOut:
+        m, seat = await self._seat(matches, request, id, required=False)
+        return m.out(seat, matches.clock.now())
+
+    @get("/{id:str}/moves", summary="The legal moves of the token's seat")
+    async def moves(self, matches: NamedDependency[Matches], request: Request[Any, Any, Any], id: MatchId) -> schemas.Moves:
+        m, seat = await self._seat(matches, request, id, required=True)
+        if m.status != "running" or seat not in m.to_move():
+            return schemas.Moves(moves=[])
+        return legal_moves(m.state, seat)
+
+    @post("/{id:str}/moves", status_code=200, summary="Make a move against the version you saw")
+    async def play(
+        self, matches: NamedDependency[Matches], request: Request[Any, Any, Any], id: MatchId, data: JSONBody[schemas.PlayBody]
+    ) -> schemas.MatchOut:
+        _, seat = await self._seat(matches, request, id, required=True)
+        assert seat is not None
+        m = await matches.play(id, seat, data.version, data.move)
+        return m.out(seat, matches.clock.now())
+
+    @post("/{id:str}/check", status_code=200, summary="Would this move be legal for the token's seat, and why not?")
+    async def check(
+        self, matches: NamedDependency[Matches], request: Request[Any, Any, Any], id: MatchId, data: JSONBody[schemas.CheckBody]
+    ) -> schemas.Rejection:
+        m, seat = await self._seat(matches, request, id, required=True)
+        if m.status != "running":
+            return schemas.Rejection(legal=False, reason=f"the match is {m.status}", code="match_over")
+        return rejection(m.state.check_move(data.move, seat), language(request))
+
+    @post("/{id:str}/resign", status_code=200, summary="Give up: the seat (Dog: its team) loses")
+    async def resign(self, matches: NamedDependency[Matches], request: Request[Any, Any, Any], id: MatchId) -> schemas.MatchOut:
+        _, seat = await self._seat(matches, request, id, required=True)
+        assert seat is not None
+        m = await matches.resign(id, seat)
+        return m.out(seat, matches.clock.now())
+
+    @post("/{id:str}/chat", status_code=201, summary="The Game's table talk: no numbers (T7)")
+    async def chat(
+        self, matches: NamedDependency[Matches], request: Request[Any, Any, Any], id: MatchId, data: JSONBody[schemas.ChatBody]
+    ) -> schemas.ChatOut:
+        _, seat = await self._seat(matches, request, id, required=True)
+        assert seat is not None
+        return await matches.chat(id, seat, data.text, language(request))
+
+    @get("/{id:str}/chat", summary="Every message said at the table so far")
+    async def chat_log(self, matches: NamedDependency[Matches], id: MatchId) -> list[schemas.ChatOut]:
+        await matches.get(id)
+        return await matches.chat_log(id)
+
+    @get("/{id:str}/replay", summary="After the end: seed, options, every action and every hidden card")
+    async def replay(self, matches: NamedDependency[Matches], id: MatchId) -> schemas.Replay:
+        return matches.replay(await matches.get(id))
+
+    @get("/{id:str}/events", summary="Server-sent events: one per new version with the seat's view, and chat")
+    async def events(
+        self, matches: NamedDependency[Matches], channels: NamedDependency[ChannelsPlugin], request: Request[Any, Any, Any], id: MatchId
+    ) -> ServerSentEvent:
+        m, seat = await self._seat(matches, request, id, required=False)
+        return ServerSentEvent(stream(matches, channels, m, seat))
+
+
+async def stream(
+    matches: Matches, channels: ChannelsPlugin, m: Match, seat: int | None
+) -> AsyncGenerator[ServerSentEventMessage, None]:
+    """The seat's view now, then one event per new version, and the table talk.
+
+    Notes on the channel only say that something happened (never what a seat sees): each
+    stream builds its own seat's view. The database is looked at also every few seconds, so
+    a version stored by a worker whose notes cannot reach this one (SQLite's in-memory
+    channels) arrives all the same.
+    """
+    notes: asyncio.Queue[bytes] = asyncio.Queue()
+
+    async def pump(subscriber: Any) -> None:
+        async for raw in subscriber.iter_events():
+            await notes.put(raw)
+
+    async def keep_present() -> None:
+        # C11: an open event stream counts as being at the table.
+        while True:
+            await matches.touch(m, seat, force=True)
+            await asyncio.sleep(max(1.0, min(20.0, (m.rules["leave_s"] or 80.0) / 4)))
+
+    tasks: list[asyncio.Task[None]] = []
+    if seat is not None:
+        tasks.append(asyncio.create_task(keep_present()))
+    try:
+        async with channels.start_subscription([channel(m.id)]) as subscriber:
+            tasks.append(asyncio.create_task(pump(subscriber)))
+            sent = m.version
+            yield version_event(matches, m, seat, sent)
+            while True:
+                try:
+                    raw = await asyncio.wait_for(notes.get(), timeout=POLL_S)
+                except TimeoutError:
+                    raw = b'{"kind":"poll"}'
+                note = json.loads(raw)
+                if note.get("kind") == "chat":
+                    yield ServerSentEventMessage(event="chat", data=json.dumps(note, separators=(",", ":")))
+                    continue
+                m = await matches.get(m.id)
+                while sent < m.version:
+                    sent += 1
+                    yield version_event(matches, m, seat, sent)
+    finally:
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+
+def version_event(matches: Matches, m: Match, seat: int | None, version: int) -> ServerSentEventMessage:
+    out = m.out(seat, matches.clock.now(), version)
+    return ServerSentEventMessage(event="version", id=version, data=schemas.encode(out).decode())

@@ -1,0 +1,649 @@
+"""Matches: seats with tokens, moves stored ply by ply, bots, the match rules (C11, D13).
+
+The database holds the truth (``db.py``); each worker keeps the replayed state of the
+matches it serves and catches up with the plies other workers stored before every answer.
+A write is checked against the engine first, then stored only where the match still has the
+version the client saw: the answer comes after the commit, and nothing changes on an error.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import json
+import math
+import secrets
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from sqlalchemy import and_, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+
+import spielwerk
+from spielwerk.the_game import mentions_number
+
+from . import bots, engine, schemas
+from .clock import Clock
+from .db import ChatRow, MatchRow, PlyRow, PresenceRow
+from .problems import Problem
+from .rules import talk_reason
+
+ENDINGS = ("resigned", "time", "left", "no_move", "playing_time", "aborted")
+# How many past versions each worker keeps, so an event stream that falls behind still
+# sends every version's own view.
+RECENT_STATES = 256
+# Presence is written at most this often per seat and worker (a request is a sign of life).
+PRESENCE_WRITE_S = 5.0
+
+
+@dataclass
+class Ply:
+    kind: str
+    seat: int | None
+    action: int | None
+    at: float
+
+
+@dataclass
+class Match:
+    """A match as replayed from its record: the engine state and the clocks."""
+
+    id: str
+    game: spielwerk.Game
+    seed: int
+    seats: list[dict[str, Any]]
+    token_hashes: list[str | None]
+    clock: dict[str, float] | None
+    rules: dict[str, float]
+    created_at: float
+    state: spielwerk.State
+    version: int = 0
+    status: str = "running"
+    result: dict[str, Any] | None = None
+    plies: list[Ply] = field(default_factory=list)
+    # Remaining time of each seat at `last_at` (with a clock).
+    clocks: list[float] | None = None
+    last_at: float = 0.0
+    # Since when each seat to move has been to move (its turn or its last action).
+    to_move_since: dict[int, float] = field(default_factory=dict)
+    moved: set[int] = field(default_factory=set)
+    recent: OrderedDict[int, spielwerk.State] = field(default_factory=OrderedDict)
+    last_move: str | None = None
+    forked: bool = False
+
+    @property
+    def n(self) -> int:
+        return len(self.seats)
+
+    def persons(self) -> list[int]:
+        return [s for s, spec in enumerate(self.seats) if spec["kind"] == "person"]
+
+    def to_move(self) -> list[int]:
+        return [] if self.state.is_terminal() or self.status != "running" else self.state.seats_to_move()
+
+    # -- replay ---------------------------------------------------------------------
+
+    def start(self) -> None:
+        self.last_at = self.created_at
+        if self.clock is not None:
+            self.clocks = [self.clock["initial_s"]] * self.n
+        self.to_move_since = dict.fromkeys(self.to_move(), self.created_at)
+        self.remember()
+
+    def replay(self, ply: Ply) -> None:
+        """Apply one stored ply (they were checked when stored)."""
+        if ply.kind == "move":
+            assert ply.action is not None and ply.seat is not None
+            before = set(self.to_move())
+            self.charge(ply.at)
+            self.last_move = self.state.action_to_string(ply.action)
+            self.state.apply_action(ply.action, ply.seat)
+            self.moved.add(ply.seat)
+            if self.clocks is not None and self.clock is not None:
+                self.clocks[ply.seat] += self.clock["increment_s"]
+            after = set(self.to_move())
+            self.to_move_since = {
+                s: (ply.at if s == ply.seat or s not in before else self.to_move_since.get(s, ply.at)) for s in after
+            }
+            if self.state.is_terminal():
+                self.status = "finished"
+                self.result = {
+                    "returns": self.state.returns(),
+                    "reason": "end",
+                    "text": self.state.result_text() or "",
+                }
+        else:
+            self.charge(ply.at)
+            self.status = "aborted" if ply.kind == "aborted" else "finished"
+            self.result = self.ending(ply.kind, ply.seat)
+            self.to_move_since = {}
+            self.last_move = self.result["text"]
+        self.plies.append(ply)
+        self.version += 1
+        self.remember()
+
+    def charge(self, at: float) -> None:
+        """The time since the last ply runs on the clock of every seat to move."""
+        if self.clocks is not None:
+            for s in self.to_move():
+                self.clocks[s] -= max(0.0, at - self.last_at)
+        self.last_at = max(self.last_at, at)
+
+    def fork(self) -> Match:
+        """A copy to try a ply on before it is stored (the past versions stay behind)."""
+        return replace(
+            self,
+            state=self.state.clone(),
+            plies=list(self.plies),
+            clocks=list(self.clocks) if self.clocks is not None else None,
+            to_move_since=dict(self.to_move_since),
+            moved=set(self.moved),
+            recent=OrderedDict(),
+            forked=True,
+        )
+
+    def adopt(self, fork: Match) -> None:
+        """Take over a fork's ply once it is stored."""
+        recent = self.recent
+        self.__dict__.update(fork.__dict__)
+        self.recent = recent
+        self.forked = False
+        self.remember()
+
+    def remember(self) -> None:
+        if self.forked:
+            return
+        self.recent[self.version] = self.state.clone()
+        while len(self.recent) > RECENT_STATES:
+            self.recent.popitem(last=False)
+
+    def state_at(self, version: int) -> spielwerk.State:
+        return self.recent.get(version, self.state)
+
+    # -- results --------------------------------------------------------------------
+
+    def ending(self, kind: str, seat: int | None) -> dict[str, Any]:
+        """The result of a match ended by a match rule instead of the game (C11, D13, R1)."""
+        n = self.n
+        view = self.state.public_view()
+        if kind == "aborted":
+            who = f"seat {seat + 1}" if seat is not None else "a seat"
+            return {
+                "returns": [0.0] * n,
+                "reason": kind,
+                "seat": seat,
+                "text": f"aborted: {who} did not make a first move in time (C11)",
+            }
+        if kind == "playing_time":
+            # D13: nobody wins; each team scores one point per marble in the goal.
+            points = [0, 0]
+            for m in view.get("marbles", []):
+                if isinstance(m.get("place"), dict) and "goal" in m["place"]:
+                    points[m["player"] % 2] += 1
+            return {
+                "returns": [0.0] * n,
+                "reason": kind,
+                "points": points,
+                "text": f"playing time over: no winner; points {points[0]}:{points[1]} (D13)",
+            }
+        assert seat is not None
+        utility = self.game.utility()
+        why = {
+            "resigned": "resigned",
+            "time": "ran out of time",
+            "left": "left the match",
+            "no_move": "did not move in time",
+        }[kind]
+        if utility == "cooperative":
+            left = view.get("draw_pile_size", 0) + sum(view.get("hand_sizes", []))
+            return {
+                "returns": [-float(left)] * n,
+                "reason": kind,
+                "seat": seat,
+                "text": f"seat {seat + 1} {why}: the game is lost with {left} cards left (R1)",
+            }
+        if utility == "team_zero_sum":
+            returns = [-1.0 if p % 2 == seat % 2 else 1.0 for p in range(n)]
+            text = f"seat {seat + 1} {why}: team {1 - seat % 2} wins"
+        else:
+            returns = [-1.0 if p == seat else 1.0 for p in range(n)]
+            text = f"seat {seat + 1} {why}: player {1 - seat} wins"
+        return {"returns": returns, "reason": kind, "seat": seat, "text": text}
+
+    # -- match rules ----------------------------------------------------------------
+
+    def first_move_rule(self) -> bool:
+        """C11: against a person, each player has a minute for their first move."""
+        return self.rules["first_move_s"] > 0 and len(self.persons()) >= 2
+
+    def due(self) -> list[tuple[float, str, int | None]]:
+        """Every moment a match rule ends the match, with the rule and the seat."""
+        if self.status != "running":
+            return []
+        out: list[tuple[float, str, int | None]] = []
+        persons = set(self.persons())
+        for s in self.to_move():
+            if self.clocks is not None:
+                out.append((self.last_at + max(self.clocks[s], 0.0), "time", s))
+            if s not in persons:
+                continue
+            if s not in self.moved and self.first_move_rule():
+                out.append((self.to_move_since.get(s, self.last_at) + self.rules["first_move_s"], "aborted", s))
+            if self.clocks is None and self.rules["untimed_move_s"] > 0:
+                out.append((self.to_move_since.get(s, self.last_at) + self.rules["untimed_move_s"], "no_move", s))
+        if self.rules.get("playing_time_s", 0) > 0:
+            out.append((self.created_at + self.rules["playing_time_s"], "playing_time", None))
+        return out
+
+    def deadline(self) -> float | None:
+        due = self.due()
+        return min(d[0] for d in due) if due else None
+
+    def clocks_at(self, now: float) -> list[float] | None:
+        if self.clocks is None:
+            return None
+        running = set(self.to_move())
+        return [
+            round(max(0.0, c - (max(0.0, now - self.last_at) if s in running else 0.0)), 3)
+            for s, c in enumerate(self.clocks)
+        ]
+
+    # -- what a seat sees -------------------------------------------------------------
+
+    def out(self, seat: int | None, now: float, version: int | None = None) -> schemas.MatchOut:
+        state = self.state if version is None else self.state_at(version)
+        status = self.status if version is None or version == self.version else "running"
+        view = state.view(seat) if seat is not None else state.public_view()
+        result = schemas.MatchResult(**self.result) if self.result is not None and status != "running" else None
+        to_move = [] if status != "running" or state.is_terminal() else state.seats_to_move()
+        return schemas.MatchOut(
+            id=self.id,
+            game=self.game.name,
+            options=self.game.options(),
+            version=self.version if version is None else version,
+            status=status,  # type: ignore[arg-type]
+            seat=seat,
+            current_player=state.current_player(),
+            seats_to_move=to_move,
+            view=view,
+            clocks=self.clocks_at(now),
+            result=result,
+            last_move=self.last_move if version is None or version == self.version else None,
+        )
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+Publish = Callable[[str, dict[str, Any]], Awaitable[None]]
+
+
+class Matches:
+    """The match service: every route and the sweeper go through it."""
+
+    def __init__(self, db: AsyncEngine, clock: Clock, publish: Publish, cache_size: int = 2048) -> None:
+        self.sessions = async_sessionmaker(db, expire_on_commit=False)
+        self.clock = clock
+        self.publish = publish
+        self.cache: OrderedDict[str, Match] = OrderedDict()
+        self.cache_size = cache_size
+        self.locks: dict[str, asyncio.Lock] = {}
+        self.presence_written: dict[tuple[str, int], float] = {}
+
+    # -- loading --------------------------------------------------------------------
+
+    async def get(self, match_id: str) -> Match:
+        """The match as stored now: from this worker's cache, caught up with new plies."""
+        async with self.sessions() as session:
+            row = (
+                await session.execute(
+                    select(MatchRow.version, MatchRow.status).where(MatchRow.id == match_id)
+                )
+            ).first()
+            if row is None:
+                raise Problem(404, "unknown_match", f"no match with id '{match_id[:40]}'")
+            m = self.cache.get(match_id)
+            if m is None:
+                m = await self._load(session, match_id)
+            elif row.version > m.version:
+                await self._catch_up(session, m)
+            self.cache[match_id] = m
+            self.cache.move_to_end(match_id)
+            while len(self.cache) > self.cache_size:
+                self.cache.popitem(last=False)
+            return m
+
+    async def _load(self, session: AsyncSession, match_id: str) -> Match:
+        r = await session.get_one(MatchRow, match_id)
+        game = engine.load_game(r.game, r.options)
+        m = Match(
+            id=r.id,
+            game=game,
+            seed=r.seed,
+            seats=r.seats,
+            token_hashes=r.token_hashes,
+            clock=r.clock,
+            rules=r.rules,
+            created_at=r.created_at,
+            state=game.new_initial_state(r.seed),
+        )
+        m.start()
+        await self._catch_up(session, m)
+        return m
+
+    async def _catch_up(self, session: AsyncSession, m: Match) -> None:
+        rows = (
+            await session.execute(
+                select(PlyRow).where(PlyRow.match_id == m.id, PlyRow.ply > m.version).order_by(PlyRow.ply)
+            )
+        ).scalars()
+        for p in rows:
+            m.replay(Ply(p.kind, p.seat, p.action, p.at))
+
+    def lock(self, match_id: str) -> asyncio.Lock:
+        if len(self.locks) > 4 * self.cache_size:
+            self.locks = {k: v for k, v in self.locks.items() if v.locked()}
+        return self.locks.setdefault(match_id, asyncio.Lock())
+
+    # -- seats ----------------------------------------------------------------------
+
+    def seat_of(self, m: Match, authorization: str | None, *, required: bool) -> int | None:
+        """The seat a bearer token opens; every seat's hash is compared in constant time."""
+        if not authorization:
+            if required:
+                raise Problem(
+                    401,
+                    "token_required",
+                    "this needs a seat's token: send 'Authorization: Bearer <token>'",
+                    headers={"WWW-Authenticate": 'Bearer realm="spielwerk"'},
+                )
+            return None
+        scheme, _, token = authorization.partition(" ")
+        if scheme.lower() != "bearer" or not token.strip():
+            raise Problem(
+                401,
+                "token_required",
+                "the Authorization header must be 'Bearer <token>'",
+                headers={"WWW-Authenticate": 'Bearer realm="spielwerk"'},
+            )
+        presented = hash_token(token.strip())
+        seat = None
+        for s, h in enumerate(m.token_hashes):
+            if h is not None and hmac.compare_digest(h, presented):
+                seat = s
+        if seat is None:
+            raise Problem(403, "wrong_token", "this token opens no seat of this match")
+        return seat
+
+    async def touch(self, m: Match, seat: int | None, *, force: bool = False) -> None:
+        """A sign of life from a person's seat (C11: leaving for a minute loses)."""
+        if seat is None or m.status != "running":
+            return
+        now = self.clock.now()
+        key = (m.id, seat)
+        if not force and now - self.presence_written.get(key, -math.inf) < PRESENCE_WRITE_S:
+            return
+        self.presence_written[key] = now
+        async with self.sessions.begin() as session:
+            await session.execute(
+                update(PresenceRow).where(PresenceRow.match_id == m.id, PresenceRow.seat == seat).values(last_seen=now)
+            )
+
+    # -- creating -------------------------------------------------------------------
+
+    async def create(self, spec: schemas.NewMatch) -> schemas.MatchCreated:
+        game = engine.load_game(spec.game, spec.options)
+        if len(spec.seats) != game.num_players():
+            raise Problem(
+                422,
+                "wrong_seat_count",
+                f"{game.name} with these options has {game.num_players()} seats; {len(spec.seats)} were given",
+            )
+        if spec.rules.playing_time_s > 0 and game.name != "dog":
+            raise Problem(422, "invalid_rules", "a playing time (D13) belongs to Dog only")
+        seats: list[dict[str, Any]] = []
+        for s in spec.seats:
+            if isinstance(s, schemas.BotSeat):
+                bots.check(s.bot, s.params)
+                seats.append({"kind": "bot", "bot": s.bot, "params": s.params})
+            else:
+                seats.append({"kind": "person"})
+        tokens = [secrets.token_urlsafe(24) if s["kind"] == "person" else None for s in seats]
+        seed = spec.seed if spec.seed is not None else secrets.randbits(63)
+        now = self.clock.now()
+        match_id = secrets.token_hex(12)
+        clock = {"initial_s": spec.clock.initial_s, "increment_s": spec.clock.increment_s} if spec.clock else None
+        rules = {
+            "first_move_s": spec.rules.first_move_s,
+            "leave_s": spec.rules.leave_s,
+            "untimed_move_s": spec.rules.untimed_move_s,
+            "playing_time_s": spec.rules.playing_time_s,
+        }
+        m = Match(
+            id=match_id,
+            game=game,
+            seed=seed,
+            seats=seats,
+            token_hashes=[hash_token(t) if t else None for t in tokens],
+            clock=clock,
+            rules=rules,
+            created_at=now,
+            state=game.new_initial_state(seed),
+        )
+        m.start()
+        async with self.sessions.begin() as session:
+            session.add(
+                MatchRow(
+                    id=match_id,
+                    game=game.name,
+                    options=game.options(),
+                    seed=seed,
+                    seats=seats,
+                    token_hashes=m.token_hashes,
+                    clock=clock,
+                    rules=rules,
+                    created_at=now,
+                    version=0,
+                    status="running",
+                    result=None,
+                    deadline=m.deadline(),
+                    leave_s=spec.rules.leave_s,
+                )
+            )
+            await session.flush()
+            for s in m.persons():
+                session.add(PresenceRow(match_id=match_id, seat=s, last_seen=now))
+        self.cache[match_id] = m
+        await self.advance_bots(m)
+        return schemas.MatchCreated(
+            id=match_id,
+            version=m.version,
+            seats=[
+                schemas.SeatOut(seat=s, kind=spec_["kind"], bot=spec_.get("bot"), token=tokens[s])
+                for s, spec_ in enumerate(seats)
+            ],
+        )
+
+    # -- writing --------------------------------------------------------------------
+
+    async def _commit(self, m: Match, ply: Ply) -> None:
+        """Store one ply where the match still has version ``m.version``, then replay it."""
+        probe = m.fork()
+        probe.replay(ply)
+        try:
+            async with self.sessions.begin() as session:
+                done = await session.execute(
+                    update(MatchRow)
+                    .where(MatchRow.id == m.id, MatchRow.version == m.version)
+                    .values(
+                        version=m.version + 1,
+                        status=probe.status,
+                        result=probe.result,
+                        deadline=probe.deadline(),
+                    )
+                )
+                if done.rowcount != 1:  # type: ignore[attr-defined]
+                    raise Problem(409, "stale_version", "the match moved on meanwhile; fetch it and try again")
+                session.add(PlyRow(match_id=m.id, ply=m.version + 1, kind=ply.kind, seat=ply.seat, action=ply.action, at=ply.at))
+        except IntegrityError:
+            raise Problem(409, "stale_version", "the match moved on meanwhile; fetch it and try again") from None
+        m.adopt(probe)
+        await self.publish(m.id, {"kind": "version", "version": m.version})
+
+    async def play(self, match_id: str, seat: int, version: int, move: dict[str, Any]) -> Match:
+        async with self.lock(match_id):
+            m = await self.get(match_id)
+            self._running(m)
+            if version != m.version:
+                raise Problem(
+                    409,
+                    "stale_version",
+                    f"the move was made against version {version}; the match is at version {m.version}",
+                    version=m.version,
+                )
+            action = m.state.action_from_json(move)
+            trial = m.state.clone()
+            trial.apply_action(action, seat)  # the engine's reason if illegal
+            await self._commit(m, Ply("move", seat, action, self.clock.now()))
+            await self.advance_bots(m)
+            return m
+
+    async def resign(self, match_id: str, seat: int) -> Match:
+        async with self.lock(match_id):
+            m = await self.get(match_id)
+            self._running(m)
+            await self._commit(m, Ply("resigned", seat, None, self.clock.now()))
+            return m
+
+    async def advance_bots(self, m: Match) -> None:
+        """Bot seats move as soon as they may, each from its own seat's legal actions."""
+        while m.status == "running":
+            bot_seats = [s for s in m.to_move() if m.seats[s]["kind"] == "bot"]
+            if not bot_seats:
+                return
+            seat = bot_seats[0]
+            spec = m.seats[seat]
+            action = bots.decide(spec["bot"], spec.get("params", {}), m.state, seat, m.seed, m.version + 1)
+            await self._commit(m, Ply("move", seat, action, self.clock.now()))
+
+    def _running(self, m: Match) -> None:
+        if m.status != "running":
+            raise Problem(409, "match_over", f"the match is {m.status}; no more moves")
+
+    async def chat(self, match_id: str, seat: int, text: str, lang: str) -> schemas.ChatOut:
+        m = await self.get(match_id)
+        if m.game.name != "the_game":
+            raise Problem(422, "no_table_talk", "table talk belongs to The Game (T7)")
+        self._running(m)
+        if mentions_number(text):
+            raise Problem(422, "names_number", talk_reason(lang), rule="T7")
+        now = self.clock.now()
+        async with self.sessions.begin() as session:
+            session.add(ChatRow(match_id=match_id, seat=seat, text=text, at=now))
+        msg = schemas.ChatOut(seat=seat, text=text, at=now)
+        await self.publish(match_id, {"kind": "chat", "seat": seat, "text": text, "at": now})
+        return msg
+
+    async def chat_log(self, match_id: str) -> list[schemas.ChatOut]:
+        async with self.sessions() as session:
+            rows = (
+                await session.execute(select(ChatRow).where(ChatRow.match_id == match_id).order_by(ChatRow.id))
+            ).scalars()
+            return [schemas.ChatOut(seat=r.seat, text=r.text, at=r.at) for r in rows]
+
+    # -- the match rules, enforced without any request ----------------------------------
+
+    async def sweep(self) -> int:
+        """End every running match a rule has ended by now; returns how many."""
+        now = self.clock.now()
+        async with self.sessions() as session:
+            due = set(
+                (
+                    await session.execute(
+                        select(MatchRow.id).where(MatchRow.status == "running", MatchRow.deadline <= now)
+                    )
+                ).scalars()
+            )
+            gone = (
+                await session.execute(
+                    select(PresenceRow.match_id, PresenceRow.seat).join(
+                        MatchRow,
+                        and_(
+                            MatchRow.id == PresenceRow.match_id,
+                            MatchRow.status == "running",
+                            MatchRow.leave_s > 0,
+                            PresenceRow.last_seen + MatchRow.leave_s <= now,
+                        ),
+                    )
+                )
+            ).all()
+        left = {r.match_id for r in gone}
+        ended = 0
+        for match_id in sorted(due | left):
+            async with self.lock(match_id):
+                m = await self.get(match_id)
+                if m.status != "running":
+                    continue
+                ending = await self._expired(m, now)
+                if ending is None:
+                    continue
+                kind, seat = ending
+                try:
+                    await self._commit(m, Ply(kind, seat, None, now))
+                    ended += 1
+                except Problem:
+                    continue  # another worker ended it or a move came first
+        return ended
+
+    async def _expired(self, m: Match, now: float) -> tuple[str, int | None] | None:
+        due = [(t, kind, seat) for t, kind, seat in m.due() if t <= now]
+        if m.rules["leave_s"] > 0:
+            async with self.sessions() as session:
+                rows = (
+                    await session.execute(select(PresenceRow).where(PresenceRow.match_id == m.id))
+                ).scalars()
+                for r in rows:
+                    if r.last_seen + m.rules["leave_s"] <= now:
+                        due.append((r.last_seen + m.rules["leave_s"], "left", r.seat))
+        if not due:
+            return None
+        _, kind, seat = min(due, key=lambda d: (d[0], d[1]))
+        return kind, seat
+
+    # -- after the end ------------------------------------------------------------------
+
+    def replay(self, m: Match) -> schemas.Replay:
+        if m.status == "running":
+            raise Problem(409, "match_running", "the replay shows every hidden card: it opens after the end")
+        state = m.game.new_initial_state(m.seed)
+        initial = state.serialize()
+        actions = []
+        for i, p in enumerate(m.plies, start=1):
+            if p.kind == "move":
+                assert p.action is not None
+                text = state.action_to_string(p.action)
+                move = state.action_to_json(p.action)
+                state.apply_action(p.action, p.seat)
+                actions.append(schemas.ReplayAction(i, p.seat, p.kind, p.action, move, text, p.at))
+            else:
+                actions.append(schemas.ReplayAction(i, p.seat, p.kind, None, None, p.kind, p.at))
+        result = schemas.MatchResult(**m.result) if m.result else None
+        return schemas.Replay(
+            id=m.id,
+            game=m.game.name,
+            options=m.game.options(),
+            seed=m.seed,
+            initial_state=initial,
+            final_state=state.serialize(),
+            actions=actions,
+            result=result,
+        )
+
+
+def event_data(kind: str, payload: dict[str, Any]) -> str:
+    return json.dumps({"kind": kind, **payload}, separators=(",", ":"))

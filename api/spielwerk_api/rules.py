@@ -1,0 +1,111 @@
+"""Stateless rule checks: the caller owns the position and sends it with every request.
+
+Every answer is the engine's: ``check_move``, ``apply_action``, ``legal_moves``,
+``check_claim`` and ``mentions_number``. A refused input is the engine's typed error,
+turned into problem details by ``problems.py``.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from litestar import Controller, Request, get, post
+from litestar.params import JSONBody, Parameter
+
+import spielwerk
+from spielwerk.schotten_totten import check_claim
+from spielwerk.the_game import mentions_number
+
+from . import engine, schemas
+from .problems import engine_fields, language
+
+GameName = Annotated[str, Parameter(description="a game of GET /v1/games", max_length=64)]
+
+
+def rejection(error: spielwerk.IllegalActionError | None, lang: str) -> schemas.Rejection:
+    if error is None:
+        return schemas.Rejection(legal=True)
+    f = engine_fields(error, lang)
+    return schemas.Rejection(legal=False, reason=f["reason"], rule=f["rule"], code=f["code"], params=f["params"])
+
+
+def legal_moves(state: spielwerk.State, seat: int | None = None) -> schemas.Moves:
+    return schemas.Moves(moves=[schemas.LegalMove(**m) for m in state.legal_moves(seat)])
+
+
+class GameRules(Controller):
+    path = "/v1/games"
+    tags = ["rule checks"]
+
+    @get("/", summary="Every game with its players, options, variants and action count")
+    async def games(self) -> schemas.GameList:
+        return schemas.GameList(games=[schemas.GameInfo(**engine.game_info(n)) for n in spielwerk.list_games()])
+
+    @get("/{game:str}", summary="One game's players, options, variants and action count")
+    async def game(self, game: GameName) -> schemas.GameInfo:
+        name = engine.load_game(game).name
+        return schemas.GameInfo(**engine.game_info(name))
+
+    @get("/{game:str}/schema", summary="JSON Schemas of the game's views and moves")
+    async def schema(self, game: GameName) -> schemas.GameSchemas:
+        g = engine.load_game(game)
+        return schemas.GameSchemas(view=g.view_schema(), move=g.move_schema())
+
+    @post("/{game:str}/new", status_code=200, summary="The initial state, as new_initial_state(seed)")
+    async def new(self, game: GameName, data: JSONBody[schemas.NewBody]) -> schemas.StateOut:
+        g = engine.load_game(game, data.options)
+        return schemas.StateOut(state=g.new_initial_state(data.seed).serialize())
+
+    @post("/{game:str}/check", status_code=200, summary="Is this move legal here, and why not?")
+    async def check(self, request: Request[Any, Any, Any], game: GameName, data: JSONBody[schemas.MoveBody]) -> schemas.Rejection:
+        state = engine.load_game(game, data.options).deserialize_state(data.state)
+        return rejection(state.check_move(data.move, data.seat), language(request))
+
+    @post("/{game:str}/apply", status_code=200, summary="Play a move; 422 with the reason if illegal")
+    async def apply(self, game: GameName, data: JSONBody[schemas.MoveBody]) -> schemas.Applied:
+        state = engine.load_game(game, data.options).deserialize_state(data.state)
+        state.apply_action(state.action_from_json(data.move), data.seat)
+        return schemas.Applied(
+            state=state.serialize(),
+            terminal=state.is_terminal(),
+            returns=state.returns(),
+            current_player=state.current_player(),
+            seats_to_move=state.seats_to_move(),
+            result=state.result_text(),
+        )
+
+    @post("/{game:str}/moves", status_code=200, summary="Every legal move with its action id and text")
+    async def moves(self, game: GameName, data: JSONBody[schemas.StateBody]) -> schemas.Moves:
+        state = engine.load_game(game, data.options).deserialize_state(data.state)
+        return legal_moves(state, data.seat)
+
+
+class SchottenTottenRules(Controller):
+    path = "/v1/schotten-totten"
+    tags = ["rule checks"]
+
+    @post("/claim-check", status_code=200, summary="Can this stone be claimed (S5), and what can the other side reach?")
+    async def claim_check(self, data: JSONBody[schemas.ClaimCheckBody]) -> schemas.ClaimCheckOut:
+        c = check_claim(data.mine, data.theirs, data.table, data.mine_completed_first)
+        best = None
+        if c.best_cards is not None and c.best_formation is not None and c.best_sum is not None:
+            best = schemas.Formation(cards=c.best_cards, formation=c.best_formation, sum=c.best_sum)
+        mine = schemas.Formation(cards=list(data.mine), formation=c.mine_formation, sum=c.mine_sum)
+        return schemas.ClaimCheckOut(provable=c.provable, mine=mine, best=best)
+
+
+class TheGameRules(Controller):
+    path = "/v1/the-game"
+    tags = ["rule checks"]
+
+    @post("/table-talk", status_code=200, summary="May this be said at the table (T7)?")
+    async def table_talk(self, request: Request[Any, Any, Any], data: JSONBody[schemas.TableTalkBody]) -> schemas.TableTalkOut:
+        if not mentions_number(data.text):
+            return schemas.TableTalkOut(allowed=True)
+        return schemas.TableTalkOut(allowed=False, reason=talk_reason(language(request)))
+
+
+def talk_reason(lang: str) -> str:
+    if lang == "de":
+        return "T7: über Zahlen darf nicht gesprochen werden, auch nicht als Zahlwort oder Ziffer"
+    return "T7: no numbers may be named at the table, neither as digits nor as words"

@@ -1,0 +1,256 @@
+"""Request and response bodies (msgspec Structs; the OpenAPI schema is generated from them).
+
+Moves, views and options are the engine's JSON: their schemas are the games' own
+(``GET /v1/games/{game}/schema``), so they are plain objects here.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+import msgspec
+from msgspec import Meta, Struct, field
+
+JSONObject = dict[str, Any]
+# A serialized state: `state.serialize()` (readable JSON) or `state.serialize_compact()`.
+StateText = Annotated[str, Meta(max_length=60_000, description="state.serialize() of the engine")]
+Seed = Annotated[int, Meta(ge=0, description="any integer 0 to 2^64 - 1")]
+
+
+# -- stateless rule checks -----------------------------------------------------------
+
+
+def check_seed(seed: int | None, limit: int = 2**64) -> None:
+    # msgspec cannot bound integers beyond int64 in the schema, so the upper bound is here;
+    # a ValueError in __post_init__ becomes a 400 naming the field.
+    if seed is not None and seed >= limit:
+        raise ValueError(f"seed {str(seed)[:30]} is too large: seeds are integers from 0 to {limit - 1}")
+
+
+class NewBody(Struct, forbid_unknown_fields=True):
+    options: JSONObject = field(default_factory=dict)
+    seed: Seed = 0
+
+    def __post_init__(self) -> None:
+        check_seed(self.seed)
+
+
+Seat = Annotated[int, Meta(ge=0, le=7, description="a seat; default: the player to move")]
+
+
+class StateBody(Struct, forbid_unknown_fields=True):
+    state: StateText
+    options: JSONObject = field(default_factory=dict)
+    seat: Seat | None = None
+
+
+class MoveBody(Struct, forbid_unknown_fields=True):
+    state: StateText
+    move: JSONObject
+    options: JSONObject = field(default_factory=dict)
+    # Where several seats may move (Dog's exchange), the seat that moves.
+    seat: Seat | None = None
+
+
+class StateOut(Struct):
+    state: str
+
+
+class Rejection(Struct):
+    """Why a move is refused: the ruling, a stable code, its values and the reason."""
+
+    legal: bool
+    reason: str | None = None
+    rule: str | None = None
+    code: str | None = None
+    params: JSONObject | None = None
+
+
+class Applied(Struct):
+    state: str
+    terminal: bool
+    returns: list[float]
+    current_player: int
+    seats_to_move: list[int]
+    result: str | None
+
+
+class LegalMove(Struct):
+    action: int
+    move: JSONObject
+    text: str
+
+
+class Moves(Struct):
+    moves: list[LegalMove]
+
+
+class ClaimCheckBody(Struct, forbid_unknown_fields=True):
+    mine: Annotated[list[str], Meta(max_length=3)]
+    theirs: Annotated[list[str], Meta(max_length=3)]
+    table: Annotated[list[str], Meta(max_length=60)] = field(default_factory=list)
+    mine_completed_first: bool = True
+
+
+class Formation(Struct):
+    cards: list[str]
+    formation: str
+    sum: int
+
+
+class ClaimCheckOut(Struct):
+    provable: bool
+    mine: Formation
+    best: Formation | None
+
+
+class TableTalkBody(Struct, forbid_unknown_fields=True):
+    text: Annotated[str, Meta(max_length=2000)]
+
+
+class TableTalkOut(Struct):
+    allowed: bool
+    reason: str | None = None
+
+
+class GameInfo(Struct):
+    name: str
+    players: int
+    utility: str
+    num_distinct_actions: int
+    max_game_length: int
+    options: list[JSONObject]
+    defaults: JSONObject
+    variants: list[str]
+
+
+class GameList(Struct):
+    games: list[GameInfo]
+
+
+class GameSchemas(Struct):
+    view: JSONObject
+    move: JSONObject
+
+
+# -- matches -------------------------------------------------------------------------
+
+
+class PersonSeat(Struct, tag="person", tag_field="kind", forbid_unknown_fields=True):
+    pass
+
+
+class BotSeat(Struct, tag="bot", tag_field="kind", forbid_unknown_fields=True):
+    bot: str = "random"
+    params: JSONObject = field(default_factory=dict)
+
+
+SeatSpec = PersonSeat | BotSeat
+
+
+class ClockSpec(Struct, forbid_unknown_fields=True):
+    initial_s: Annotated[float, Meta(gt=0, le=86_400)]
+    increment_s: Annotated[float, Meta(ge=0, le=3_600)] = 0.0
+
+
+class MatchRules(Struct, forbid_unknown_fields=True):
+    """The match rules of the seeds (C11, D13), each configurable; 0 switches one off."""
+
+    first_move_s: Annotated[float, Meta(ge=0, le=86_400)] = 60.0
+    leave_s: Annotated[float, Meta(ge=0, le=86_400)] = 60.0
+    untimed_move_s: Annotated[float, Meta(ge=0, le=86_400)] = 300.0
+    # Dog's playing time ("nach Ablauf der Spielzeit", D13); 0: none.
+    playing_time_s: Annotated[float, Meta(ge=0, le=7 * 86_400)] = 0.0
+
+
+class NewMatch(Struct, forbid_unknown_fields=True):
+    game: Annotated[str, Meta(max_length=64)]
+    seats: Annotated[list[SeatSpec], Meta(min_length=1, max_length=8)]
+    options: JSONObject = field(default_factory=dict)
+    seed: Seed | None = None
+    clock: ClockSpec | None = None
+    rules: MatchRules = field(default_factory=MatchRules)
+
+    def __post_init__(self) -> None:
+        # Match seeds are stored as signed 64-bit integers.
+        check_seed(self.seed, 2**63)
+
+
+class SeatOut(Struct):
+    seat: int
+    kind: Literal["person", "bot"]
+    bot: str | None = None
+    token: str | None = None
+
+
+class MatchCreated(Struct):
+    id: str
+    version: int
+    seats: list[SeatOut]
+
+
+class MatchResult(Struct):
+    returns: list[float]
+    reason: Literal["end", "resigned", "time", "left", "no_move", "playing_time", "aborted"]
+    text: str
+    seat: int | None = None
+    points: list[int] | None = None
+
+
+class MatchOut(Struct):
+    id: str
+    game: str
+    options: JSONObject
+    version: int
+    status: Literal["running", "finished", "aborted"]
+    seat: int | None
+    current_player: int
+    seats_to_move: list[int]
+    view: JSONObject
+    clocks: list[float] | None
+    result: MatchResult | None
+    last_move: str | None = None
+
+
+class PlayBody(Struct, forbid_unknown_fields=True):
+    version: Annotated[int, Meta(ge=0)]
+    move: JSONObject
+
+
+class CheckBody(Struct, forbid_unknown_fields=True):
+    move: JSONObject
+
+
+class ChatBody(Struct, forbid_unknown_fields=True):
+    text: Annotated[str, Meta(min_length=1, max_length=500)]
+
+
+class ChatOut(Struct):
+    seat: int
+    text: str
+    at: float
+
+
+class ReplayAction(Struct):
+    ply: int
+    seat: int | None
+    kind: str
+    action: int | None
+    move: JSONObject | None
+    text: str
+    at: float
+
+
+class Replay(Struct):
+    id: str
+    game: str
+    options: JSONObject
+    seed: int
+    initial_state: str
+    final_state: str
+    actions: list[ReplayAction]
+    result: MatchResult | None
+
+
+def encode(value: Any) -> bytes:
+    return msgspec.json.encode(value)

@@ -1,0 +1,59 @@
+"""Fixtures of the web API's tests: an app on a fresh database with a clock that tests move."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from litestar import Litestar
+from litestar.testing import TestClient
+
+from spielwerk_api import Settings, create_app
+from spielwerk_api.clock import ManualClock
+from spielwerk_api.matches import Matches
+
+
+@pytest.fixture
+def database_url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'spielwerk.db'}"
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    return ManualClock()
+
+
+@pytest.fixture
+def app(database_url: str, clock: ManualClock) -> Litestar:
+    # The sweeper's own loop sleeps for an hour: tests call sweep() themselves.
+    return create_app(Settings(database_url=database_url, clock=clock, sweep_interval_s=3600))
+
+
+@pytest.fixture
+def client(app: Litestar) -> Iterator[TestClient[Litestar]]:
+    with TestClient(app) as c:
+        yield c
+
+
+def service(client: TestClient[Litestar]) -> Matches:
+    matches: Matches = client.app.state.matches
+    return matches
+
+
+def bearer(token: str | None) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"} if token else {}
+
+
+def new_match(client: TestClient[Litestar], game: str, seats: list[str], **extra: Any) -> tuple[str, list[str | None]]:
+    """A match with a person ("p") or random bot ("b") at each seat; its id and tokens."""
+    body = {
+        "game": game,
+        "seats": [{"kind": "person"} if s == "p" else {"kind": "bot", "bot": "random"} for s in seats],
+        **extra,
+    }
+    r = client.post("/v1/matches", json=body)
+    assert r.status_code == 201, r.text
+    out = r.json()
+    return out["id"], [s["token"] for s in out["seats"]]
