@@ -32,7 +32,9 @@ from .db import ChatRow, MatchRow, PlyRow, PresenceRow
 from .problems import Problem
 from .rules import talk_reason
 
-ENDINGS = ("resigned", "time", "left", "no_move", "playing_time", "aborted")
+# Which rule counts where several end a match at the same moment: a match whose first
+# move never came is aborted rather than lost.
+PRECEDENCE = {"aborted": 0, "time": 1, "no_move": 2, "left": 3, "playing_time": 4}
 # How many past versions each worker keeps, so an event stream that falls behind still
 # sends every version's own view.
 RECENT_STATES = 256
@@ -73,7 +75,6 @@ class Match:
     moved: set[int] = field(default_factory=set)
     recent: OrderedDict[int, spielwerk.State] = field(default_factory=OrderedDict)
     last_move: str | None = None
-    forked: bool = False
 
     @property
     def n(self) -> int:
@@ -143,21 +144,21 @@ class Match:
             to_move_since=dict(self.to_move_since),
             moved=set(self.moved),
             recent=OrderedDict(),
-            forked=True,
         )
 
     def adopt(self, fork: Match) -> None:
-        """Take over a fork's ply once it is stored."""
+        """Take over a fork's plies once they are stored."""
         recent = self.recent
+        recent.update(fork.recent)
         self.__dict__.update(fork.__dict__)
         self.recent = recent
-        self.forked = False
-        self.remember()
+        self.trim()
 
     def remember(self) -> None:
-        if self.forked:
-            return
         self.recent[self.version] = self.state.clone()
+        self.trim()
+
+    def trim(self) -> None:
         while len(self.recent) > RECENT_STATES:
             self.recent.popitem(last=False)
 
@@ -471,29 +472,40 @@ class Matches:
 
     # -- writing --------------------------------------------------------------------
 
-    async def _commit(self, m: Match, ply: Ply) -> None:
-        """Store one ply where the match still has version ``m.version``, then replay it."""
+    async def _commit(self, m: Match, plies: list[Ply]) -> None:
+        """Store plies where the match still has version ``m.version``, then take them over.
+
+        The conditional UPDATE and the primary key of ``plies`` both refuse a second writer
+        that saw the same version, on any number of workers; the loser gets 409.
+        """
         probe = m.fork()
-        probe.replay(ply)
+        for ply in plies:
+            probe.replay(ply)
+        stale = Problem(409, "stale_version", "the match moved on meanwhile; fetch it and try again")
         try:
             async with self.sessions.begin() as session:
                 done = await session.execute(
                     update(MatchRow)
                     .where(MatchRow.id == m.id, MatchRow.version == m.version)
                     .values(
-                        version=m.version + 1,
+                        version=probe.version,
                         status=probe.status,
                         result=probe.result,
                         deadline=probe.deadline(),
                     )
                 )
                 if done.rowcount != 1:  # type: ignore[attr-defined]
-                    raise Problem(409, "stale_version", "the match moved on meanwhile; fetch it and try again")
-                session.add(PlyRow(match_id=m.id, ply=m.version + 1, kind=ply.kind, seat=ply.seat, action=ply.action, at=ply.at))
+                    raise stale
+                session.add_all(
+                    PlyRow(match_id=m.id, ply=m.version + i, kind=p.kind, seat=p.seat, action=p.action, at=p.at)
+                    for i, p in enumerate(plies, start=1)
+                )
         except IntegrityError:
-            raise Problem(409, "stale_version", "the match moved on meanwhile; fetch it and try again") from None
+            raise stale from None
+        first = m.version + 1
         m.adopt(probe)
-        await self.publish(m.id, {"kind": "version", "version": m.version})
+        for version in range(first, m.version + 1):
+            await self.publish(m.id, {"kind": "version", "version": version})
 
     async def play(self, match_id: str, seat: int, version: int, move: dict[str, Any]) -> Match:
         async with self.lock(match_id):
@@ -509,7 +521,7 @@ class Matches:
             action = m.state.action_from_json(move)
             trial = m.state.clone()
             trial.apply_action(action, seat)  # the engine's reason if illegal
-            await self._commit(m, Ply("move", seat, action, self.clock.now()))
+            await self._commit(m, [Ply("move", seat, action, self.clock.now())])
             await self.advance_bots(m)
             return m
 
@@ -517,19 +529,29 @@ class Matches:
         async with self.lock(match_id):
             m = await self.get(match_id)
             self._running(m)
-            await self._commit(m, Ply("resigned", seat, None, self.clock.now()))
+            await self._commit(m, [Ply("resigned", seat, None, self.clock.now())])
             return m
 
     async def advance_bots(self, m: Match) -> None:
-        """Bot seats move as soon as they may, each from its own seat's legal actions."""
-        while m.status == "running":
-            bot_seats = [s for s in m.to_move() if m.seats[s]["kind"] == "bot"]
+        """Bot seats move as soon as they may, each from its own seat's legal actions.
+
+        Their moves up to the next person's turn are stored in one transaction (a match of
+        bots only is played out at once).
+        """
+        trial = m.fork()
+        plies: list[Ply] = []
+        while trial.status == "running":
+            bot_seats = [s for s in trial.to_move() if trial.seats[s]["kind"] == "bot"]
             if not bot_seats:
-                return
+                break
             seat = bot_seats[0]
-            spec = m.seats[seat]
-            action = bots.decide(spec["bot"], spec.get("params", {}), m.state, seat, m.seed, m.version + 1)
-            await self._commit(m, Ply("move", seat, action, self.clock.now()))
+            spec = trial.seats[seat]
+            action = bots.decide(spec["bot"], spec.get("params", {}), trial.state, seat, trial.seed, trial.version + 1)
+            ply = Ply("move", seat, action, self.clock.now())
+            trial.replay(ply)
+            plies.append(ply)
+        if plies:
+            await self._commit(m, plies)
 
     def _running(self, m: Match) -> None:
         if m.status != "running":
@@ -594,7 +616,7 @@ class Matches:
                     continue
                 kind, seat = ending
                 try:
-                    await self._commit(m, Ply(kind, seat, None, now))
+                    await self._commit(m, [Ply(kind, seat, None, now)])
                     ended += 1
                 except Problem:
                     continue  # another worker ended it or a move came first
@@ -612,7 +634,7 @@ class Matches:
                         due.append((r.last_seen + m.rules["leave_s"], "left", r.seat))
         if not due:
             return None
-        _, kind, seat = min(due, key=lambda d: (d[0], d[1]))
+        _, kind, seat = min(due, key=lambda d: (d[0], PRECEDENCE[d[1]]))
         return kind, seat
 
     # -- after the end ------------------------------------------------------------------

@@ -37,6 +37,33 @@ def client(app: Litestar) -> Iterator[TestClient[Litestar]]:
         yield c
 
 
+@pytest.fixture
+def live(app: Litestar) -> Iterator[str]:
+    """The app served by Uvicorn on a free loopback port, in a thread: for event streams,
+    which the in-process test client cannot read while they are open."""
+    import socket
+    import threading
+    import time
+
+    import uvicorn
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        assert time.monotonic() < deadline, "uvicorn did not start"
+        time.sleep(0.01)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=20)
+
+
 def service(client: TestClient[Litestar]) -> Matches:
     matches: Matches = client.app.state.matches
     return matches

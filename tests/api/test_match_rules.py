@@ -1,0 +1,162 @@
+"""The match rules of the seeds (C11, D13), enforced by the server with an injectable clock.
+
+Time moves only when a test says so (``ManualClock``); the sweeper that enforces the rules
+without any request is called directly, as the server's loop calls it every second.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from litestar import Litestar
+from litestar.testing import TestClient
+
+from spielwerk_api.clock import ManualClock
+
+from .conftest import bearer, new_match, service
+
+Client = TestClient[Litestar]
+OFF = {"first_move_s": 0, "leave_s": 0, "untimed_move_s": 0}
+
+
+def sweep(client: Client) -> int:
+    """One round of the sweeper, run on the app's own event loop."""
+    portal = client.blocking_portal
+    assert portal is not None
+    return portal.call(service(client).sweep)
+
+
+def show(client: Client, match_id: str, token: str | None = None) -> dict[str, Any]:
+    out: dict[str, Any] = client.get(f"/v1/matches/{match_id}", headers=bearer(token)).json()
+    return out
+
+
+def first_move(client: Client, match_id: str, token: str | None) -> dict[str, Any]:
+    out = show(client, match_id, token)
+    move = client.get(f"/v1/matches/{match_id}/moves", headers=bearer(token)).json()["moves"][0]["move"]
+    r = client.post(f"/v1/matches/{match_id}/moves", headers=bearer(token), json={"version": out["version"], "move": move})
+    assert r.status_code == 200, r.text
+    body: dict[str, Any] = r.json()
+    return body
+
+
+def test_the_clock_runs_for_the_seat_to_move_and_loses_on_time(client: Client, clock: ManualClock) -> None:
+    match_id, tokens = new_match(
+        client, "schotten_totten", ["p", "p"], seed=1, clock={"initial_s": 30, "increment_s": 5}, rules=OFF
+    )
+    assert show(client, match_id)["clocks"] == [30.0, 30.0]
+    clock.advance(10)
+    assert show(client, match_id)["clocks"] == [20.0, 30.0]
+    out = first_move(client, match_id, tokens[0])  # seat 0's turn ends with its card (S3)
+    assert out["seats_to_move"] == [1]
+    assert out["clocks"] == [25.0, 30.0]  # 30 - 10 + the increment
+    clock.advance(29)
+    assert sweep(client) == 0
+    assert show(client, match_id)["clocks"] == [25.0, 1.0]
+    clock.advance(2)
+    assert sweep(client) == 1
+    out = show(client, match_id)
+    assert out["status"] == "finished"
+    assert out["result"]["reason"] == "time" and out["result"]["seat"] == 1
+    assert out["result"]["returns"] == [1.0, -1.0]
+    assert sweep(client) == 0  # ended once
+
+
+def test_against_a_person_a_missing_first_move_aborts_the_match(client: Client, clock: ManualClock) -> None:
+    match_id, _ = new_match(client, "caravan", ["p", "p"])
+    clock.advance(59)
+    assert sweep(client) == 0
+    clock.advance(2)
+    assert sweep(client) == 1
+    out = show(client, match_id)
+    assert out["status"] == "aborted"
+    assert out["result"] == {
+        "returns": [0.0, 0.0],
+        "reason": "aborted",
+        "text": "aborted: seat 1 did not make a first move in time (C11)",
+        "seat": 0,
+        "points": None,
+    }
+
+
+def test_against_a_bot_the_first_move_may_take_longer(client: Client, clock: ManualClock) -> None:
+    match_id, tokens = new_match(client, "schotten_totten", ["p", "b"], rules={"leave_s": 0})
+    clock.advance(120)
+    assert sweep(client) == 0
+    assert show(client, match_id)["status"] == "running"
+    first_move(client, match_id, tokens[0])
+
+
+def test_five_minutes_for_a_move_without_a_clock(client: Client, clock: ManualClock) -> None:
+    match_id, tokens = new_match(client, "schotten_totten", ["p", "p"], seed=1)
+    clock.advance(5)
+    first_move(client, match_id, tokens[0])
+    clock.advance(5)
+    first_move(client, match_id, tokens[1])  # seat 0 to move again from 10 s
+    # Both seats stay at the table (a request every half minute), but seat 0 does not move.
+    for _ in range(9):
+        clock.advance(30)
+        show(client, match_id, tokens[0])
+        show(client, match_id, tokens[1])
+        assert sweep(client) == 0
+    clock.advance(35)  # 305 s since seat 0 became to move
+    show(client, match_id, tokens[1])
+    assert sweep(client) == 1
+    result = show(client, match_id)["result"]
+    assert result["reason"] == "no_move" and result["seat"] == 0 and result["returns"] == [-1.0, 1.0]
+
+
+def test_leaving_for_a_minute_loses(client: Client, clock: ManualClock) -> None:
+    match_id, tokens = new_match(client, "schotten_totten", ["p", "p"], seed=1)
+    clock.advance(5)
+    first_move(client, match_id, tokens[0])
+    clock.advance(5)
+    first_move(client, match_id, tokens[1])  # seat 1 last seen at 10 s
+    clock.advance(30)
+    show(client, match_id, tokens[0])  # seat 0 seen at 40 s
+    clock.advance(29)
+    assert sweep(client) == 0
+    clock.advance(2)  # 71 s: seat 1 gone for 61 s
+    assert sweep(client) == 1
+    result = show(client, match_id)["result"]
+    assert result["reason"] == "left" and result["seat"] == 1 and result["returns"] == [1.0, -1.0]
+
+
+def test_leaving_a_team_game_loses_it_for_the_team(client: Client, clock: ManualClock) -> None:
+    match_id, tokens = new_match(client, "dog", ["b", "p", "b", "b"], rules={"untimed_move_s": 0})
+    clock.advance(61)
+    assert sweep(client) == 1
+    result = show(client, match_id)["result"]
+    assert result["reason"] == "left" and result["returns"] == [1.0, -1.0, 1.0, -1.0]
+    assert "team 0 wins" in result["text"]
+
+
+def test_dogs_playing_time_scores_marbles_home_and_nobody_wins(client: Client, clock: ManualClock) -> None:
+    match_id, _ = new_match(client, "dog", ["p", "p", "p", "p"], rules={**OFF, "playing_time_s": 600})
+    clock.advance(599)
+    assert sweep(client) == 0
+    clock.advance(1)
+    assert sweep(client) == 1
+    out = show(client, match_id)
+    assert out["status"] == "finished"
+    assert out["result"]["reason"] == "playing_time"
+    assert out["result"]["points"] == [0, 0] and out["result"]["returns"] == [0.0, 0.0, 0.0, 0.0]
+    assert "D13" in out["result"]["text"]
+
+
+def test_the_sweeper_runs_by_itself(database_url: str, clock: ManualClock) -> None:
+    """The server enforces the rules with nobody asking: its loop calls sweep()."""
+    from spielwerk_api import Settings, create_app
+
+    app = create_app(Settings(database_url=database_url, clock=clock, sweep_interval_s=0.01))
+    with TestClient(app) as client:
+        match_id, _ = new_match(client, "caravan", ["p", "p"])
+        clock.advance(61)
+        portal = client.blocking_portal
+        assert portal is not None
+        for _ in range(500):  # waits on the app's loop for at most 5 s, never on wall time alone
+            if show(client, match_id)["status"] != "running":
+                break
+            portal.call(asyncio.sleep, 0.01)
+        assert show(client, match_id)["status"] == "aborted"
