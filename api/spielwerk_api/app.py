@@ -11,7 +11,6 @@ import logging
 import os
 from collections.abc import AsyncGenerator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from litestar import Litestar, get
@@ -22,6 +21,7 @@ from litestar.di import Provide
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import JsonRenderPlugin, ScalarRenderPlugin
 from litestar.openapi.spec import Server
+from litestar.response import Redirect
 
 from . import db, schemas
 from .clock import Clock, SystemClock
@@ -54,6 +54,12 @@ class Settings:
             max_body_bytes=int(os.environ.get("SPIELWERK_MAX_BODY_BYTES", 64 * 1024)),
             migrate=os.environ.get("SPIELWERK_MIGRATE", "1") != "0",
         )
+
+
+@get("/", include_in_schema=False)
+async def index() -> Redirect:
+    # The web page comes with its own issue; until then the front door is the API's documentation.
+    return Redirect("/schema")
 
 
 @get("/health", include_in_schema=False)
@@ -101,7 +107,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         return holder["matches"]
 
     return Litestar(
-        route_handlers=[GameRules, SchottenTottenRules, TheGameRules, MatchRoutes, health],
+        route_handlers=[GameRules, SchottenTottenRules, TheGameRules, MatchRoutes, index, health],
         dependencies={"matches": Provide(provide_matches, sync_to_thread=False)},
         plugins=[channels],
         lifespan=[lifespan],
@@ -129,5 +135,3 @@ async def sweep_forever(service: Matches, interval: float) -> None:
         except Exception:  # the sweeper must outlive a failed round (e.g. a lost connection)
             log.exception("sweeping the match rules failed")
 
-
-STATIC = Path(__file__).parent / "static"
