@@ -73,7 +73,8 @@ class Match:
     # Since when each seat to move has been to move (its turn or its last action).
     to_move_since: dict[int, float] = field(default_factory=dict)
     moved: set[int] = field(default_factory=set)
-    recent: OrderedDict[int, spielwerk.State] = field(default_factory=OrderedDict)
+    # The state and the last move's text of the latest versions.
+    recent: OrderedDict[int, tuple[spielwerk.State, str | None]] = field(default_factory=OrderedDict)
     last_move: str | None = None
 
     @property
@@ -155,15 +156,16 @@ class Match:
         self.trim()
 
     def remember(self) -> None:
-        self.recent[self.version] = self.state.clone()
+        self.recent[self.version] = (self.state.clone(), self.last_move)
         self.trim()
 
     def trim(self) -> None:
         while len(self.recent) > RECENT_STATES:
             self.recent.popitem(last=False)
 
-    def state_at(self, version: int) -> spielwerk.State:
-        return self.recent.get(version, self.state)
+    def at(self, version: int) -> tuple[spielwerk.State, str | None]:
+        """The state and last move of a recent version (the latest if it is no longer kept)."""
+        return self.recent.get(version, (self.state, self.last_move))
 
     # -- results --------------------------------------------------------------------
 
@@ -256,8 +258,9 @@ class Match:
     # -- what a seat sees -------------------------------------------------------------
 
     def out(self, seat: int | None, now: float, version: int | None = None) -> schemas.MatchOut:
-        state = self.state if version is None else self.state_at(version)
-        status = self.status if version is None or version == self.version else "running"
+        latest = version is None or version == self.version
+        state, last_move = (self.state, self.last_move) if version is None else self.at(version)
+        status = self.status if latest else "running"
         view = state.view(seat) if seat is not None else state.public_view()
         result = schemas.MatchResult(**self.result) if self.result is not None and status != "running" else None
         to_move = [] if status != "running" or state.is_terminal() else state.seats_to_move()
@@ -273,7 +276,7 @@ class Match:
             view=view,
             clocks=self.clocks_at(now),
             result=result,
-            last_move=self.last_move if version is None or version == self.version else None,
+            last_move=last_move,
         )
 
 
@@ -408,10 +411,10 @@ class Matches:
         if spec.rules.playing_time_s > 0 and game.name != "dog":
             raise Problem(422, "invalid_rules", "a playing time (D13) belongs to Dog only")
         seats: list[dict[str, Any]] = []
-        for s in spec.seats:
-            if isinstance(s, schemas.BotSeat):
-                bots.check(s.bot, s.params)
-                seats.append({"kind": "bot", "bot": s.bot, "params": s.params})
+        for seat_spec in spec.seats:
+            if isinstance(seat_spec, schemas.BotSeat):
+                bots.check(seat_spec.bot, seat_spec.params)
+                seats.append({"kind": "bot", "bot": seat_spec.bot, "params": seat_spec.params})
             else:
                 seats.append({"kind": "person"})
         tokens = [secrets.token_urlsafe(24) if s["kind"] == "person" else None for s in seats]
@@ -457,16 +460,15 @@ class Matches:
                 )
             )
             await session.flush()
-            for s in m.persons():
-                session.add(PresenceRow(match_id=match_id, seat=s, last_seen=now))
+            session.add_all(PresenceRow(match_id=match_id, seat=p, last_seen=now) for p in m.persons())
         self.cache[match_id] = m
         await self.advance_bots(m)
         return schemas.MatchCreated(
             id=match_id,
             version=m.version,
             seats=[
-                schemas.SeatOut(seat=s, kind=spec_["kind"], bot=spec_.get("bot"), token=tokens[s])
-                for s, spec_ in enumerate(seats)
+                schemas.SeatOut(seat=s, kind=kind["kind"], bot=kind.get("bot"), token=tokens[s])
+                for s, kind in enumerate(seats)
             ],
         )
 
@@ -653,7 +655,8 @@ class Matches:
                 state.apply_action(p.action, p.seat)
                 actions.append(schemas.ReplayAction(i, p.seat, p.kind, p.action, move, text, p.at))
             else:
-                actions.append(schemas.ReplayAction(i, p.seat, p.kind, None, None, p.kind, p.at))
+                text = m.result["text"] if m.result else p.kind
+                actions.append(schemas.ReplayAction(i, p.seat, p.kind, None, None, text, p.at))
         result = schemas.MatchResult(**m.result) if m.result else None
         return schemas.Replay(
             id=m.id,

@@ -87,5 +87,10 @@ def test_bot_replies_arrive_version_by_version_and_spectators_see_the_public_vie
             assert r.status_code == 200
             final = r.json()["version"]
             assert final >= 2  # the bot answered at once
-            seen = [next(received)[1]["version"] for _ in range(final)]
-            assert seen == list(range(1, final + 1))
+            seen = [next(received)[1] for _ in range(final)]
+            assert [e["version"] for e in seen] == list(range(1, final + 1))
+            # Each event is its own version: the person's card first, then the bot's.
+            assert seen[0]["last_move"] == truth.action_to_string(pick["action"])
+            truth.apply_action(pick["action"])
+            assert seen[0]["view"] == truth.public_view()
+            assert all(e["last_move"] and e["view"] != seen[0]["view"] for e in seen[1:])
