@@ -155,6 +155,8 @@ async def stream(
                     yield ServerSentEventMessage(event="chat", data=json.dumps(note, separators=(",", ":")))
                     continue
                 m = await matches.get(m.id)
+                if m.recent and sent + 1 < min(m.recent):
+                    sent = min(m.recent) - 1  # too far behind: the versions in between are gone
                 while sent < m.version:
                     sent += 1
                     yield version_event(matches, m, seat, sent)

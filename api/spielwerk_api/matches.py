@@ -34,10 +34,11 @@ from .rules import talk_reason
 
 # Which rule counts where several end a match at the same moment: a match whose first
 # move never came is aborted rather than lost.
-PRECEDENCE = {"aborted": 0, "time": 1, "no_move": 2, "left": 3, "playing_time": 4}
-# How many past versions each worker keeps, so an event stream that falls behind still
-# sends every version's own view.
-RECENT_STATES = 256
+PRECEDENCE = {"bot": -1, "aborted": 0, "time": 1, "no_move": 2, "left": 3, "playing_time": 4}
+# How many past versions each worker keeps per match, so an event stream that falls a few
+# versions behind (bots answering at once) still sends every version's own view; a stream
+# further behind skips to the oldest version kept.
+RECENT_STATES = 64
 # Presence is written at most this often per seat and worker (a request is a sign of life).
 PRESENCE_WRITE_S = 5.0
 
@@ -230,6 +231,9 @@ class Match:
         out: list[tuple[float, str, int | None]] = []
         persons = set(self.persons())
         for s in self.to_move():
+            if s not in persons:
+                # A bot moves at once; it is due here only if a worker stopped before it did.
+                out.append((self.last_at, "bot", s))
             if self.clocks is not None:
                 out.append((self.last_at + max(self.clocks[s], 0.0), "time", s))
             if s not in persons:
@@ -392,6 +396,8 @@ class Matches:
         key = (m.id, seat)
         if not force and now - self.presence_written.get(key, -math.inf) < PRESENCE_WRITE_S:
             return
+        if len(self.presence_written) > 100_000:
+            self.presence_written.clear()  # only a throttle: forgetting it costs a write
         self.presence_written[key] = now
         async with self.sessions.begin() as session:
             await session.execute(
@@ -617,6 +623,9 @@ class Matches:
                 if ending is None:
                     continue
                 kind, seat = ending
+                if kind == "bot":
+                    await self.advance_bots(m)
+                    continue
                 try:
                     await self._commit(m, [Ply(kind, seat, None, now)])
                     ended += 1

@@ -160,3 +160,20 @@ def test_the_sweeper_runs_by_itself(database_url: str, clock: ManualClock) -> No
                 break
             portal.call(asyncio.sleep, 0.01)
         assert show(client, match_id)["status"] == "aborted"
+
+
+def test_a_bot_left_to_move_by_a_stopped_worker_moves_at_the_next_sweep(client: Client) -> None:
+    from spielwerk_api.matches import Ply
+
+    match_id, tokens = new_match(client, "schotten_totten", ["p", "b"], seed=1)
+    matches = service(client)
+    portal = client.blocking_portal
+    assert portal is not None
+    m = portal.call(matches.get, match_id)
+    action = m.state.legal_actions()[0]
+    # The person's move is stored, and the worker stops before its bot answers.
+    portal.call(matches._commit, m, [Ply("move", 0, action, matches.clock.now())])
+    assert show(client, match_id)["seats_to_move"] == [1]
+    sweep(client)
+    out = show(client, match_id, tokens[0])
+    assert out["version"] >= 2 and out["seats_to_move"] == [0]
