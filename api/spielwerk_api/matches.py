@@ -75,8 +75,11 @@ class Match:
     to_move_since: dict[int, float] = field(default_factory=dict)
     moved: set[int] = field(default_factory=set)
     # The state and the last move's text of the latest versions.
-    recent: OrderedDict[int, tuple[spielwerk.State, str | None]] = field(default_factory=OrderedDict)
+    recent: OrderedDict[int, tuple[spielwerk.State, str | None, bool]] = field(default_factory=OrderedDict)
+    # The text of the last ply, and whether it was an action of the game (whose text some
+    # seats may not see: Dog's exchange picks) rather than how the match ended.
     last_move: str | None = None
+    last_is_action: bool = False
 
     @property
     def n(self) -> int:
@@ -104,6 +107,7 @@ class Match:
             before = set(self.to_move())
             self.charge(ply.at)
             self.last_move = self.state.action_to_string(ply.action)
+            self.last_is_action = True
             self.state.apply_action(ply.action, ply.seat)
             self.moved.add(ply.seat)
             if self.clocks is not None and self.clock is not None:
@@ -125,6 +129,7 @@ class Match:
             self.result = self.ending(ply.kind, ply.seat)
             self.to_move_since = {}
             self.last_move = self.result["text"]
+            self.last_is_action = False
         self.plies.append(ply)
         self.version += 1
         self.remember()
@@ -157,16 +162,16 @@ class Match:
         self.trim()
 
     def remember(self) -> None:
-        self.recent[self.version] = (self.state.clone(), self.last_move)
+        self.recent[self.version] = (self.state.clone(), self.last_move, self.last_is_action)
         self.trim()
 
     def trim(self) -> None:
         while len(self.recent) > RECENT_STATES:
             self.recent.popitem(last=False)
 
-    def at(self, version: int) -> tuple[spielwerk.State, str | None]:
+    def at(self, version: int) -> tuple[spielwerk.State, str | None, bool]:
         """The state and last move of a recent version (the latest if it is no longer kept)."""
-        return self.recent.get(version, (self.state, self.last_move))
+        return self.recent.get(version, (self.state, self.last_move, self.last_is_action))
 
     # -- results --------------------------------------------------------------------
 
@@ -263,7 +268,12 @@ class Match:
 
     def out(self, seat: int | None, now: float, version: int | None = None) -> schemas.MatchOut:
         latest = version is None or version == self.version
-        state, last_move = (self.state, self.last_move) if version is None else self.at(version)
+        if version is None:
+            state, last_move, is_action = self.state, self.last_move, self.last_is_action
+        else:
+            state, last_move, is_action = self.at(version)
+        if is_action and not sees_last_action(state, seat):
+            last_move = None  # e.g. the card a Dog player gave the partner (D4)
         status = self.status if latest else "running"
         view = state.view(seat) if seat is not None else state.public_view()
         result = schemas.MatchResult(**self.result) if self.result is not None and status != "running" else None
@@ -282,6 +292,19 @@ class Match:
             result=result,
             last_move=last_move,
         )
+
+
+def sees_last_action(state: spielwerk.State, seat: int | None) -> bool:
+    """Whether ``seat`` (``None``: every seat, for spectators) saw the last action.
+
+    The engine's ``history_for`` marks the actions a seat did not see.
+    """
+    seats = range(state.game.num_players()) if seat is None else (seat,)
+    for p in seats:
+        history = state.history_for(p)
+        if history and history[-1] is None:
+            return False
+    return True
 
 
 def hash_token(token: str) -> str:

@@ -292,7 +292,15 @@ def test_no_answer_shows_a_seat_what_it_must_not_see(client: Client, game: str) 
                 json={"version": step, "move": pick["move"]},
             )
             assert r.status_code == 200, r.text
+            text = truth.action_to_string(pick["action"])
             truth.apply_action(pick["action"], seat)
             assert r.json()["view"] == truth.view(seat)
+            assert r.json()["last_move"] == text
+            for other, token in enumerate(tokens):
+                # The last move's text only where the engine shows that seat the action.
+                shown = client.get(f"/v1/matches/{match_id}", headers=bearer(token)).json()["last_move"]
+                assert shown == (text if truth.history_for(other)[-1] is not None else None)
+            spectator_sees = all(truth.history_for(p)[-1] is not None for p in range(len(tokens)))
+            assert client.get(f"/v1/matches/{match_id}").json()["last_move"] == (text if spectator_sees else None)
         text = json.dumps(client.get(f"/v1/matches/{match_id}").json())
         assert "token" not in text
