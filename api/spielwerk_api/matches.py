@@ -309,8 +309,10 @@ class Matches:
                 raise Problem(404, "unknown_match", f"no match with id '{match_id[:40]}'")
             m = self.cache.get(match_id)
             if m is None:
-                m = await self._load(session, match_id)
-            elif row.version > m.version:
+                loaded = await self._load(session, match_id)
+                # Another request may have loaded it meanwhile: one copy per worker.
+                m = self.cache.get(match_id) or loaded
+            if row.version > m.version:
                 await self._catch_up(session, m)
             self.cache[match_id] = m
             self.cache.move_to_end(match_id)
@@ -343,6 +345,10 @@ class Matches:
             )
         ).scalars()
         for p in rows:
+            # Several requests may catch up the same cached match at once (every event
+            # stream wakes on the same note): a ply another one replayed meanwhile is done.
+            if p.ply <= m.version:
+                continue
             m.replay(Ply(p.kind, p.seat, p.action, p.at))
 
     def lock(self, match_id: str) -> asyncio.Lock:

@@ -1,0 +1,359 @@
+"""No move is ever lost (issue 10, §4): restarts, two workers, events across workers.
+
+Every test runs on SQLite and on PostgreSQL (``database_url`` in conftest.py). The tests
+with two workers start the real server, ``python -m spielwerk serve --workers 2``, as a
+subprocess on the test's database and stop it by its PID afterwards.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import spielwerk
+from litestar import Litestar
+from litestar.testing import TestClient
+from spielwerk_api import Settings, create_app, db, schemas
+from spielwerk_api.clock import ManualClock
+from spielwerk_api.matches import Matches
+from sqlalchemy.engine import make_url
+
+from .conftest import bearer, new_match
+
+Client = TestClient[Litestar]
+
+
+def app_on(database_url: str, clock: ManualClock) -> Litestar:
+    # The sweeper's own loop sleeps for an hour: nothing ends a match behind the test's back.
+    return create_app(Settings(database_url=database_url, clock=clock, sweep_interval_s=3600))
+
+
+def seen_by_everyone(client: Client, match_id: str, tokens: list[str | None]) -> dict[str, Any]:
+    """The match as each seat and a spectator see it, with the clocks."""
+    seen = {
+        str(s): client.get(f"/v1/matches/{match_id}", headers=bearer(t)).json() for s, t in enumerate(tokens)
+    }
+    seen["spectator"] = client.get(f"/v1/matches/{match_id}").json()
+    return seen
+
+
+def play_one(client: Client, match_id: str, tokens: list[str | None], rng: random.Random) -> dict[str, Any]:
+    """One legal move, picked at random, by the first seat to move; the move's answer."""
+    m = client.get(f"/v1/matches/{match_id}").json()
+    seat = m["seats_to_move"][0]
+    moves = client.get(f"/v1/matches/{match_id}/moves", headers=bearer(tokens[seat])).json()["moves"]
+    pick = rng.choice(moves)["move"]
+    r = client.post(
+        f"/v1/matches/{match_id}/moves",
+        json={"version": m["version"], "move": pick},
+        headers=bearer(tokens[seat]),
+    )
+    assert r.status_code == 200, r.text
+    out: dict[str, Any] = r.json()
+    return out
+
+
+@pytest.mark.parametrize("game", spielwerk.list_games())
+def test_a_restart_in_the_middle_of_a_match_loses_nothing(
+    database_url: str, clock: ManualClock, game: str
+) -> None:
+    rng = random.Random(f"restart-{game}")
+    players = spielwerk.load_game(game).num_players()
+    with TestClient(app_on(database_url, clock)) as client:
+        match_id, tokens = new_match(
+            client, game, ["p"] * players, seed=5, clock={"initial_s": 600, "increment_s": 2}
+        )
+        # Dog begins with the simultaneous exchange: 3 plies stop it half-way through.
+        for _ in range(3 if game == "dog" else 7):
+            clock.advance(rng.uniform(0.5, 4.0))
+            play_one(client, match_id, tokens, rng)
+        clock.advance(1.25)
+        before = seen_by_everyone(client, match_id, tokens)
+    assert before["spectator"]["version"] == (3 if game == "dog" else 7)
+    assert before["spectator"]["status"] == "running"
+
+    # A new app on the same database: nothing of the old one's memory is left.
+    with TestClient(app_on(database_url, clock)) as client:
+        assert seen_by_everyone(client, match_id, tokens) == before
+        # The clocks go on from where they were: only the seats to move lose time.
+        clock.advance(3.0)
+        after = client.get(f"/v1/matches/{match_id}").json()
+        to_move = set(before["spectator"]["seats_to_move"])
+        for s, (was, now) in enumerate(zip(before["spectator"]["clocks"], after["clocks"], strict=True)):
+            assert now == pytest.approx(was - 3.0 if s in to_move else was)
+
+        out = play_one(client, match_id, tokens, rng)
+        assert out["version"] == before["spectator"]["version"] + 1
+        if game == "schotten_totten":
+            while out["status"] == "running":
+                clock.advance(1.0)
+                out = play_one(client, match_id, tokens, rng)
+            assert out["status"] == "finished" and out["result"]["reason"] == "end"
+        else:
+            # A whole match of the others over HTTP takes long; the replay below checks
+            # the plies all the same. Resigning ends it.
+            seat = client.get(f"/v1/matches/{match_id}").json()["seats_to_move"][0]
+            r = client.post(f"/v1/matches/{match_id}/resign", headers=bearer(tokens[seat]))
+            assert r.status_code == 200, r.text
+            out = r.json()
+        replay = client.get(f"/v1/matches/{match_id}/replay").json()
+
+    # The record holds every ply once, in order, and replays to the same end as the engine.
+    assert [a["ply"] for a in replay["actions"]] == list(range(1, out["version"] + 1))
+    state = spielwerk.load_game(game, **replay["options"]).new_initial_state(replay["seed"])
+    for a in replay["actions"]:
+        if a["kind"] == "move":
+            state.apply_action(a["action"], a["seat"])
+    assert state.serialize() == replay["final_state"]
+
+
+# -- two workers ----------------------------------------------------------------------------
+
+
+async def nothing(_match_id: str, _payload: dict[str, Any]) -> None:
+    return None
+
+
+def test_a_worker_catches_up_once_however_many_requests_ask_at_once(database_url: str) -> None:
+    """Several requests on one worker find a ply another worker stored: it is replayed once.
+
+    (Four event streams on one worker woke together on a note and each replayed the new
+    ply into the same cached match: the second replay failed, or worse, applied it twice.)
+    """
+
+    async def scenario() -> None:
+        engines = [db.create_engine(database_url) for _ in range(2)]
+        try:
+            await db.migrate(engines[0])
+            clock = ManualClock()
+            a, b = (Matches(e, clock, nothing) for e in engines)
+            created = await a.create(
+                schemas.NewMatch(game="the_game", seed=3, seats=[schemas.PersonSeat(), schemas.PersonSeat()])
+            )
+            # Worker b caches the match at version 0, with a connection open for each request.
+            seen = (await asyncio.gather(*(b.get(created.id) for _ in range(4))))[0]
+            state = seen.state.clone()
+            seat = state.seats_to_move()[0]
+            move = state.legal_moves(seat)[0]["move"]
+            await a.play(created.id, seat, 0, move)
+
+            caught = await asyncio.gather(*(b.get(created.id) for _ in range(4)))
+            assert {id(m) for m in caught} == {id(seen)}
+            assert seen.version == 1 and len(seen.plies) == 1
+            state.apply_action(state.action_from_json(move), seat)
+            assert seen.state.serialize() == state.serialize()
+        finally:
+            for e in engines:
+                await e.dispose()
+
+    asyncio.run(scenario())
+
+
+def free_port() -> int:
+    """A port nobody listens on; SPIELWERK_TEST_PORTS="18100-18199" keeps to a range."""
+    wanted = os.environ.get("SPIELWERK_TEST_PORTS")
+    candidates = [0]
+    if wanted:
+        low, _, high = wanted.partition("-")
+        candidates = list(range(int(low), int(high or low) + 1))
+        random.shuffle(candidates)
+    for port in candidates:
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            found: int = s.getsockname()[1]
+            return found
+    raise RuntimeError(f"no free port in SPIELWERK_TEST_PORTS={wanted}")
+
+
+@pytest.fixture
+def server(database_url: str, tmp_path: Path) -> Iterator[str]:
+    """`spielwerk serve` with two workers on the test's database; its base URL."""
+    port = free_port()
+    log = (tmp_path / "server.log").open("wb")
+    command = [sys.executable, "-m", "spielwerk", "serve", "--workers", "2", "--port", str(port)]
+    proc = subprocess.Popen(
+        [*command, "--database", database_url],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        env={k: v for k, v in os.environ.items() if k != "DATABASE_URL"},
+        start_new_session=True,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        # Bounded wait for the start (migrations, two workers importing the engine).
+        for _ in range(600):
+            if proc.poll() is not None:
+                break
+            try:
+                if httpx.get(f"{base}/health", timeout=1.0).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            time.sleep(0.1)
+        else:
+            pytest.fail("the server did not answer /health within a minute")
+        if proc.poll() is not None:
+            pytest.fail(
+                f"the server stopped with {proc.returncode}:\n{(tmp_path / 'server.log').read_text()}"
+            )
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        log.close()
+    # Whatever the tests saw, a worker must not have failed on the way.
+    text = (tmp_path / "server.log").read_text(errors="replace")
+    assert "Traceback" not in text, text
+
+
+def create_persons(base: str, game: str, seed: int) -> tuple[str, list[str]]:
+    players = spielwerk.load_game(game).num_players()
+    r = httpx.post(
+        f"{base}/v1/matches", json={"game": game, "seed": seed, "seats": [{"kind": "person"}] * players}
+    )
+    assert r.status_code == 201, r.text
+    out = r.json()
+    return out["id"], [s["token"] for s in out["seats"]]
+
+
+def at_once(
+    base: str, method: str, path: str, bodies: list[tuple[dict[str, Any], dict[str, str]]]
+) -> list[httpx.Response]:
+    """Send each (body, headers) from its own connection, all released at the same moment."""
+    ready = threading.Barrier(len(bodies))
+    answers: list[httpx.Response | None] = [None] * len(bodies)
+    errors: list[BaseException] = []
+
+    def send(i: int, body: dict[str, Any], headers: dict[str, str]) -> None:
+        try:
+            with httpx.Client(base_url=base, timeout=60.0) as c:
+                c.get("/health")  # the connection is open (and on its worker) before the race
+                ready.wait()
+                answers[i] = c.request(method, path, json=body, headers=headers)
+        except BaseException as e:
+            errors.append(e)
+            ready.abort()
+
+    threads = [threading.Thread(target=send, args=(i, *b)) for i, b in enumerate(bodies)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    if errors:
+        raise errors[0]
+    return [a for a in answers if a is not None]
+
+
+def test_two_workers_store_one_of_two_moves_made_at_once(server: str) -> None:
+    match_id, tokens = create_persons(server, "schotten_totten", seed=21)
+    rng = random.Random(21)
+    won: list[dict[str, Any]] = []
+    for _ in range(10):
+        m = httpx.get(f"{server}/v1/matches/{match_id}").json()
+        seat = m["seats_to_move"][0]
+        auth = bearer(tokens[seat])
+        moves = httpx.get(f"{server}/v1/matches/{match_id}/moves", headers=auth).json()["moves"]
+        body = {"version": m["version"], "move": rng.choice(moves)["move"]}
+        answers = at_once(server, "POST", f"/v1/matches/{match_id}/moves", [(body, auth), (body, auth)])
+        statuses = sorted(a.status_code for a in answers)
+        assert statuses == [200, 409], [a.text for a in answers]
+        loser = next(a for a in answers if a.status_code == 409)
+        assert loser.json()["code"] == "stale_version"
+        winner = next(a for a in answers if a.status_code == 200)
+        assert winner.json()["version"] == m["version"] + 1
+        won.append(body["move"])
+
+    seat = httpx.get(f"{server}/v1/matches/{match_id}").json()["seats_to_move"][0]
+    assert (
+        httpx.post(f"{server}/v1/matches/{match_id}/resign", headers=bearer(tokens[seat])).status_code == 200
+    )
+    replay = httpx.get(f"{server}/v1/matches/{match_id}/replay").json()
+    # Each race stored exactly one ply: the moves that won, once each, in order.
+    assert [a["ply"] for a in replay["actions"]] == list(range(1, len(won) + 2))
+    assert [a["move"] for a in replay["actions"][:-1]] == won
+    assert replay["actions"][-1]["kind"] == "resigned"
+
+
+def sse(response: httpx.Response) -> Iterator[tuple[str, dict[str, Any]]]:
+    """The (event, data) pairs of a server-sent event stream."""
+    event, data = "message", []
+    for line in response.iter_lines():
+        if line.startswith("event:"):
+            event = line[6:].strip()
+        elif line.startswith("data:"):
+            data.append(line[5:].lstrip())
+        elif not line and data:
+            yield event, json.loads("\n".join(data))
+            event, data = "message", []
+
+
+def test_events_reach_streams_on_every_worker(server: str, database_url: str) -> None:
+    if make_url(database_url).get_backend_name() != "postgresql":
+        pytest.skip("two workers share events through PostgreSQL's LISTEN/NOTIFY only")
+    match_id, tokens = create_persons(server, "the_game", seed=3)
+    timeout = httpx.Timeout(10.0, read=30.0)
+    # Four streams on four connections: the two workers almost surely both hold some.
+    streams = []
+    with httpx.Client(base_url=server, timeout=timeout) as poster:
+        clients = [httpx.Client(base_url=server, timeout=timeout) for _ in range(4)]
+        try:
+            for i, c in enumerate(clients):
+                r = c.send(
+                    c.build_request("GET", f"/v1/matches/{match_id}/events", headers=bearer(tokens[i % 2])),
+                    stream=True,
+                )
+                assert r.status_code == 200
+                events = sse(r)
+                # The first event is the version at subscription: the LISTEN is in place.
+                kind, first = next(events)
+                assert (kind, first["version"]) == ("version", 0)
+                streams.append((r, events))
+
+            # Table talk travels only through the channel (the streams' look at the
+            # database every few seconds never sends it): proof of LISTEN/NOTIFY.
+            said = poster.post(
+                f"/v1/matches/{match_id}/chat",
+                json={"text": "careful with the low pile"},
+                headers=bearer(tokens[0]),
+            )
+            assert said.status_code == 201, said.text
+            for _, events in streams:
+                kind, note = next(events)
+                assert (kind, note["text"], note["seat"]) == ("chat", "careful with the low pile", 0)
+
+            m = poster.get(f"/v1/matches/{match_id}").json()
+            seat = m["seats_to_move"][0]
+            moves = poster.get(f"/v1/matches/{match_id}/moves", headers=bearer(tokens[seat])).json()["moves"]
+            r = poster.post(
+                f"/v1/matches/{match_id}/moves",
+                json={"version": 0, "move": moves[0]["move"]},
+                headers=bearer(tokens[seat]),
+            )
+            assert r.status_code == 200, r.text
+            for i, (_, events) in enumerate(streams):
+                kind, view = next(events)
+                assert (kind, view["version"], view["seat"]) == ("version", 1, i % 2)
+        finally:
+            for r, _ in streams:
+                r.close()
+            for c in clients:
+                c.close()
