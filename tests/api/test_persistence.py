@@ -26,11 +26,13 @@ import spielwerk
 from litestar import Litestar
 from litestar.testing import TestClient
 from spielwerk_api import Settings, create_app, db, schemas
+from spielwerk_api.app import channels_backend
 from spielwerk_api.clock import ManualClock
 from spielwerk_api.matches import Matches
+from spielwerk_api.pg_channels import PgChannelsBackend
 from sqlalchemy.engine import make_url
 
-from .conftest import bearer, new_match
+from .conftest import bearer, new_match, postgres_admin
 
 Client = TestClient[Litestar]
 
@@ -357,3 +359,45 @@ def test_events_reach_streams_on_every_worker(server: str, database_url: str) ->
                 r.close()
             for c in clients:
                 c.close()
+
+
+def test_notes_go_out_on_one_connection_that_is_renewed_when_lost(
+    database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if make_url(database_url).get_backend_name() != "postgresql":
+        pytest.skip("LISTEN/NOTIFY is PostgreSQL's")
+
+    async def scenario() -> None:
+        backend = channels_backend(Settings(database_url=database_url))
+        assert isinstance(backend, PgChannelsBackend)
+        opened = 0
+        connect = backend._connect
+
+        async def counted() -> Any:
+            nonlocal opened
+            opened += 1
+            return await connect()
+
+        monkeypatch.setattr(backend, "_connect", counted)
+        await backend.on_startup()
+        try:
+            await backend.subscribe(["match_a"])
+            heard = backend.stream_events()
+
+            async def publish_and_hear(note: bytes) -> None:
+                await backend.publish(note, ["match_a"])
+                assert await asyncio.wait_for(anext(heard), 30) == ("match_a", note)
+
+            for i in range(10):
+                await publish_and_hear(f"note {i}".encode())
+            assert opened == 2  # the listener's connection and the publisher's, not one per note
+
+            # The server ends the publishing connection (as a restart or an idle timeout
+            # would): the next note goes out on a new one instead of failing.
+            await postgres_admin(f"SELECT pg_terminate_backend({backend.publisher.get_server_pid()})")
+            await publish_and_hear(b"after the loss")
+            assert opened == 3
+        finally:
+            await backend.on_shutdown()
+
+    asyncio.run(scenario())
