@@ -23,13 +23,19 @@ from typing import Any
 import httpx
 import pytest
 import spielwerk
+from alembic.autogenerate import compare_metadata
+from alembic.config import Config
+from alembic.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from litestar import Litestar
 from litestar.testing import TestClient
 from spielwerk_api import Settings, create_app, db, schemas
 from spielwerk_api.app import channels_backend
 from spielwerk_api.clock import ManualClock
+from spielwerk_api.db import Base
 from spielwerk_api.matches import Matches
 from spielwerk_api.pg_channels import PgChannelsBackend
+from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
 from .conftest import bearer, new_match, postgres_admin
@@ -119,6 +125,55 @@ def test_a_restart_in_the_middle_of_a_match_loses_nothing(
         if a["kind"] == "move":
             state.apply_action(a["action"], a["seat"])
     assert state.serialize() == replay["final_state"]
+
+
+# -- the schema -----------------------------------------------------------------------------
+
+MIGRATE = """
+import asyncio, sys
+from spielwerk_api import db
+
+async def main(url):
+    engine = db.create_engine(url)
+    try:
+        await db.migrate(engine)
+    finally:
+        await engine.dispose()
+
+asyncio.run(main(sys.argv[1]))
+"""
+
+
+def test_processes_starting_together_migrate_a_fresh_database_once(database_url: str) -> None:
+    """Several servers (or workers started without `spielwerk serve`) on a new database."""
+    procs = [
+        subprocess.Popen([sys.executable, "-c", MIGRATE, database_url], stderr=subprocess.PIPE)
+        for _ in range(3)
+    ]
+    errors = [p.communicate(timeout=120)[1].decode(errors="replace") for p in procs]
+    assert [p.returncode for p in procs] == [0, 0, 0], errors
+
+    async def check() -> None:
+        engine = db.create_engine(database_url)
+        try:
+            async with engine.connect() as conn:
+                # Alembic's migrations build exactly the models' schema, types included.
+                diff = await conn.run_sync(
+                    lambda c: compare_metadata(
+                        MigrationContext.configure(c, opts={"compare_type": True}), Base.metadata
+                    )
+                )
+                assert diff == []
+                versions = (
+                    (await conn.execute(text("SELECT version_num FROM alembic_version"))).scalars().all()
+                )
+        finally:
+            await engine.dispose()
+        config = Config()
+        config.set_main_option("script_location", str(db.MIGRATIONS))
+        assert versions == [ScriptDirectory.from_config(config).get_current_head()]
+
+    asyncio.run(check())
 
 
 # -- two workers ----------------------------------------------------------------------------
