@@ -101,11 +101,17 @@ def create_app(settings: Settings | None = None) -> Litestar:
     def provide_matches() -> Matches:
         return holder["matches"]
 
+    async def resume_bots() -> None:
+        # A startup hook, not part of `lifespan`: the bots' moves are published, and the
+        # channels plugin starts after the lifespan context managers.
+        await holder["matches"].resume_bots()
+
     return Litestar(
         route_handlers=[GameRules, SchottenTottenRules, TheGameRules, MatchRoutes, health],
         dependencies={"matches": Provide(provide_matches, sync_to_thread=False)},
         plugins=[channels],
         lifespan=[lifespan],
+        on_startup=[resume_bots],
         exception_handlers=EXCEPTION_HANDLERS,
         request_max_body_size=settings.max_body_bytes,
         openapi_config=OpenAPIConfig(

@@ -535,7 +535,33 @@ class Matches:
             seat = bot_seats[0]
             spec = m.seats[seat]
             action = bots.decide(spec["bot"], spec.get("params", {}), m.state, seat, m.seed, m.version + 1)
-            await self._commit(m, Ply("move", seat, action, self.clock.now()))
+            try:
+                await self._commit(m, Ply("move", seat, action, self.clock.now()))
+            except Problem:
+                # Another worker stored a ply first (a move, a resignation, a match rule,
+                # or its own bots): whoever stored it moves the bots on from there. The
+                # person's move before this one stands, so their answer is not an error:
+                # it shows the match as stored.
+                await self.get(m.id)
+                return
+
+    async def resume_bots(self) -> int:
+        """On start: bots whose turn came while no server ran (it stopped between a
+        person's move and the bot's answer) move now. Returns how many matches moved."""
+        async with self.sessions() as session:
+            running = (
+                await session.execute(select(MatchRow.id, MatchRow.seats).where(MatchRow.status == "running"))
+            ).all()
+        resumed = 0
+        for match_id, seats in running:
+            if not any(s["kind"] == "bot" for s in seats):
+                continue
+            async with self.lock(match_id):
+                m = await self.get(match_id)
+                version = m.version
+                await self.advance_bots(m)
+                resumed += m.version > version
+        return resumed
 
     def _running(self, m: Match) -> None:
         if m.status != "running":

@@ -127,6 +127,66 @@ def test_a_restart_in_the_middle_of_a_match_loses_nothing(
     assert state.serialize() == replay["final_state"]
 
 
+def test_a_bot_whose_turn_came_before_a_restart_moves_after_it(
+    database_url: str, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server stopped between a person's move and the bot's answer (both are commits)."""
+
+    async def stopped(self: Matches, m: Any) -> None:
+        return None
+
+    rng = random.Random(9)
+    with monkeypatch.context() as stop:
+        stop.setattr(Matches, "advance_bots", stopped)
+        with TestClient(app_on(database_url, clock)) as client:
+            match_id, tokens = new_match(client, "schotten_totten", ["p", "b"], seed=9)
+            out = play_one(client, match_id, tokens, rng)
+            assert (out["version"], out["seats_to_move"]) == (1, [1])  # the bot's turn, unplayed
+
+    with TestClient(app_on(database_url, clock)) as client:
+        m = client.get(f"/v1/matches/{match_id}", headers=bearer(tokens[0])).json()
+        assert (m["version"], m["seats_to_move"]) == (2, [0])
+        assert play_one(client, match_id, tokens, rng)["version"] == 4
+
+
+def test_a_move_stands_when_another_worker_moves_the_bot_first(
+    database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Worker a stores a person's move; worker b (starting up) moves the bot before a does."""
+
+    async def scenario() -> None:
+        engines = [db.create_engine(database_url) for _ in range(2)]
+        try:
+            await db.migrate(engines[0])
+            clock = ManualClock()
+            a, b = (Matches(e, clock, nothing) for e in engines)
+            created = await a.create(
+                schemas.NewMatch(
+                    game="schotten_totten",
+                    seed=4,
+                    seats=[schemas.PersonSeat(), schemas.BotSeat(bot="random")],
+                )
+            )
+            commit = a._commit
+
+            async def b_first(m: Any, ply: Any) -> None:
+                if ply.seat == 1:  # the bot's ply: worker b gets there first
+                    assert await b.resume_bots() == 1
+                await commit(m, ply)
+
+            monkeypatch.setattr(a, "_commit", b_first)
+            m = await a.get(created.id)
+            move = m.state.legal_moves(0)[0]["move"]
+            played = await a.play(created.id, 0, 0, move)  # no 409: the move was stored
+            assert (played.version, played.to_move()) == (2, [0])
+            assert [(p.seat, p.kind) for p in played.plies] == [(0, "move"), (1, "move")]
+        finally:
+            for e in engines:
+                await e.dispose()
+
+    asyncio.run(scenario())
+
+
 # -- the schema -----------------------------------------------------------------------------
 
 MIGRATE = """
