@@ -8,10 +8,16 @@ task no longer empties). This backend keeps one publishing connection, opens a n
 when it was lost, and logs a note it could not send instead of raising: the event streams
 also look at the database every few seconds, so a lost note delays a version event and
 never loses it.
+
+Litestar's listening connection is never renewed either: once PostgreSQL restarted, no
+note reached the worker again and every new event stream failed on the closed connection.
+Here a lost listening connection is replaced at once (and retried while the database is
+away), listening again on every channel it listened on.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Iterable
 from typing import Any
@@ -27,10 +33,63 @@ class PgChannelsBackend(AsyncPgChannelsBackend):
         # The connection notes are published on (None until the first note, or once lost).
         # The plugin publishes from one task, one note after the other: no lock needed.
         self.publisher: Any = None
+        self._closing = False
+        self._relistening: asyncio.Task[None] | None = None
+
+    @property
+    def listener(self) -> Any:
+        """The connection that LISTENs (renewed when lost)."""
+        return self._listener_conn
+
+    async def on_startup(self) -> None:
+        self._closing = False
+        await super().on_startup()
+        self._listener_conn.add_termination_listener(self._listener_lost)
 
     async def on_shutdown(self) -> None:
+        self._closing = True
+        if self._relistening is not None:
+            self._relistening.cancel()
         await self._drop_publisher()
         await super().on_shutdown()
+
+    async def subscribe(self, channels: Iterable[str]) -> None:
+        # A stream opening while the listener is lost waits for the new one.
+        await self._ensure_listener()
+        await super().subscribe(channels)
+
+    def _listener_lost(self, _conn: Any) -> None:
+        if not self._closing and self._relistening is None:
+            self._relistening = asyncio.get_running_loop().create_task(self._relisten())
+
+    async def _relisten(self) -> None:
+        delay = 0.5
+        try:
+            while not self._closing:
+                try:
+                    await self._ensure_listener()
+                    return
+                except Exception as e:  # the database is away: try again, less and less often
+                    log.warning("listening for notes again failed (next try in %.1f s): %s", delay, e)
+                    await asyncio.sleep(delay)
+                    delay = min(2 * delay, 30.0)
+        finally:
+            self._relistening = None
+
+    async def _ensure_listener(self) -> None:
+        async with self._listener_lock:
+            if not self._listener_conn.is_closed():
+                return
+            conn = await self._connect()
+            try:
+                for channel in self._subscribed_channels:
+                    await conn.add_listener(channel, self._listener)
+            except BaseException:
+                conn.terminate()
+                raise
+            conn.add_termination_listener(self._listener_lost)
+            self._listener_conn = conn
+            log.info("listening for notes again on %d channel(s)", len(self._subscribed_channels))
 
     async def publish(self, data: bytes, channels: Iterable[str]) -> None:
         payload = data.decode("utf-8")

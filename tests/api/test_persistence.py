@@ -516,3 +516,58 @@ def test_notes_go_out_on_one_connection_that_is_renewed_when_lost(
             await backend.on_shutdown()
 
     asyncio.run(scenario())
+
+
+def test_a_lost_listening_connection_is_renewed(database_url: str) -> None:
+    if make_url(database_url).get_backend_name() != "postgresql":
+        pytest.skip("LISTEN/NOTIFY is PostgreSQL's")
+
+    async def scenario() -> None:
+        backend = channels_backend(Settings(database_url=database_url))
+        assert isinstance(backend, PgChannelsBackend)
+        await backend.on_startup()
+        try:
+            await backend.subscribe(["match_a"])
+            # A task reads the notes: waiting on the stream itself with a timeout would
+            # close it at the first timeout.
+            heard: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue()
+
+            async def pump() -> None:
+                async for note in backend.stream_events():
+                    await heard.put(note)
+
+            pumping = asyncio.create_task(pump())
+
+            async def heard_again(channel: str, note: bytes) -> None:
+                # Notes sent while nobody listened are gone: send until one arrives
+                # (bounded; the new connection comes within moments).
+                for _ in range(60):
+                    await backend.publish(note, [channel])
+                    try:
+                        got = await asyncio.wait_for(heard.get(), 0.5)
+                    except TimeoutError:
+                        continue
+                    assert got == (channel, note)
+                    return
+                pytest.fail(f"no note on {channel} after the listener was lost")
+
+            async def lose_listener() -> None:
+                lost = backend.listener
+                await postgres_admin(f"SELECT pg_terminate_backend({lost.get_server_pid()})")
+                while not lost.is_closed():  # the server's goodbye arrives at once
+                    await asyncio.sleep(0.01)
+
+            # A stream opening after the loss subscribes on a new connection, and the old
+            # channels are listened to again.
+            await lose_listener()
+            await backend.subscribe(["match_b"])
+            for channel in ("match_a", "match_b"):
+                await heard_again(channel, f"on {channel}".encode())
+            # Without any new stream, the listener comes back by itself.
+            await lose_listener()
+            await heard_again("match_a", b"by itself")
+            pumping.cancel()
+        finally:
+            await backend.on_shutdown()
+
+    asyncio.run(scenario())
