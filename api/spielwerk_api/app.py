@@ -65,12 +65,9 @@ def channels_backend(settings: Settings) -> ChannelsBackend:
     """Events reach every worker: PostgreSQL's LISTEN/NOTIFY, or memory on SQLite (one process)."""
     if db.is_sqlite(settings.database_url):
         return MemoryChannelsBackend()
-    from sqlalchemy.engine import make_url
-
     from .pg_channels import PgChannelsBackend
 
-    dsn = make_url(settings.database_url).set(drivername="postgresql").render_as_string(hide_password=False)
-    return PgChannelsBackend(dsn=dsn)
+    return PgChannelsBackend(dsn=db.asyncpg_dsn(settings.database_url))
 
 
 def create_app(settings: Settings | None = None) -> Litestar:

@@ -107,6 +107,19 @@ def async_url(url: str) -> str:
         u = u.set(drivername="sqlite+aiosqlite")
     elif u.drivername in ("postgresql", "postgres", "postgresql+psycopg2", "postgresql+psycopg"):
         u = u.set(drivername="postgresql+asyncpg")
+    if u.drivername == "postgresql+asyncpg" and "sslmode" in u.query and "ssl" not in u.query:
+        # libpq's ?sslmode=require (what hosting services hand out): SQLAlchemy passes
+        # each query parameter to asyncpg.connect, which calls it `ssl`.
+        u = u.update_query_dict({"ssl": u.query["sslmode"]}).difference_update_query(["sslmode"])
+    return u.render_as_string(hide_password=False)
+
+
+def asyncpg_dsn(url: str) -> str:
+    """The URL as asyncpg's own DSN parser takes it (for LISTEN/NOTIFY, outside SQLAlchemy)."""
+    u = make_url(url).set(drivername="postgresql")
+    if "ssl" in u.query and "sslmode" not in u.query:
+        # SQLAlchemy's spelling; asyncpg's DSN would send `ssl` to the server as a setting.
+        u = u.update_query_dict({"sslmode": u.query["ssl"]}).difference_update_query(["ssl"])
     return u.render_as_string(hide_password=False)
 
 

@@ -187,6 +187,41 @@ def test_a_move_stands_when_another_worker_moves_the_bot_first(
     asyncio.run(scenario())
 
 
+# -- URLs -------------------------------------------------------------------------------------
+
+
+def test_postgres_urls_keep_their_ssl_mode_in_both_drivers_spelling() -> None:
+    # libpq's spelling (what hosting services hand out) and SQLAlchemy's for asyncpg.
+    for given in (
+        "postgresql://u:p%40ss@db.example/x?sslmode=require",
+        "postgres://u:p%40ss@db.example/x?ssl=require",
+    ):
+        assert db.async_url(given) == "postgresql+asyncpg://u:p%40ss@db.example/x?ssl=require"
+        assert db.asyncpg_dsn(given) == "postgresql://u:p%40ss@db.example/x?sslmode=require"
+    assert db.async_url("sqlite:///m.db") == "sqlite+aiosqlite:///m.db"
+
+
+def test_the_server_connects_with_an_ssl_mode_in_the_url(database_url: str) -> None:
+    if make_url(database_url).get_backend_name() != "postgresql":
+        pytest.skip("a PostgreSQL URL's parameter")
+
+    async def connect(url: str) -> None:
+        engine = db.create_engine(url)
+        try:
+            async with engine.connect() as conn:
+                assert (await conn.execute(text("SELECT 1"))).scalar() == 1
+        finally:
+            await engine.dispose()
+        backend = channels_backend(Settings(database_url=url))
+        await backend.on_startup()
+        await backend.on_shutdown()
+
+    # The test cluster speaks over a unix socket, without SSL.
+    for name in ("sslmode", "ssl"):
+        url = make_url(database_url).update_query_dict({name: "disable"})
+        asyncio.run(connect(url.render_as_string(hide_password=False)))
+
+
 # -- the schema -----------------------------------------------------------------------------
 
 MIGRATE = """
