@@ -71,11 +71,9 @@ def channels_backend(settings: Settings) -> ChannelsBackend:
     """Events reach every worker: PostgreSQL's LISTEN/NOTIFY, or memory on SQLite (one process)."""
     if db.is_sqlite(settings.database_url):
         return MemoryChannelsBackend()
-    from litestar.channels.backends.asyncpg import AsyncPgChannelsBackend
-    from sqlalchemy.engine import make_url
+    from .pg_channels import PgChannelsBackend
 
-    dsn = make_url(settings.database_url).set(drivername="postgresql").render_as_string(hide_password=False)
-    return AsyncPgChannelsBackend(dsn=dsn)
+    return PgChannelsBackend(dsn=db.asyncpg_dsn(settings.database_url))
 
 
 def create_app(settings: Settings | None = None) -> Litestar:
@@ -106,11 +104,17 @@ def create_app(settings: Settings | None = None) -> Litestar:
     def provide_matches() -> Matches:
         return holder["matches"]
 
+    async def resume_bots() -> None:
+        # A startup hook, not part of `lifespan`: the bots' moves are published, and the
+        # channels plugin starts after the lifespan context managers.
+        await holder["matches"].resume_bots()
+
     return Litestar(
         route_handlers=[GameRules, SchottenTottenRules, TheGameRules, MatchRoutes, index, health],
         dependencies={"matches": Provide(provide_matches, sync_to_thread=False)},
         plugins=[channels],
         lifespan=[lifespan],
+        on_startup=[resume_bots],
         exception_handlers=EXCEPTION_HANDLERS,
         request_max_body_size=settings.max_body_bytes,
         openapi_config=OpenAPIConfig(

@@ -25,6 +25,7 @@ from sqlalchemy import (
     String,
     Text,
     event,
+    text,
 )
 from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
@@ -106,6 +107,19 @@ def async_url(url: str) -> str:
         u = u.set(drivername="sqlite+aiosqlite")
     elif u.drivername in ("postgresql", "postgres", "postgresql+psycopg2", "postgresql+psycopg"):
         u = u.set(drivername="postgresql+asyncpg")
+    if u.drivername == "postgresql+asyncpg" and "sslmode" in u.query and "ssl" not in u.query:
+        # libpq's ?sslmode=require (what hosting services hand out): SQLAlchemy passes
+        # each query parameter to asyncpg.connect, which calls it `ssl`.
+        u = u.update_query_dict({"ssl": u.query["sslmode"]}).difference_update_query(["sslmode"])
+    return u.render_as_string(hide_password=False)
+
+
+def asyncpg_dsn(url: str) -> str:
+    """The URL as asyncpg's own DSN parser takes it (for LISTEN/NOTIFY, outside SQLAlchemy)."""
+    u = make_url(url).set(drivername="postgresql")
+    if "ssl" in u.query and "sslmode" not in u.query:
+        # SQLAlchemy's spelling; asyncpg's DSN would send `ssl` to the server as a setting.
+        u = u.update_query_dict({"sslmode": u.query["ssl"]}).difference_update_query(["ssl"])
     return u.render_as_string(hide_password=False)
 
 
@@ -148,7 +162,23 @@ def _upgrade(connection: Connection) -> None:
     command.upgrade(config, "head")
 
 
+# Any constant shared by every process that migrates: PostgreSQL's advisory lock key.
+MIGRATION_LOCK = 0x5370_6965_6C77
+
+
 async def migrate(engine: AsyncEngine) -> None:
-    """Bring the schema to the newest migration (a no-op when it is there)."""
+    """Bring the schema to the newest migration (a no-op when it is there).
+
+    Processes starting side by side on a fresh database (several servers, or workers
+    started without ``spielwerk serve``) would each create the tables and all but one
+    fail: the first takes a lock for its whole transaction, and the others wait for it
+    and then find the schema done.
+    """
     async with engine.begin() as conn:
+        if engine.dialect.name == "postgresql":
+            await conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
+        elif engine.dialect.name == "sqlite":
+            # SQLite's write lock from the first statement on (pysqlite would begin only
+            # before the first INSERT); the others wait on the busy timeout.
+            await conn.exec_driver_sql("BEGIN IMMEDIATE")
         await conn.run_sync(_upgrade)

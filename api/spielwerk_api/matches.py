@@ -340,8 +340,10 @@ class Matches:
                 raise Problem(404, "unknown_match", f"no match with id '{match_id[:40]}'")
             m = self.cache.get(match_id)
             if m is None:
-                m = await self._load(session, match_id)
-            elif row.version > m.version:
+                loaded = await self._load(session, match_id)
+                # Another request may have loaded it meanwhile: one copy per worker.
+                m = self.cache.get(match_id) or loaded
+            if row.version > m.version:
                 await self._catch_up(session, m)
             self.cache[match_id] = m
             self.cache.move_to_end(match_id)
@@ -374,6 +376,10 @@ class Matches:
             )
         ).scalars()
         for p in rows:
+            # Several requests may catch up the same cached match at once (every event
+            # stream wakes on the same note): a ply another one replayed meanwhile is done.
+            if p.ply <= m.version:
+                continue
             m.replay(Ply(p.kind, p.seat, p.action, p.at))
 
     def lock(self, match_id: str) -> asyncio.Lock:
@@ -581,8 +587,34 @@ class Matches:
             ply = Ply("move", seat, action, self.clock.now())
             trial.replay(ply)
             plies.append(ply)
-        if plies:
+        if not plies:
+            return
+        try:
             await self._commit(m, plies)
+        except Problem:
+            # Another worker stored a ply first (a move, a resignation, a match rule, or its
+            # own bots): whoever stored it moves the bots on from there. The person's move
+            # before these stands, so their answer is not an error: it shows the match as
+            # stored.
+            await self.get(m.id)
+
+    async def resume_bots(self) -> int:
+        """On start: bots whose turn came while no server ran (it stopped between a
+        person's move and the bot's answer) move now. Returns how many matches moved."""
+        async with self.sessions() as session:
+            running = (
+                await session.execute(select(MatchRow.id, MatchRow.seats).where(MatchRow.status == "running"))
+            ).all()
+        resumed = 0
+        for match_id, seats in running:
+            if not any(s["kind"] == "bot" for s in seats):
+                continue
+            async with self.lock(match_id):
+                m = await self.get(match_id)
+                version = m.version
+                await self.advance_bots(m)
+                resumed += m.version > version
+        return resumed
 
     def _running(self, m: Match) -> None:
         if m.status != "running":

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+import os
+import secrets
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -9,15 +12,46 @@ from typing import Any
 import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
-
 from spielwerk_api import Settings, create_app
 from spielwerk_api.clock import ManualClock
+from spielwerk_api.db import async_url
 from spielwerk_api.matches import Matches
+from sqlalchemy import NullPool, text
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import create_async_engine
+
+# The URL of a PostgreSQL database the tests may create databases next to; scripts/postgres
+# sets it for the command it runs.
+POSTGRES = os.environ.get("SPIELWERK_TEST_POSTGRES")
 
 
-@pytest.fixture
-def database_url(tmp_path: Path) -> str:
-    return f"sqlite:///{tmp_path / 'spielwerk.db'}"
+@pytest.fixture(params=["sqlite", "postgres"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A fresh, empty database of each kind: every test that uses it runs on both."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'spielwerk.db'}"
+        return
+    if not POSTGRES:
+        pytest.skip("needs PostgreSQL: run `scripts/postgres run -- python3 -m pytest tests/api`")
+    # A database of its own per test, so no test ever sees another's rows.
+    name = f"test_{secrets.token_hex(8)}"
+    asyncio.run(postgres_admin(f'CREATE DATABASE "{name}"'))
+    try:
+        yield make_url(POSTGRES).set(database=name).render_as_string(hide_password=False)
+    finally:
+        # FORCE: a server subprocess or a pooled connection may still be connected.
+        asyncio.run(postgres_admin(f'DROP DATABASE "{name}" WITH (FORCE)'))
+
+
+async def postgres_admin(sql: str) -> None:
+    """Run one statement outside a transaction (CREATE and DROP DATABASE need that)."""
+    assert POSTGRES is not None
+    engine = create_async_engine(async_url(POSTGRES), isolation_level="AUTOCOMMIT", poolclass=NullPool)
+    try:
+        async with engine.connect() as conn:
+            await conn.execute(text(sql))
+    finally:
+        await engine.dispose()
 
 
 @pytest.fixture
@@ -73,7 +107,9 @@ def bearer(token: str | None) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"} if token else {}
 
 
-def new_match(client: TestClient[Litestar], game: str, seats: list[str], **extra: Any) -> tuple[str, list[str | None]]:
+def new_match(
+    client: TestClient[Litestar], game: str, seats: list[str], **extra: Any
+) -> tuple[str, list[str | None]]:
     """A match with a person ("p") or random bot ("b") at each seat; its id and tokens."""
     body = {
         "game": game,
