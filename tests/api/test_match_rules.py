@@ -12,6 +12,7 @@ from typing import Any
 from litestar import Litestar
 from litestar.testing import TestClient
 
+import spielwerk
 from spielwerk_api.clock import ManualClock
 
 from .conftest import bearer, new_match, service
@@ -64,7 +65,8 @@ def test_the_clock_runs_for_the_seat_to_move_and_loses_on_time(client: Client, c
 
 
 def test_against_a_person_a_missing_first_move_aborts_the_match(client: Client, clock: ManualClock) -> None:
-    match_id, _ = new_match(client, "caravan", ["p", "p"])
+    match_id, _ = new_match(client, "caravan", ["p", "p"], seed=5)
+    first = spielwerk.load_game("caravan").new_initial_state(5).current_player()
     clock.advance(59)
     assert sweep(client) == 0
     clock.advance(2)
@@ -74,8 +76,8 @@ def test_against_a_person_a_missing_first_move_aborts_the_match(client: Client, 
     assert out["result"] == {
         "returns": [0.0, 0.0],
         "reason": "aborted",
-        "text": "aborted: seat 1 did not make a first move in time (C11)",
-        "seat": 0,
+        "text": f"aborted: seat {first + 1} did not make a first move in time (C11)",
+        "seat": first,
         "points": None,
     }
 

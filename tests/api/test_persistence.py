@@ -169,10 +169,10 @@ def test_a_move_stands_when_another_worker_moves_the_bot_first(
             )
             commit = a._commit
 
-            async def b_first(m: Any, ply: Any) -> None:
-                if ply.seat == 1:  # the bot's ply: worker b gets there first
+            async def b_first(m: Any, plies: Any) -> None:
+                if plies[0].seat == 1:  # the bot's plies: worker b gets there first
                     assert await b.resume_bots() == 1
-                await commit(m, ply)
+                await commit(m, plies)
 
             monkeypatch.setattr(a, "_commit", b_first)
             m = await a.get(created.id)
