@@ -54,8 +54,12 @@ class MatchRoutes(Controller):
     async def create(self, matches: NamedDependency[Matches], data: JSONBody[schemas.NewMatch]) -> schemas.MatchCreated:
         return await matches.create(data)
 
-    async def _seat(self, matches: Matches, request: Request[Any, Any, Any], id: str, *, required: bool) -> tuple[Match, int | None]:
-        m = await matches.get(id)
+    async def _seat(
+        self, matches: Matches, request: Request[Any, Any, Any], id: str, *, required: bool, fresh: bool = True
+    ) -> tuple[Match, int | None]:
+        # A route that writes reads the match afresh under its lock anyway: finding the seat
+        # needs only the tokens, so it skips a database round trip (fresh=False).
+        m = await matches.get(id) if fresh else await matches.known(id)
         seat = matches.seat_of(m, authorization(request), required=required)
         await matches.touch(m, seat)
         return m, seat
@@ -85,7 +89,7 @@ class MatchRoutes(Controller):
     async def play(
         self, matches: NamedDependency[Matches], request: Request[Any, Any, Any], id: MatchId, data: JSONBody[schemas.PlayBody]
     ) -> schemas.MatchOut:
-        _, seat = await self._seat(matches, request, id, required=True)
+        _, seat = await self._seat(matches, request, id, required=True, fresh=False)
         assert seat is not None
         m = await matches.play(id, seat, data.version, data.move)
         return m.out(seat, matches.clock.now())
@@ -111,7 +115,7 @@ class MatchRoutes(Controller):
         responses=problem_responses(401, 403, 404, 409),
     )
     async def resign(self, matches: NamedDependency[Matches], request: Request[Any, Any, Any], id: MatchId) -> schemas.MatchOut:
-        _, seat = await self._seat(matches, request, id, required=True)
+        _, seat = await self._seat(matches, request, id, required=True, fresh=False)
         assert seat is not None
         m = await matches.resign(id, seat)
         return m.out(seat, matches.clock.now())
@@ -125,7 +129,7 @@ class MatchRoutes(Controller):
     async def chat(
         self, matches: NamedDependency[Matches], request: Request[Any, Any, Any], id: MatchId, data: JSONBody[schemas.ChatBody]
     ) -> schemas.ChatOut:
-        _, seat = await self._seat(matches, request, id, required=True)
+        _, seat = await self._seat(matches, request, id, required=True, fresh=False)
         assert seat is not None
         return await matches.chat(id, seat, data.text, language(request))
 

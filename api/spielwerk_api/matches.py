@@ -20,7 +20,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from sqlalchemy import and_, select, update
+from sqlalchemy import and_, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
@@ -288,6 +288,7 @@ class Matches:
     """The match service: every route and the sweeper go through it."""
 
     def __init__(self, db: AsyncEngine, clock: Clock, publish: Publish, cache_size: int = 2048) -> None:
+        self.engine = db
         self.sessions = async_sessionmaker(db, expire_on_commit=False)
         self.clock = clock
         self.publish = publish
@@ -330,6 +331,12 @@ class Matches:
             while len(self.cache) > self.cache_size:
                 self.cache.popitem(last=False)
             return m
+
+    async def known(self, match_id: str) -> Match:
+        """The match as this worker last saw it (loaded if it has not): enough to find a seat by
+        its token, which never changes. Writes take ``get`` again under the match's lock."""
+        m = self.cache.get(match_id)
+        return m if m is not None else await self.get(match_id)
 
     async def _load(self, session: AsyncSession, match_id: str) -> Match:
         r = await session.get_one(MatchRow, match_id)
@@ -488,11 +495,14 @@ class Matches:
         """Store one ply where the match still has version ``m.version``, then replay it."""
         probe = m.fork()
         probe.replay(ply)
+        # Core statements on a connection, not the ORM: every move passes here, and the ORM's
+        # session and unit of work cost about as much again as the two statements themselves.
+        matches, plies = (MatchRow.metadata.tables[t] for t in ("matches", "plies"))
         try:
-            async with self.writing() as session:
-                done = await session.execute(
-                    update(MatchRow)
-                    .where(MatchRow.id == m.id, MatchRow.version == m.version)
+            async with self.write_turn, self.engine.begin() as conn:
+                done = await conn.execute(
+                    update(matches)
+                    .where(matches.c.id == m.id, matches.c.version == m.version)
                     .values(
                         version=m.version + 1,
                         status=probe.status,
@@ -500,9 +510,13 @@ class Matches:
                         deadline=probe.deadline(),
                     )
                 )
-                if done.rowcount != 1:  # type: ignore[attr-defined]
+                if done.rowcount != 1:
                     raise Problem(409, "stale_version", "the match moved on meanwhile; fetch it and try again")
-                session.add(PlyRow(match_id=m.id, ply=m.version + 1, kind=ply.kind, seat=ply.seat, action=ply.action, at=ply.at))
+                await conn.execute(
+                    insert(plies).values(
+                        match_id=m.id, ply=m.version + 1, kind=ply.kind, seat=ply.seat, action=ply.action, at=ply.at
+                    )
+                )
         except IntegrityError:
             raise Problem(409, "stale_version", "the match moved on meanwhile; fetch it and try again") from None
         m.adopt(probe)

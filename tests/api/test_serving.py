@@ -91,3 +91,50 @@ def test_the_game_cache_serves_no_options_and_options_alike() -> None:
     assert reshuffle.options()["reshuffle"] is True
     assert engine.load_game("caravan", {}).options()["reshuffle"] is False
     assert reshuffle is engine.load_game("caravan", {"reshuffle": True})
+
+
+def test_a_worker_behind_takes_the_next_move_on_the_version_another_stored(tmp_path: Path) -> None:
+    """Two workers on one database: the seat is found from a cached match that is behind, the
+    move is still checked against the version stored by the other worker."""
+    from litestar.testing import TestClient
+    from spielwerk_api import Settings, create_app
+
+    url = f"sqlite:///{tmp_path / 'two.db'}"
+    settings = [Settings(database_url=url, clock=ManualClock(), sweep_interval_s=3600) for _ in range(2)]
+    apps = [create_app(s) for s in settings]
+    with TestClient(apps[0]) as one, TestClient(apps[1]) as two:
+        body = {"game": "schotten_totten", "seed": 5, "seats": [{"kind": "person"}, {"kind": "person"}]}
+        created = one.post("/v1/matches", json=body).json()
+        match_id, tokens = created["id"], [s["token"] for s in created["seats"]]
+        truth = spielwerk.load_game("schotten_totten").new_initial_state(5)
+
+        def play(client: TestClient[Any], version: int) -> Any:
+            seat = truth.current_player()
+            pick = truth.legal_moves()[0]
+            r = client.post(
+                f"/v1/matches/{match_id}/moves",
+                json={"version": version, "move": pick["move"]},
+                headers={"Authorization": f"Bearer {tokens[seat]}"},
+            )
+            if r.status_code == 200:
+                truth.apply_action(pick["action"])
+            return r
+
+        # The second worker caches the match at version 0, then the first stores two moves.
+        assert two.get(f"/v1/matches/{match_id}").json()["version"] == 0
+        assert play(one, 0).status_code == 200
+        assert play(one, 1).status_code == 200
+        # The second worker's copy is behind: a move against version 1 is stale, against 2 it counts.
+        stale = play(two, 1)
+        assert stale.status_code == 409 and stale.json()["version"] == 2
+        moved = play(two, 2)
+        assert moved.status_code == 200, moved.text
+        assert moved.json()["version"] == 3
+        assert moved.json()["view"] == truth.view(moved.json()["seat"])
+        # A token of another match opens no seat here, however the match was found.
+        wrong = two.post(
+            f"/v1/matches/{match_id}/moves",
+            json={"version": 3, "move": truth.legal_moves()[0]["move"]},
+            headers={"Authorization": "Bearer not-a-token"},
+        )
+        assert wrong.status_code == 403
