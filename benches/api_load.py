@@ -9,11 +9,12 @@ Starts ``python -m spielwerk serve --workers N`` on a fresh SQLite file in a tem
   one of its legal moves, driven by ``wrk`` (Debian's ``wrk``; a Lua script sets the body);
 - ``claim-check``: ``POST /v1/schotten-totten/claim-check``, also with ``wrk``;
 - ``moves``: committed match moves, ``POST /v1/matches/{id}/moves``. Each move needs the
-  match's current version, so ``wrk`` cannot replay one body: an asyncio driver with httpx runs
-  ``--clients`` clients side by side, each playing its own two-person Schotten Totten matches
-  through the real API (it holds both seats' tokens, keeps the engine's state locally to pick a
-  random legal move, and starts a new match when one ends). Only the move requests are timed;
-  creating the matches is not counted.
+  match's current version, so ``wrk`` cannot replay one body. Instead ``--clients`` asyncio
+  clients play side by side, each its own two-person Schotten Totten matches through the real
+  API, one after another, on one kept-alive connection. Before the clock starts, the matches
+  are created over the API and played out with the engine (random legal moves of both seats),
+  so each move's request, with its version and seat token, is ready; the timed part only sends
+  them, each as soon as the previous one is answered, and checks every answer is 200.
 
 The load generator runs on the same machine as the server and takes its share of the cores:
 say so next to the figures. This is a benchmark, never a test: nothing here asserts a time.
@@ -27,6 +28,7 @@ import json
 import os
 import random
 import re
+import resource
 import shutil
 import signal
 import subprocess
@@ -57,6 +59,8 @@ class Figures:
     # The server's CPU time per request (all workers): steadier than requests/s on a shared
     # machine, where other processes take cores from both the server and the generator.
     cpu_us: float = 0.0
+    # The load generator's CPU time per request (wrk, or this process for the match driver).
+    generator_cpu_us: float = 0.0
 
     @property
     def rate(self) -> float:
@@ -68,7 +72,8 @@ class Figures:
         return (
             f"{self.name:12} {self.rate:9,.0f} req/s   p50 {self.p50_ms:6.2f} ms   p99 {self.p99_ms:6.2f} ms"
             "   "
-            f"server CPU {self.cpu_us:5.0f} us/req   errors {self.errors}   "
+            f"CPU/req: server {self.cpu_us:5.0f} us, generator {self.generator_cpu_us:4.0f} us"
+            f"   errors {self.errors}   "
             f"({verdict} the target >= {rate:,.0f}/s, p99 <= {p99:.0f} ms)"
         )
 
@@ -99,17 +104,19 @@ def claim_check_body() -> dict[str, Any]:
 # -- the server ----------------------------------------------------------------------------
 
 
-def start_server(port: int, workers: int, database: str) -> subprocess.Popen[bytes]:
+def start_server(port: int, workers: int, database: str, log: Path) -> subprocess.Popen[bytes]:
     env = dict(os.environ)
     # The worktree's packages first, as when the benchmark is run from the repository.
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "python"), str(ROOT / "api"), env.get("PYTHONPATH", "")])
     command = [sys.executable, "-m", "spielwerk", "serve", "--host", "127.0.0.1", "--port", str(port)]
     command += ["--workers", str(workers), "--database", database]
-    server = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    # Its output goes to a file: a pipe nobody reads would stop the server once it is full.
+    with log.open("wb") as out:
+        server = subprocess.Popen(command, env=env, stdout=out, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if server.poll() is not None:
-            raise SystemExit(f"the server stopped: {server.stderr.read().decode() if server.stderr else ''}")
+            raise SystemExit(f"the server stopped:\n{log.read_text()[-3000:]}")
         try:
             # Every worker must be up: ask a few times, each answer may come from either.
             if all(
@@ -170,12 +177,14 @@ def run_wrk(
     (folder / f"{name}.json").write_text(json.dumps(body))
     script = folder / f"{name}.lua"
     script.write_text(LUA.format(body=folder / f"{name}.json"))
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     out = subprocess.run(
         ["wrk", f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "--latency", "-s", str(script), url],
         check=True,
         capture_output=True,
         text=True,
     ).stdout
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     requests = int(re.search(r"(\d+) requests in ([\d.]+)(s|m)", out).group(1))  # type: ignore[union-attr]
     rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
     p50 = milliseconds(re.search(r"\s50%\s+(\S+)", out).group(1))  # type: ignore[union-attr]
@@ -183,61 +192,103 @@ def run_wrk(
     failed = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
     broken = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", out)
     errors = (int(failed.group(1)) if failed else 0) + (sum(map(int, broken.groups())) if broken else 0)
-    return Figures(name, requests, requests / rate, p50, p99, errors)
+    figures = Figures(name, requests, requests / rate, p50, p99, errors)
+    figures.generator_cpu_us = 1e6 * cpu_between(before, after) / max(1, requests)
+    return figures
+
+
+def cpu_between(before: resource.struct_rusage, after: resource.struct_rusage) -> float:
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 # -- committed moves ------------------------------------------------------------------------
 
 
-class Player:
-    """One client: plays both seats of its own Schotten Totten matches, one match after another."""
+@dataclass
+class Script:
+    """One match and every move of it, worked out beforehand with the engine (both seats)."""
 
-    def __init__(self, client: httpx.AsyncClient, rng: random.Random) -> None:
-        self.client = client
-        self.rng = rng
-        self.game = spielwerk.load_game("schotten_totten")
+    match_id: str
+    # Each move's whole HTTP request; its body names the version the move is made against.
+    requests: list[bytes]
 
-    async def new_match(self) -> tuple[str, list[str], spielwerk.State]:
-        seed = self.rng.randrange(2**32)
-        r = await self.client.post(
-            "/v1/matches", json={"game": "schotten_totten", "seed": seed, "seats": [{"kind": "person"}] * 2}
+
+def plan_match(client: httpx.Client, seed: int, host: str) -> Script:
+    """Start a two-person match over the API and play it out locally: the moves to send."""
+    r = client.post(
+        "/v1/matches", json={"game": "schotten_totten", "seed": seed, "seats": [{"kind": "person"}] * 2}
+    )
+    r.raise_for_status()
+    out = r.json()
+    tokens = [s["token"] for s in out["seats"]]
+    state = spielwerk.load_game("schotten_totten").new_initial_state(seed)
+    rng = random.Random(seed)
+    requests = []
+    version = 0
+    while not state.is_terminal():
+        seat = state.current_player()
+        pick = rng.choice(state.legal_moves())
+        body = json.dumps({"version": version, "move": pick["move"]}).encode()
+        head = (
+            f"POST /v1/matches/{out['id']}/moves HTTP/1.1\r\nHost: {host}\r\n"
+            f"Authorization: Bearer {tokens[seat]}\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(body)}\r\n\r\n"
         )
-        r.raise_for_status()
-        out = r.json()
-        return out["id"], [s["token"] for s in out["seats"]], self.game.new_initial_state(seed)
-
-    async def play(self, until: float, latencies: list[float], errors: list[str]) -> None:
-        match_id, tokens, state = await self.new_match()
-        version = 0
-        while time.monotonic() < until:
-            if state.is_terminal():
-                match_id, tokens, state = await self.new_match()
-                version = 0
-            seat = state.current_player()
-            pick = self.rng.choice(state.legal_moves())
-            start = time.perf_counter()
-            r = await self.client.post(
-                f"/v1/matches/{match_id}/moves",
-                json={"version": version, "move": pick["move"]},
-                headers={"Authorization": f"Bearer {tokens[seat]}"},
-            )
-            latencies.append(time.perf_counter() - start)
-            if r.status_code != 200:
-                errors.append(f"{r.status_code}: {r.text[:200]}")
-                return
-            state.apply_action(pick["action"])
-            version = r.json()["version"]
+        requests.append(head.encode() + body)
+        state.apply_action(pick["action"])
+        version += 1  # two persons, no bots: one version per move
+    return Script(out["id"], requests)
 
 
-async def drive_moves(base: str, seconds: int, clients: int) -> Figures:
+async def send(
+    reader: asyncio.StreamReader, writer: asyncio.StreamWriter, request: bytes
+) -> tuple[int, bytes]:
+    """One request on a kept-alive HTTP/1.1 connection; the status and the body."""
+    writer.write(request)
+    status = int((await reader.readline()).split()[1])
+    length = 0
+    while (line := await reader.readline()) not in (b"\r\n", b""):
+        name, _, value = line.partition(b":")
+        if name.lower() == b"content-length":
+            length = int(value)
+    return status, await reader.readexactly(length)
+
+
+async def play_scripts(
+    port: int, scripts: list[Script], until: float, latencies: list[float], errors: list[str]
+) -> None:
+    """One client: its matches one after another, each move sent as soon as the last is answered."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    try:
+        for script in scripts:
+            for request in script.requests:
+                if time.monotonic() >= until:
+                    return
+                start = time.perf_counter()
+                status, body = await send(reader, writer, request)
+                latencies.append(time.perf_counter() - start)
+                if status != 200:
+                    errors.append(f"{status}: {body[:200]!r}")
+                    return
+        errors.append("a client ran out of prepared matches: raise --matches")
+    finally:
+        writer.close()
+
+
+async def drive_moves(port: int, seconds: int, clients: int, matches: int) -> Figures:
+    """``clients`` clients side by side, each with ``matches`` prepared matches of its own."""
+    with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
+        plans = [
+            [plan_match(client, 1000 * c + i, f"127.0.0.1:{port}") for i in range(matches)]
+            for c in range(clients)
+        ]
     latencies: list[float] = []
     errors: list[str] = []
-    limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
-    async with httpx.AsyncClient(base_url=base, limits=limits, timeout=30) as client:
-        players = [Player(client, random.Random(i)) for i in range(clients)]
-        start = time.monotonic()
-        await asyncio.gather(*(p.play(start + seconds, latencies, errors) for p in players))
-        elapsed = time.monotonic() - start
+    start = time.monotonic()
+    before = resource.getrusage(resource.RUSAGE_SELF)
+    await asyncio.gather(*(play_scripts(port, plan, start + seconds, latencies, errors) for plan in plans))
+    elapsed = time.monotonic() - start
+    after = resource.getrusage(resource.RUSAGE_SELF)
     for e in errors[:3]:
         print("  moves: error", e, file=sys.stderr)
     ordered = sorted(latencies)
@@ -248,6 +299,7 @@ async def drive_moves(base: str, seconds: int, clients: int) -> Figures:
         1000 * ordered[len(ordered) // 2],
         1000 * ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))],
         len(errors),
+        generator_cpu_us=1e6 * cpu_between(before, after) / max(1, len(ordered)),
     )
 
 
@@ -262,6 +314,7 @@ def main() -> int:
     parser.add_argument("--threads", type=int, default=2, help="wrk threads")
     parser.add_argument("--connections", type=int, default=32, help="wrk connections")
     parser.add_argument("--clients", type=int, default=16, help="clients playing matches side by side")
+    parser.add_argument("--matches", type=int, default=8, help="matches prepared per client")
     parser.add_argument("--database", default=None, help="default: a fresh SQLite file in a temporary folder")
     parser.add_argument(
         "--only", choices=sorted(TARGETS), action="append", help="run only these (repeatable)"
@@ -273,7 +326,7 @@ def main() -> int:
     runs = args.only or list(TARGETS)
     folder = Path(tempfile.mkdtemp(prefix="spielwerk-load-"))
     database = args.database or f"sqlite:///{folder / 'bench.db'}"
-    server = start_server(args.port, args.workers, database)
+    server = start_server(args.port, args.workers, database, folder / "server.log")
     base = f"http://127.0.0.1:{args.port}"
     print(
         f"server: {args.workers} worker(s), {database}; {os.cpu_count()} cores shared with the load generator"
@@ -282,7 +335,7 @@ def main() -> int:
         for name in runs:
             cpu = server_cpu(server.pid)
             if name == "moves":
-                figures = asyncio.run(drive_moves(base, args.duration, args.clients))
+                figures = asyncio.run(drive_moves(args.port, args.duration, args.clients, args.matches))
             else:
                 path = (
                     "/v1/games/schotten_totten/check"
