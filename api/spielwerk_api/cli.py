@@ -10,7 +10,12 @@ from .app import DEFAULT_DATABASE
 
 
 def serve(
-    host: str, port: int, workers: int, database: str | None, log_level: str = "info", access_log: bool = False
+    host: str,
+    port: int,
+    workers: int,
+    database: str | None,
+    log_level: str = "info",
+    access_log: bool = False,
 ) -> None:
     import uvicorn
 

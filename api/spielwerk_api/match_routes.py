@@ -55,7 +55,13 @@ class MatchRoutes(Controller):
         return await matches.create(data)
 
     async def _seat(
-        self, matches: Matches, request: Request[Any, Any, Any], id: str, *, required: bool, fresh: bool = True
+        self,
+        matches: Matches,
+        request: Request[Any, Any, Any],
+        id: str,
+        *,
+        required: bool,
+        fresh: bool = True,
     ) -> tuple[Match, int | None]:
         # A route that writes reads the match afresh under its lock anyway: finding the seat
         # needs only the tokens, so it skips a database round trip (fresh=False).

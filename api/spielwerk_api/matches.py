@@ -514,7 +514,12 @@ class Matches:
                     raise Problem(409, "stale_version", "the match moved on meanwhile; fetch it and try again")
                 await conn.execute(
                     insert(plies).values(
-                        match_id=m.id, ply=m.version + 1, kind=ply.kind, seat=ply.seat, action=ply.action, at=ply.at
+                        match_id=m.id,
+                        ply=m.version + 1,
+                        kind=ply.kind,
+                        seat=ply.seat,
+                        action=ply.action,
+                        at=ply.at,
                     )
                 )
         except IntegrityError:

@@ -86,7 +86,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="sqlite:///path/to/file.db or postgresql://user@host/db "
         "(default: $DATABASE_URL, else sqlite:///spielwerk.db in the working folder)",
     )
-    w.add_argument("--access-log", action="store_true", help="log a line per request (off: it costs throughput)")
+    w.add_argument(
+        "--access-log", action="store_true", help="log a line per request (off: it costs throughput)"
+    )
     args = parser.parse_args(argv)
     if args.command == "serve":
         return serve(args)
