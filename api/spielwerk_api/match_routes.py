@@ -155,6 +155,8 @@ class MatchRoutes(Controller):
     @get(
         "/{id:str}/events",
         summary="Server-sent events: one per new version with the seat's view, and chat",
+        # Documents the stream as what it is (the default would claim JSON).
+        media_type="text/event-stream",
         responses=SEAT_PROBLEMS,
     )
     async def events(

@@ -10,6 +10,7 @@ Derandomized with a fixed number of examples per operation, so a run is repeatab
 
 from __future__ import annotations
 
+import random
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -18,8 +19,10 @@ from typing import Any
 
 import pytest
 import schemathesis
+import spielwerk
 from hypothesis import HealthCheck, settings
-from schemathesis.python.asgi import shutdown_lifespans
+from requests.structures import CaseInsensitiveDict
+from schemathesis.python.asgi import get_client, shutdown_lifespans
 from spielwerk_api import Settings, create_app
 
 # Per operation; about 30 operations, so a run stays well under two minutes.
@@ -52,15 +55,68 @@ def fresh_database() -> Iterator[None]:
     shutil.rmtree(FOLDER, ignore_errors=True)
 
 
+# Repeatable: the same examples every run, none kept between runs, no time limit per example.
+SETTINGS: dict[str, Any] = {
+    "derandomize": True,
+    "deadline": None,
+    "database": None,
+    "suppress_health_check": list(HealthCheck),
+}
+
+
 @schema.parametrize()
-@settings(
-    max_examples=MAX_EXAMPLES,
-    derandomize=True,
-    deadline=None,
-    database=None,
-    suppress_health_check=list(HealthCheck),
-)
+@settings(max_examples=MAX_EXAMPLES, **SETTINGS)
 def test_every_operation_answers_as_documented(case: schemathesis.Case[Any]) -> None:
+    case.call_and_validate(checks=CHECKS)
+
+
+# Random ids and states are refused at the door (404, 422 invalid_state): the routes behind it
+# get the same generated requests once more, on a real match with a real seat's token and on
+# a real mid-game state, so the engine's own checks meet the generated moves.
+match_routes = schema.include(path_regex=r"^/v1/matches/\{id\}")
+state_routes = schema.include(path_regex=r"^/v1/games/\{game\}/(check|apply|moves)$")
+
+
+def real_position() -> str:
+    """Schotten Totten 20 random plies in: cards on the stones, hands, a pile."""
+    state = spielwerk.load_game("schotten_totten").new_initial_state(3)
+    rng = random.Random(3)
+    for _ in range(20):
+        state.apply_action(rng.choice(state.legal_actions()))
+    return state.serialize()
+
+
+POSITION = real_position()
+
+
+@pytest.fixture(scope="module")
+def real_seat() -> tuple[str, str]:
+    """A running two-person match on the fuzzed app: its id and the first seat's token."""
+    body: dict[str, Any] = {"game": "schotten_totten", "seed": 3, "seats": [{"kind": "person"}] * 2}
+    with get_client(APP) as client:  # type: ignore[arg-type]  # schemathesis types ASGI apps narrowly
+        created = client.post("/v1/matches", json=body).json()
+    return created["id"], created["seats"][0]["token"]
+
+
+@match_routes.parametrize()
+@settings(max_examples=MAX_EXAMPLES // 2, **SETTINGS)
+def test_match_operations_on_a_real_match(case: schemathesis.Case[Any], real_seat: tuple[str, str]) -> None:
+    match_id, token = real_seat
+    case.path_parameters["id"] = match_id
+    if case.headers is None:
+        case.headers = CaseInsensitiveDict()
+    case.headers["Authorization"] = f"Bearer {token}"
+    # The event stream of a running match never ends: keep what arrives in the first second.
+    case.call_and_validate(checks=CHECKS, timeout=1.0)
+
+
+@state_routes.parametrize()
+@settings(max_examples=MAX_EXAMPLES // 2, **SETTINGS)
+def test_rule_checks_on_a_real_position(case: schemathesis.Case[Any]) -> None:
+    case.path_parameters["game"] = "schotten_totten"
+    if isinstance(case.body, dict):
+        case.body["state"] = POSITION
+        case.body.pop("options", None)
     case.call_and_validate(checks=CHECKS)
 
 
@@ -92,5 +148,8 @@ def test_every_operation_documents_its_problems() -> None:
         assert ("413" in errors) == ("requestBody" in operation), (method, path)
         for status, r in errors.items():
             assert r["content"] == {"application/problem+json": {"schema": problem}}, (method, path, status)
+    # The event stream is documented as one, not as JSON (schemathesis found it on a real match).
+    events = doc["paths"]["/v1/matches/{id}/events"]["get"]["responses"]["200"]
+    assert list(events["content"]) == ["text/event-stream"]
     required = set(doc["components"]["schemas"]["ProblemDetails"]["required"])
     assert required == {"type", "title", "status", "detail", "code"}
