@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 import shutil
 import tempfile
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -38,8 +39,9 @@ CHECKS = [
 
 # Built at import, because schemathesis makes one test per operation when the module is
 # collected (its lazy fixture loader does not work with pytest 9). Building the app touches no
-# database: the lifespan runs on the first request, and the fixture below ends it.
-FOLDER = Path(tempfile.mkdtemp(prefix="spielwerk-fuzz-"))
+# database: the lifespan runs on the first request, and the fixture below ends it. The folder
+# is only named here and made by the fixture, so a run that skips these tests leaves nothing.
+FOLDER = Path(tempfile.gettempdir()) / f"spielwerk-fuzz-{uuid.uuid4().hex}"
 # The sweeper's own loop sleeps for an hour: nothing but the generated requests runs.
 APP = create_app(Settings(database_url=f"sqlite:///{FOLDER / 'spielwerk.db'}", sweep_interval_s=3600))
 # The document the app serves at /schema/openapi.json (test_rules_api checks it is served).
@@ -49,6 +51,7 @@ schema.app = APP
 
 @pytest.fixture(scope="module", autouse=True)
 def fresh_database() -> Iterator[None]:
+    FOLDER.mkdir()
     yield
     # schemathesis started the app's lifespan on its first request and keeps it running.
     shutdown_lifespans()
