@@ -314,7 +314,7 @@ def main() -> int:
     parser.add_argument("--threads", type=int, default=2, help="wrk threads")
     parser.add_argument("--connections", type=int, default=32, help="wrk connections")
     parser.add_argument("--clients", type=int, default=16, help="clients playing matches side by side")
-    parser.add_argument("--matches", type=int, default=8, help="matches prepared per client")
+    parser.add_argument("--matches", type=int, default=40, help="matches prepared per client")
     parser.add_argument("--database", default=None, help="default: a fresh SQLite file in a temporary folder")
     parser.add_argument(
         "--only", choices=sorted(TARGETS), action="append", help="run only these (repeatable)"
