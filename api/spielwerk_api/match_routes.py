@@ -20,11 +20,14 @@ from litestar.response import ServerSentEvent, ServerSentEventMessage
 
 from . import schemas
 from .matches import Match, Matches
-from .problems import language
+from .problems import language, problem_responses
 from .rules import legal_moves, rejection
 
 MatchId = Annotated[str, Parameter(description="the id POST /v1/matches answered", max_length=32)]
 
+
+# What a route that reads a seat's token may answer besides its own problems.
+SEAT_PROBLEMS = problem_responses(401, 403, 404)
 
 # How often an event stream looks at the database when no note arrives.
 POLL_S = 3.0
@@ -43,38 +46,66 @@ class MatchRoutes(Controller):
     path = "/v1/matches"
     tags = ["matches"]
 
-    @post("/", summary="Start a match; each person seat gets a secret token, shown only here")
+    @post(
+        "/",
+        summary="Start a match; each person seat gets a secret token, shown only here",
+        responses=problem_responses(404, 413, 422),
+    )
     async def create(self, matches: NamedDependency[Matches], data: JSONBody[schemas.NewMatch]) -> schemas.MatchCreated:
         return await matches.create(data)
 
-    async def _seat(self, matches: Matches, request: Request[Any, Any, Any], id: str, *, required: bool) -> tuple[Match, int | None]:
-        m = await matches.get(id)
+    async def _seat(
+        self,
+        matches: Matches,
+        request: Request[Any, Any, Any],
+        id: str,
+        *,
+        required: bool,
+        fresh: bool = True,
+    ) -> tuple[Match, int | None]:
+        # A route that writes reads the match afresh under its lock anyway: finding the seat
+        # needs only the tokens, so it skips a database round trip (fresh=False).
+        m = await matches.get(id) if fresh else await matches.known(id)
         seat = matches.seat_of(m, authorization(request), required=required)
         await matches.touch(m, seat)
         return m, seat
 
-    @get("/{id:str}", summary="The match as the token's seat sees it (spectators: the public view)")
+    @get(
+        "/{id:str}",
+        summary="The match as the token's seat sees it (spectators: the public view)",
+        responses=SEAT_PROBLEMS,
+    )
     async def show(self, matches: NamedDependency[Matches], request: Request[Any, Any, Any], id: MatchId) -> schemas.MatchOut:
         m, seat = await self._seat(matches, request, id, required=False)
         return m.out(seat, matches.clock.now())
 
-    @get("/{id:str}/moves", summary="The legal moves of the token's seat")
+    @get("/{id:str}/moves", summary="The legal moves of the token's seat", responses=SEAT_PROBLEMS)
     async def moves(self, matches: NamedDependency[Matches], request: Request[Any, Any, Any], id: MatchId) -> schemas.Moves:
         m, seat = await self._seat(matches, request, id, required=True)
         if m.status != "running" or seat not in m.to_move():
             return schemas.Moves(moves=[])
         return legal_moves(m.state, seat)
 
-    @post("/{id:str}/moves", status_code=200, summary="Make a move against the version you saw")
+    @post(
+        "/{id:str}/moves",
+        status_code=200,
+        summary="Make a move against the version you saw",
+        responses=problem_responses(401, 403, 404, 409, 413, 422),
+    )
     async def play(
         self, matches: NamedDependency[Matches], request: Request[Any, Any, Any], id: MatchId, data: JSONBody[schemas.PlayBody]
     ) -> schemas.MatchOut:
-        _, seat = await self._seat(matches, request, id, required=True)
+        _, seat = await self._seat(matches, request, id, required=True, fresh=False)
         assert seat is not None
         m = await matches.play(id, seat, data.version, data.move)
         return m.out(seat, matches.clock.now())
 
-    @post("/{id:str}/check", status_code=200, summary="Would this move be legal for the token's seat, and why not?")
+    @post(
+        "/{id:str}/check",
+        status_code=200,
+        summary="Would this move be legal for the token's seat, and why not?",
+        responses=problem_responses(401, 403, 404, 413, 422),
+    )
     async def check(
         self, matches: NamedDependency[Matches], request: Request[Any, Any, Any], id: MatchId, data: JSONBody[schemas.CheckBody]
     ) -> schemas.Rejection:
@@ -83,31 +114,51 @@ class MatchRoutes(Controller):
             return schemas.Rejection(legal=False, reason=f"the match is {m.status}", code="match_over")
         return rejection(m.state.check_move(data.move, seat), language(request))
 
-    @post("/{id:str}/resign", status_code=200, summary="Give up: the seat (Dog: its team) loses")
+    @post(
+        "/{id:str}/resign",
+        status_code=200,
+        summary="Give up: the seat (Dog: its team) loses",
+        responses=problem_responses(401, 403, 404, 409),
+    )
     async def resign(self, matches: NamedDependency[Matches], request: Request[Any, Any, Any], id: MatchId) -> schemas.MatchOut:
-        _, seat = await self._seat(matches, request, id, required=True)
+        _, seat = await self._seat(matches, request, id, required=True, fresh=False)
         assert seat is not None
         m = await matches.resign(id, seat)
         return m.out(seat, matches.clock.now())
 
-    @post("/{id:str}/chat", status_code=201, summary="The Game's table talk: no numbers (T7)")
+    @post(
+        "/{id:str}/chat",
+        status_code=201,
+        summary="The Game's table talk: no numbers (T7)",
+        responses=problem_responses(401, 403, 404, 409, 413, 422),
+    )
     async def chat(
         self, matches: NamedDependency[Matches], request: Request[Any, Any, Any], id: MatchId, data: JSONBody[schemas.ChatBody]
     ) -> schemas.ChatOut:
-        _, seat = await self._seat(matches, request, id, required=True)
+        _, seat = await self._seat(matches, request, id, required=True, fresh=False)
         assert seat is not None
         return await matches.chat(id, seat, data.text, language(request))
 
-    @get("/{id:str}/chat", summary="Every message said at the table so far")
+    @get("/{id:str}/chat", summary="Every message said at the table so far", responses=problem_responses(404))
     async def chat_log(self, matches: NamedDependency[Matches], id: MatchId) -> list[schemas.ChatOut]:
         await matches.get(id)
         return await matches.chat_log(id)
 
-    @get("/{id:str}/replay", summary="After the end: seed, options, every action and every hidden card")
+    @get(
+        "/{id:str}/replay",
+        summary="After the end: seed, options, every action and every hidden card",
+        responses=problem_responses(404, 409),
+    )
     async def replay(self, matches: NamedDependency[Matches], id: MatchId) -> schemas.Replay:
         return matches.replay(await matches.get(id))
 
-    @get("/{id:str}/events", summary="Server-sent events: one per new version with the seat's view, and chat")
+    @get(
+        "/{id:str}/events",
+        summary="Server-sent events: one per new version with the seat's view, and chat",
+        # Documents the stream as what it is (the default would claim JSON).
+        media_type="text/event-stream",
+        responses=SEAT_PROBLEMS,
+    )
     async def events(
         self, matches: NamedDependency[Matches], channels: NamedDependency[ChannelsPlugin], request: Request[Any, Any, Any], id: MatchId
     ) -> ServerSentEvent:

@@ -11,8 +11,10 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+import msgspec
 from litestar import Request, Response
 from litestar.exceptions import HTTPException, ValidationException
+from litestar.openapi.datastructures import ResponseSpec
 from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
 
 import spielwerk
@@ -25,6 +27,26 @@ PROBLEM_JSON = "application/problem+json"
 TYPE_PREFIX = "urn:spielwerk:problem:"
 
 
+class ProblemDetails(msgspec.Struct, omit_defaults=True):
+    """The body of every error answer (RFC 9457), and its schema in the OpenAPI document.
+
+    Members that do not apply to a problem are left out of its answer.
+    """
+
+    type: str
+    title: str
+    status: int
+    detail: str
+    # A stable code to branch on; ``type`` is the same code as a URN.
+    code: str
+    # A move the rules refuse: the engine's ruling, its values and its reason.
+    rule: str | None = None
+    reason: str | None = None
+    params: dict[str, Any] | None = None
+    # A stale version (409): the version the match is at now.
+    version: int | None = None
+
+
 class Problem(HTTPException):
     """An error of the API itself (not of the engine), with a stable code."""
 
@@ -35,11 +57,39 @@ class Problem(HTTPException):
         detail: str,
         *,
         headers: dict[str, str] | None = None,
-        **extra: Any,
+        rule: str | None = None,
+        version: int | None = None,
     ) -> None:
         super().__init__(detail=detail, status_code=status_code, headers=headers)
         self.code = code
-        self.fields = extra
+        self.rule = rule
+        self.version = version
+
+
+# What each error status means in this API, for the OpenAPI document.
+PROBLEM_DESCRIPTIONS = {
+    400: "The body or a parameter does not match its schema (code invalid_body)",
+    401: "No seat's token was sent (code token_required)",
+    403: "The token opens no seat of this match (code wrong_token)",
+    404: "No such game or match (codes unknown_game, unknown_match)",
+    409: "The match moved on or is over (codes stale_version, match_over, match_running)",
+    413: "The request body is too large (code body_too_large)",
+    422: "The engine or a match rule refuses it, with the engine's rule, code and reason",
+}
+
+
+def problem_responses(*statuses: int) -> dict[int, ResponseSpec]:
+    """The problem details a route may answer, by status; any route may answer 400 (a parameter
+    or the body does not match its schema), routes that read a body also 413."""
+    return {
+        status: ResponseSpec(
+            data_container=ProblemDetails,
+            media_type=PROBLEM_JSON,
+            description=PROBLEM_DESCRIPTIONS[status],
+            generate_examples=False,
+        )
+        for status in sorted({400, *statuses})
+    }
 
 
 def language(request: Request[Any, Any, Any]) -> str:
@@ -86,8 +136,9 @@ TITLES = {
 
 
 def problem_response(status: int, body: dict[str, Any], headers: dict[str, str] | None = None) -> Response[Any]:
-    body.setdefault("status", status)
-    return Response(content=body, status_code=status, media_type=PROBLEM_JSON, headers=headers)
+    # Built as the Struct the OpenAPI document names, so the answer and its schema never drift.
+    problem = ProblemDetails(status=status, **body)
+    return Response(content=problem, status_code=status, media_type=PROBLEM_JSON, headers=headers)
 
 
 def on_engine_error(request: Request[Any, Any, Any], error: spielwerk.SpielwerkError) -> Response[Any]:
@@ -114,7 +165,8 @@ def on_http_error(request: Request[Any, Any, Any], error: HTTPException) -> Resp
             "title": _phrase(status),
             "detail": error.detail,
             "code": error.code,
-            **error.fields,
+            "rule": error.rule,
+            "version": error.version,
         }
         return problem_response(status, body, error.headers)
     body = {"type": "about:blank", "title": _phrase(status), "detail": error.detail}
@@ -189,4 +241,12 @@ EXCEPTION_HANDLERS: Any = {
     Exception: on_unexpected,
 }
 
-__all__ = ["EXCEPTION_HANDLERS", "PROBLEM_JSON", "Problem", "engine_fields", "language"]
+__all__ = [
+    "EXCEPTION_HANDLERS",
+    "PROBLEM_JSON",
+    "Problem",
+    "ProblemDetails",
+    "engine_fields",
+    "language",
+    "problem_responses",
+]

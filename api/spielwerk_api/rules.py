@@ -17,7 +17,11 @@ from spielwerk.schotten_totten import check_claim
 from spielwerk.the_game import mentions_number
 
 from . import engine, schemas
-from .problems import engine_fields, language
+from .problems import engine_fields, language, problem_responses
+
+# Every route naming a game may find no such game; the engine refuses options, states and moves.
+GAME_PROBLEMS = problem_responses(404, 422)
+GAME_BODY_PROBLEMS = problem_responses(404, 413, 422)
 
 GameName = Annotated[str, Parameter(description="a game of GET /v1/games", max_length=64)]
 
@@ -41,27 +45,46 @@ class GameRules(Controller):
     async def games(self) -> schemas.GameList:
         return schemas.GameList(games=[schemas.GameInfo(**engine.game_info(n)) for n in spielwerk.list_games()])
 
-    @get("/{game:str}", summary="One game's players, options, variants and action count")
+    @get(
+        "/{game:str}",
+        summary="One game's players, options, variants and action count",
+        responses=GAME_PROBLEMS,
+    )
     async def game(self, game: GameName) -> schemas.GameInfo:
         name = engine.load_game(game).name
         return schemas.GameInfo(**engine.game_info(name))
 
-    @get("/{game:str}/schema", summary="JSON Schemas of the game's views and moves")
+    @get("/{game:str}/schema", summary="JSON Schemas of the game's views and moves", responses=GAME_PROBLEMS)
     async def schema(self, game: GameName) -> schemas.GameSchemas:
         g = engine.load_game(game)
         return schemas.GameSchemas(view=g.view_schema(), move=g.move_schema())
 
-    @post("/{game:str}/new", status_code=200, summary="The initial state, as new_initial_state(seed)")
+    @post(
+        "/{game:str}/new",
+        status_code=200,
+        summary="The initial state, as new_initial_state(seed)",
+        responses=GAME_BODY_PROBLEMS,
+    )
     async def new(self, game: GameName, data: JSONBody[schemas.NewBody]) -> schemas.StateOut:
         g = engine.load_game(game, data.options)
         return schemas.StateOut(state=g.new_initial_state(data.seed).serialize())
 
-    @post("/{game:str}/check", status_code=200, summary="Is this move legal here, and why not?")
+    @post(
+        "/{game:str}/check",
+        status_code=200,
+        summary="Is this move legal here, and why not?",
+        responses=GAME_BODY_PROBLEMS,
+    )
     async def check(self, request: Request[Any, Any, Any], game: GameName, data: JSONBody[schemas.MoveBody]) -> schemas.Rejection:
         state = engine.load_game(game, data.options).deserialize_state(data.state)
         return rejection(state.check_move(data.move, data.seat), language(request))
 
-    @post("/{game:str}/apply", status_code=200, summary="Play a move; 422 with the reason if illegal")
+    @post(
+        "/{game:str}/apply",
+        status_code=200,
+        summary="Play a move; 422 with the reason if illegal",
+        responses=GAME_BODY_PROBLEMS,
+    )
     async def apply(self, game: GameName, data: JSONBody[schemas.MoveBody]) -> schemas.Applied:
         state = engine.load_game(game, data.options).deserialize_state(data.state)
         state.apply_action(state.action_from_json(data.move), data.seat)
@@ -74,7 +97,12 @@ class GameRules(Controller):
             result=state.result_text(),
         )
 
-    @post("/{game:str}/moves", status_code=200, summary="Every legal move with its action id and text")
+    @post(
+        "/{game:str}/moves",
+        status_code=200,
+        summary="Every legal move with its action id and text",
+        responses=GAME_BODY_PROBLEMS,
+    )
     async def moves(self, game: GameName, data: JSONBody[schemas.StateBody]) -> schemas.Moves:
         state = engine.load_game(game, data.options).deserialize_state(data.state)
         return legal_moves(state, data.seat)
@@ -84,7 +112,12 @@ class SchottenTottenRules(Controller):
     path = "/v1/schotten-totten"
     tags = ["rule checks"]
 
-    @post("/claim-check", status_code=200, summary="Can this stone be claimed (S5), and what can the other side reach?")
+    @post(
+        "/claim-check",
+        status_code=200,
+        summary="Can this stone be claimed (S5), and what can the other side reach?",
+        responses=problem_responses(413, 422),
+    )
     async def claim_check(self, data: JSONBody[schemas.ClaimCheckBody]) -> schemas.ClaimCheckOut:
         c = check_claim(data.mine, data.theirs, data.table, data.mine_completed_first)
         best = None
@@ -98,7 +131,12 @@ class TheGameRules(Controller):
     path = "/v1/the-game"
     tags = ["rule checks"]
 
-    @post("/table-talk", status_code=200, summary="May this be said at the table (T7)?")
+    @post(
+        "/table-talk",
+        status_code=200,
+        summary="May this be said at the table (T7)?",
+        responses=problem_responses(413),
+    )
     async def table_talk(self, request: Request[Any, Any, Any], data: JSONBody[schemas.TableTalkBody]) -> schemas.TableTalkOut:
         if not mentions_number(data.text):
             return schemas.TableTalkOut(allowed=True)

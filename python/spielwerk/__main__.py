@@ -59,7 +59,7 @@ def serve(args: argparse.Namespace) -> int:
     except ImportError:
         print("error: the web API is the package spielwerk-api: pip install -e ./api", file=sys.stderr)
         return 2
-    run(args.host, args.port, args.workers, args.database)
+    run(args.host, args.port, args.workers, args.database, access_log=args.access_log)
     return 0
 
 
@@ -85,6 +85,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=None,
         help="sqlite:///path/to/file.db or postgresql://user@host/db "
         "(default: $DATABASE_URL, else sqlite:///spielwerk.db in the working folder)",
+    )
+    w.add_argument(
+        "--access-log", action="store_true", help="log a line per request (off: it costs throughput)"
     )
     args = parser.parse_args(argv)
     if args.command == "serve":

@@ -1,0 +1,362 @@
+"""Load on the web API over loopback: requests/s and latency percentiles (issue 10's targets).
+
+    PYTHONPATH=python:api python benches/api_load.py [--workers 2] [--duration 10] [--only check]
+
+Starts ``python -m spielwerk serve --workers N`` on a fresh SQLite file in a temporary folder
+(or on ``--database URL``), then, each run bounded in time:
+
+- ``check``: ``POST /v1/games/schotten_totten/check`` with a mid-game Schotten Totten state and
+  one of its legal moves, driven by ``wrk`` (Debian's ``wrk``; a Lua script sets the body);
+- ``claim-check``: ``POST /v1/schotten-totten/claim-check``, also with ``wrk``;
+- ``moves``: committed match moves, ``POST /v1/matches/{id}/moves``. Each move needs the
+  match's current version, so ``wrk`` cannot replay one body. Instead ``--clients`` asyncio
+  clients play side by side, each its own two-person Schotten Totten matches through the real
+  API, one after another, on one kept-alive connection. Before the clock starts, the matches
+  are created over the API and played out with the engine (random legal moves of both seats),
+  so each move's request, with its version and seat token, is ready; the timed part only sends
+  them, each as soon as the previous one is answered, and checks every answer is 200.
+
+The load generator runs on the same machine as the server and takes its share of the cores:
+say so next to the figures. This is a benchmark, never a test: nothing here asserts a time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import re
+import resource
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+import spielwerk
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# issue 10: check and claim-check >= 5,000 req/s with p99 <= 10 ms; moves >= 500/s, p99 <= 25 ms.
+TARGETS = {"check": (5000.0, 10.0), "claim-check": (5000.0, 10.0), "moves": (500.0, 25.0)}
+
+
+@dataclass
+class Figures:
+    name: str
+    requests: int
+    seconds: float
+    p50_ms: float
+    p99_ms: float
+    errors: int
+    # The server's CPU time per request (all workers): steadier than requests/s on a shared
+    # machine, where other processes take cores from both the server and the generator.
+    cpu_us: float = 0.0
+    # The load generator's CPU time per request (wrk, or this process for the match driver).
+    generator_cpu_us: float = 0.0
+
+    @property
+    def rate(self) -> float:
+        return self.requests / self.seconds
+
+    def line(self) -> str:
+        rate, p99 = TARGETS[self.name]
+        verdict = "meets" if self.rate >= rate and self.p99_ms <= p99 and not self.errors else "misses"
+        return (
+            f"{self.name:12} {self.rate:9,.0f} req/s   p50 {self.p50_ms:6.2f} ms   p99 {self.p99_ms:6.2f} ms"
+            "   "
+            f"CPU/req: server {self.cpu_us:5.0f} us, generator {self.generator_cpu_us:4.0f} us"
+            f"   errors {self.errors}   "
+            f"({verdict} the target >= {rate:,.0f}/s, p99 <= {p99:.0f} ms)"
+        )
+
+
+# -- request bodies ----------------------------------------------------------------------
+
+
+def check_body(seed: int = 7, plies: int = 20) -> dict[str, Any]:
+    """A mid-game Schotten Totten state (``plies`` random moves in) and one of its legal moves."""
+    state = spielwerk.load_game("schotten_totten").new_initial_state(seed)
+    rng = random.Random(seed)
+    for _ in range(plies):
+        state.apply_action(rng.choice(state.legal_actions()))
+    move = rng.choice(state.legal_moves())["move"]
+    return {"state": state.serialize(), "move": move}
+
+
+def claim_check_body() -> dict[str, Any]:
+    # A color run against two cards of a stronger one still reachable from the table (S5).
+    return {
+        "mine": ["R1", "R2", "R3"],
+        "theirs": ["B5", "B6"],
+        "table": ["G1", "B7"],
+        "mine_completed_first": True,
+    }
+
+
+# -- the server ----------------------------------------------------------------------------
+
+
+def start_server(port: int, workers: int, database: str, log: Path) -> subprocess.Popen[bytes]:
+    env = dict(os.environ)
+    # The worktree's packages first, as when the benchmark is run from the repository.
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "python"), str(ROOT / "api"), env.get("PYTHONPATH", "")])
+    command = [sys.executable, "-m", "spielwerk", "serve", "--host", "127.0.0.1", "--port", str(port)]
+    command += ["--workers", str(workers), "--database", database]
+    # Its output goes to a file: a pipe nobody reads would stop the server once it is full.
+    with log.open("wb") as out:
+        server = subprocess.Popen(command, env=env, stdout=out, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise SystemExit(f"the server stopped:\n{log.read_text()[-3000:]}")
+        try:
+            # Every worker must be up: ask a few times, each answer may come from either.
+            if all(
+                httpx.get(f"http://127.0.0.1:{port}/health", timeout=1).status_code == 200 for _ in range(4)
+            ):
+                return server
+        except httpx.TransportError:
+            pass
+        time.sleep(0.3)
+    stop_server(server)
+    raise SystemExit("the server did not answer within a minute")
+
+
+def stop_server(server: subprocess.Popen[bytes]) -> None:
+    server.send_signal(signal.SIGINT)
+    try:
+        server.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        server.kill()
+        server.wait()
+
+
+def server_cpu(pid: int) -> float:
+    """CPU seconds (user + system) of the server and its workers so far (Linux /proc)."""
+    ticks = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rpartition(")")[2].split()
+        except OSError:  # the process ended meanwhile
+            continue
+        # After the command: state, ppid, ..., utime and stime are the 12th and 13th fields.
+        if int(stat.parent.name) == pid or int(fields[1]) == pid:
+            ticks += int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+# -- wrk ------------------------------------------------------------------------------------
+
+LUA = """wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+local f = assert(io.open("{body}", "rb"))
+wrk.body = f:read("*a")
+f:close()
+"""
+
+
+def milliseconds(text: str) -> float:
+    value, unit = re.fullmatch(r"([\d.]+)(us|ms|s)", text).groups()  # type: ignore[union-attr]
+    return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
+
+
+def run_wrk(
+    name: str, url: str, body: dict[str, Any], seconds: int, threads: int, connections: int, folder: Path
+) -> Figures:
+    # The body must be exactly what a client sends: check it once before the load.
+    answer = httpx.post(url, json=body)
+    answer.raise_for_status()
+    (folder / f"{name}.json").write_text(json.dumps(body))
+    script = folder / f"{name}.lua"
+    script.write_text(LUA.format(body=folder / f"{name}.json"))
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    out = subprocess.run(
+        ["wrk", f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "--latency", "-s", str(script), url],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    requests = int(re.search(r"(\d+) requests in ([\d.]+)(s|m)", out).group(1))  # type: ignore[union-attr]
+    rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
+    p50 = milliseconds(re.search(r"\s50%\s+(\S+)", out).group(1))  # type: ignore[union-attr]
+    p99 = milliseconds(re.search(r"\s99%\s+(\S+)", out).group(1))  # type: ignore[union-attr]
+    failed = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    broken = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", out)
+    errors = (int(failed.group(1)) if failed else 0) + (sum(map(int, broken.groups())) if broken else 0)
+    figures = Figures(name, requests, requests / rate, p50, p99, errors)
+    figures.generator_cpu_us = 1e6 * cpu_between(before, after) / max(1, requests)
+    return figures
+
+
+def cpu_between(before: resource.struct_rusage, after: resource.struct_rusage) -> float:
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+# -- committed moves ------------------------------------------------------------------------
+
+
+@dataclass
+class Script:
+    """One match and every move of it, worked out beforehand with the engine (both seats)."""
+
+    match_id: str
+    # Each move's whole HTTP request; its body names the version the move is made against.
+    requests: list[bytes]
+
+
+def plan_match(client: httpx.Client, seed: int, host: str) -> Script:
+    """Start a two-person match over the API and play it out locally: the moves to send."""
+    r = client.post(
+        "/v1/matches", json={"game": "schotten_totten", "seed": seed, "seats": [{"kind": "person"}] * 2}
+    )
+    r.raise_for_status()
+    out = r.json()
+    tokens = [s["token"] for s in out["seats"]]
+    state = spielwerk.load_game("schotten_totten").new_initial_state(seed)
+    rng = random.Random(seed)
+    requests = []
+    version = 0
+    while not state.is_terminal():
+        seat = state.current_player()
+        pick = rng.choice(state.legal_moves())
+        body = json.dumps({"version": version, "move": pick["move"]}).encode()
+        head = (
+            f"POST /v1/matches/{out['id']}/moves HTTP/1.1\r\nHost: {host}\r\n"
+            f"Authorization: Bearer {tokens[seat]}\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(body)}\r\n\r\n"
+        )
+        requests.append(head.encode() + body)
+        state.apply_action(pick["action"])
+        version += 1  # two persons, no bots: one version per move
+    return Script(out["id"], requests)
+
+
+async def send(
+    reader: asyncio.StreamReader, writer: asyncio.StreamWriter, request: bytes
+) -> tuple[int, bytes]:
+    """One request on a kept-alive HTTP/1.1 connection; the status and the body."""
+    writer.write(request)
+    status = int((await reader.readline()).split()[1])
+    length = 0
+    while (line := await reader.readline()) not in (b"\r\n", b""):
+        name, _, value = line.partition(b":")
+        if name.lower() == b"content-length":
+            length = int(value)
+    return status, await reader.readexactly(length)
+
+
+async def play_scripts(
+    port: int, scripts: list[Script], until: float, latencies: list[float], errors: list[str]
+) -> None:
+    """One client: its matches one after another, each move sent as soon as the last is answered."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    try:
+        for script in scripts:
+            for request in script.requests:
+                if time.monotonic() >= until:
+                    return
+                start = time.perf_counter()
+                status, body = await send(reader, writer, request)
+                latencies.append(time.perf_counter() - start)
+                if status != 200:
+                    errors.append(f"{status}: {body[:200]!r}")
+                    return
+        errors.append("a client ran out of prepared matches: raise --matches")
+    finally:
+        writer.close()
+
+
+async def drive_moves(port: int, seconds: int, clients: int, matches: int) -> Figures:
+    """``clients`` clients side by side, each with ``matches`` prepared matches of its own."""
+    with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
+        plans = [
+            [plan_match(client, 1000 * c + i, f"127.0.0.1:{port}") for i in range(matches)]
+            for c in range(clients)
+        ]
+    latencies: list[float] = []
+    errors: list[str] = []
+    start = time.monotonic()
+    before = resource.getrusage(resource.RUSAGE_SELF)
+    await asyncio.gather(*(play_scripts(port, plan, start + seconds, latencies, errors) for plan in plans))
+    elapsed = time.monotonic() - start
+    after = resource.getrusage(resource.RUSAGE_SELF)
+    for e in errors[:3]:
+        print("  moves: error", e, file=sys.stderr)
+    ordered = sorted(latencies)
+    return Figures(
+        "moves",
+        len(ordered),
+        elapsed,
+        1000 * ordered[len(ordered) // 2],
+        1000 * ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))],
+        len(errors),
+        generator_cpu_us=1e6 * cpu_between(before, after) / max(1, len(ordered)),
+    )
+
+
+# -- main -------------------------------------------------------------------------------------
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--port", type=int, default=18200)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--duration", type=int, default=10, help="seconds per run")
+    parser.add_argument("--threads", type=int, default=2, help="wrk threads")
+    parser.add_argument("--connections", type=int, default=32, help="wrk connections")
+    parser.add_argument("--clients", type=int, default=16, help="clients playing matches side by side")
+    parser.add_argument("--matches", type=int, default=40, help="matches prepared per client")
+    parser.add_argument("--database", default=None, help="default: a fresh SQLite file in a temporary folder")
+    parser.add_argument(
+        "--only", choices=sorted(TARGETS), action="append", help="run only these (repeatable)"
+    )
+    parser.add_argument("--keep-server", action="store_true", help="leave the server running (to profile it)")
+    args = parser.parse_args()
+    if shutil.which("wrk") is None and set(args.only or TARGETS) - {"moves"}:
+        raise SystemExit("wrk is missing: apt-get install -y wrk")
+    runs = args.only or list(TARGETS)
+    folder = Path(tempfile.mkdtemp(prefix="spielwerk-load-"))
+    database = args.database or f"sqlite:///{folder / 'bench.db'}"
+    server = start_server(args.port, args.workers, database, folder / "server.log")
+    base = f"http://127.0.0.1:{args.port}"
+    print(
+        f"server: {args.workers} worker(s), {database}; {os.cpu_count()} cores shared with the load generator"
+    )
+    try:
+        for name in runs:
+            cpu = server_cpu(server.pid)
+            if name == "moves":
+                figures = asyncio.run(drive_moves(args.port, args.duration, args.clients, args.matches))
+            else:
+                path = (
+                    "/v1/games/schotten_totten/check"
+                    if name == "check"
+                    else "/v1/schotten-totten/claim-check"
+                )
+                body = check_body() if name == "check" else claim_check_body()
+                figures = run_wrk(
+                    name, base + path, body, args.duration, args.threads, args.connections, folder
+                )
+            figures.cpu_us = 1e6 * (server_cpu(server.pid) - cpu) / max(1, figures.requests)
+            print(figures.line(), flush=True)
+        if args.keep_server:
+            print(f"server pid {server.pid} left running; stop it with: kill -INT {server.pid}")
+            return 0
+    finally:
+        if not args.keep_server:
+            stop_server(server)
+            shutil.rmtree(folder, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
