@@ -138,4 +138,3 @@ async def sweep_forever(service: Matches, interval: float) -> None:
             await service.sweep()
         except Exception:  # the sweeper must outlive a failed round (e.g. a lost connection)
             log.exception("sweeping the match rules failed")
-

@@ -55,6 +55,8 @@ def decision_seed(match_seed: int, ply: int, seat: int) -> int:
     return int.from_bytes(digest, "little")
 
 
-def decide(name: str, params: dict[str, Any], state: spielwerk.State, seat: int, match_seed: int, ply: int) -> int:
+def decide(
+    name: str, params: dict[str, Any], state: spielwerk.State, seat: int, match_seed: int, ply: int
+) -> int:
     factory, _ = BOTS[name]
     return factory(params)(state, seat, decision_seed(match_seed, ply, seat))

@@ -25,7 +25,10 @@ def serve(
     # Migrate once here, so workers starting side by side never race on the schema.
     asyncio.run(_migrate(url))
     os.environ["SPIELWERK_MIGRATE"] = "0"
-    print(f"spielwerk: serving on http://{host}:{port}/ (API docs at /schema) with {workers} worker(s); database {db.redacted(url)}")
+    print(
+        f"spielwerk: serving on http://{host}:{port}/ (API docs at /schema) with {workers} worker(s);"
+        f" database {db.redacted(url)}"
+    )
     uvicorn.run(
         "spielwerk_api.app:create_app",
         factory=True,

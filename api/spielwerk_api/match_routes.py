@@ -44,14 +44,16 @@ def authorization(request: Request[Any, Any, Any]) -> str | None:
 
 class MatchRoutes(Controller):
     path = "/v1/matches"
-    tags = ["matches"]
+    tags = ("matches",)
 
     @post(
         "/",
         summary="Start a match; each person seat gets a secret token, shown only here",
         responses=problem_responses(404, 413, 422),
     )
-    async def create(self, matches: NamedDependency[Matches], data: JSONBody[schemas.NewMatch]) -> schemas.MatchCreated:
+    async def create(
+        self, matches: NamedDependency[Matches], data: JSONBody[schemas.NewMatch]
+    ) -> schemas.MatchCreated:
         return await matches.create(data)
 
     async def _seat(
@@ -75,12 +77,16 @@ class MatchRoutes(Controller):
         summary="The match as the token's seat sees it (spectators: the public view)",
         responses=SEAT_PROBLEMS,
     )
-    async def show(self, matches: NamedDependency[Matches], request: Request[Any, Any, Any], id: MatchId) -> schemas.MatchOut:
+    async def show(
+        self, matches: NamedDependency[Matches], request: Request[Any, Any, Any], id: MatchId
+    ) -> schemas.MatchOut:
         m, seat = await self._seat(matches, request, id, required=False)
         return m.out(seat, matches.clock.now())
 
     @get("/{id:str}/moves", summary="The legal moves of the token's seat", responses=SEAT_PROBLEMS)
-    async def moves(self, matches: NamedDependency[Matches], request: Request[Any, Any, Any], id: MatchId) -> schemas.Moves:
+    async def moves(
+        self, matches: NamedDependency[Matches], request: Request[Any, Any, Any], id: MatchId
+    ) -> schemas.Moves:
         m, seat = await self._seat(matches, request, id, required=True)
         if m.status != "running" or seat not in m.to_move():
             return schemas.Moves(moves=[])
@@ -93,7 +99,11 @@ class MatchRoutes(Controller):
         responses=problem_responses(401, 403, 404, 409, 413, 422),
     )
     async def play(
-        self, matches: NamedDependency[Matches], request: Request[Any, Any, Any], id: MatchId, data: JSONBody[schemas.PlayBody]
+        self,
+        matches: NamedDependency[Matches],
+        request: Request[Any, Any, Any],
+        id: MatchId,
+        data: JSONBody[schemas.PlayBody],
     ) -> schemas.MatchOut:
         _, seat = await self._seat(matches, request, id, required=True, fresh=False)
         assert seat is not None
@@ -107,7 +117,11 @@ class MatchRoutes(Controller):
         responses=problem_responses(401, 403, 404, 413, 422),
     )
     async def check(
-        self, matches: NamedDependency[Matches], request: Request[Any, Any, Any], id: MatchId, data: JSONBody[schemas.CheckBody]
+        self,
+        matches: NamedDependency[Matches],
+        request: Request[Any, Any, Any],
+        id: MatchId,
+        data: JSONBody[schemas.CheckBody],
     ) -> schemas.Rejection:
         m, seat = await self._seat(matches, request, id, required=True)
         if m.status != "running":
@@ -120,7 +134,9 @@ class MatchRoutes(Controller):
         summary="Give up: the seat (Dog: its team) loses",
         responses=problem_responses(401, 403, 404, 409),
     )
-    async def resign(self, matches: NamedDependency[Matches], request: Request[Any, Any, Any], id: MatchId) -> schemas.MatchOut:
+    async def resign(
+        self, matches: NamedDependency[Matches], request: Request[Any, Any, Any], id: MatchId
+    ) -> schemas.MatchOut:
         _, seat = await self._seat(matches, request, id, required=True, fresh=False)
         assert seat is not None
         m = await matches.resign(id, seat)
@@ -133,7 +149,11 @@ class MatchRoutes(Controller):
         responses=problem_responses(401, 403, 404, 409, 413, 422),
     )
     async def chat(
-        self, matches: NamedDependency[Matches], request: Request[Any, Any, Any], id: MatchId, data: JSONBody[schemas.ChatBody]
+        self,
+        matches: NamedDependency[Matches],
+        request: Request[Any, Any, Any],
+        id: MatchId,
+        data: JSONBody[schemas.ChatBody],
     ) -> schemas.ChatOut:
         _, seat = await self._seat(matches, request, id, required=True, fresh=False)
         assert seat is not None
@@ -160,7 +180,11 @@ class MatchRoutes(Controller):
         responses=SEAT_PROBLEMS,
     )
     async def events(
-        self, matches: NamedDependency[Matches], channels: NamedDependency[ChannelsPlugin], request: Request[Any, Any, Any], id: MatchId
+        self,
+        matches: NamedDependency[Matches],
+        channels: NamedDependency[ChannelsPlugin],
+        request: Request[Any, Any, Any],
+        id: MatchId,
     ) -> ServerSentEvent:
         m, seat = await self._seat(matches, request, id, required=False)
         return ServerSentEvent(stream(matches, channels, m, seat))

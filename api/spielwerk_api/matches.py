@@ -20,12 +20,11 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+import spielwerk
+from spielwerk.the_game import mentions_number
 from sqlalchemy import and_, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
-
-import spielwerk
-from spielwerk.the_game import mentions_number
 
 from . import bots, engine, schemas
 from .clock import Clock
@@ -115,7 +114,8 @@ class Match:
                 self.clocks[ply.seat] += self.clock["increment_s"]
             after = set(self.to_move())
             self.to_move_since = {
-                s: (ply.at if s == ply.seat or s not in before else self.to_move_since.get(s, ply.at)) for s in after
+                s: (ply.at if s == ply.seat or s not in before else self.to_move_since.get(s, ply.at))
+                for s in after
             }
             if self.state.is_terminal():
                 self.status = "finished"
@@ -245,9 +245,13 @@ class Match:
             if s not in persons:
                 continue
             if s not in self.moved and self.first_move_rule():
-                out.append((self.to_move_since.get(s, self.last_at) + self.rules["first_move_s"], "aborted", s))
+                out.append(
+                    (self.to_move_since.get(s, self.last_at) + self.rules["first_move_s"], "aborted", s)
+                )
             if self.clocks is None and self.rules["untimed_move_s"] > 0:
-                out.append((self.to_move_since.get(s, self.last_at) + self.rules["untimed_move_s"], "no_move", s))
+                out.append(
+                    (self.to_move_since.get(s, self.last_at) + self.rules["untimed_move_s"], "no_move", s)
+                )
         if self.rules.get("playing_time_s", 0) > 0:
             out.append((self.created_at + self.rules["playing_time_s"], "playing_time", None))
         return out
@@ -277,7 +281,9 @@ class Match:
             last_move = None  # e.g. the card a Dog player gave the partner (D4)
         status = self.status if latest else "running"
         view = state.view(seat) if seat is not None else state.public_view()
-        result = schemas.MatchResult(**self.result) if self.result is not None and status != "running" else None
+        result = (
+            schemas.MatchResult(**self.result) if self.result is not None and status != "running" else None
+        )
         to_move = [] if status != "running" or state.is_terminal() else state.seats_to_move()
         return schemas.MatchOut(
             id=self.id,
@@ -450,7 +456,9 @@ class Matches:
         self.presence_written[key] = now
         async with self.writing() as session:
             await session.execute(
-                update(PresenceRow).where(PresenceRow.match_id == m.id, PresenceRow.seat == seat).values(last_seen=now)
+                update(PresenceRow)
+                .where(PresenceRow.match_id == m.id, PresenceRow.seat == seat)
+                .values(last_seen=now)
             )
 
     # -- creating -------------------------------------------------------------------
@@ -461,7 +469,8 @@ class Matches:
             raise Problem(
                 422,
                 "wrong_seat_count",
-                f"{game.name} with these options has {game.num_players()} seats; {len(spec.seats)} were given",
+                f"{game.name} with these options has {game.num_players()} seats;"
+                f" {len(spec.seats)} were given",
             )
         if spec.rules.playing_time_s > 0 and game.name != "dog":
             raise Problem(422, "invalid_rules", "a playing time (D13) belongs to Dog only")
@@ -476,7 +485,9 @@ class Matches:
         seed = spec.seed if spec.seed is not None else secrets.randbits(63)
         now = self.clock.now()
         match_id = secrets.token_hex(12)
-        clock = {"initial_s": spec.clock.initial_s, "increment_s": spec.clock.increment_s} if spec.clock else None
+        clock = (
+            {"initial_s": spec.clock.initial_s, "increment_s": spec.clock.increment_s} if spec.clock else None
+        )
         rules = {
             "first_move_s": spec.rules.first_move_s,
             "leave_s": spec.rules.leave_s,
@@ -616,7 +627,9 @@ class Matches:
                 break
             seat = bot_seats[0]
             spec = trial.seats[seat]
-            action = bots.decide(spec["bot"], spec.get("params", {}), trial.state, seat, trial.seed, trial.version + 1)
+            action = bots.decide(
+                spec["bot"], spec.get("params", {}), trial.state, seat, trial.seed, trial.version + 1
+            )
             ply = Ply("move", seat, action, self.clock.now())
             trial.replay(ply)
             plies.append(ply)
@@ -670,7 +683,9 @@ class Matches:
     async def chat_log(self, match_id: str) -> list[schemas.ChatOut]:
         async with self.sessions() as session:
             rows = (
-                await session.execute(select(ChatRow).where(ChatRow.match_id == match_id).order_by(ChatRow.id))
+                await session.execute(
+                    select(ChatRow).where(ChatRow.match_id == match_id).order_by(ChatRow.id)
+                )
             ).scalars()
             return [schemas.ChatOut(seat=r.seat, text=r.text, at=r.at) for r in rows]
 

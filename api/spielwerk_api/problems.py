@@ -12,12 +12,11 @@ import logging
 from typing import Any
 
 import msgspec
+import spielwerk
 from litestar import Request, Response
 from litestar.exceptions import HTTPException, ValidationException
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
-
-import spielwerk
 
 log = logging.getLogger("spielwerk_api")
 
@@ -135,7 +134,9 @@ TITLES = {
 }
 
 
-def problem_response(status: int, body: dict[str, Any], headers: dict[str, str] | None = None) -> Response[Any]:
+def problem_response(
+    status: int, body: dict[str, Any], headers: dict[str, str] | None = None
+) -> Response[Any]:
     # Built as the Struct the OpenAPI document names, so the answer and its schema never drift.
     problem = ProblemDetails(status=status, **body)
     return Response(content=problem, status_code=status, media_type=PROBLEM_JSON, headers=headers)
@@ -185,7 +186,11 @@ def on_http_error(request: Request[Any, Any, Any], error: HTTPException) -> Resp
         )
     elif status == 400:
         # The body is no JSON at all (Litestar's decoder says where it broke).
-        body.update(type=TYPE_PREFIX + "invalid_body", code="invalid_body", detail=f"invalid request body: {error.detail}")
+        body.update(
+            type=TYPE_PREFIX + "invalid_body",
+            code="invalid_body",
+            detail=f"invalid request body: {error.detail}",
+        )
     elif status == 413:
         body.update(type=TYPE_PREFIX + "body_too_large", code="body_too_large")
         body["detail"] = f"request body too large: at most {request.app.request_max_body_size} bytes"
@@ -206,7 +211,8 @@ def on_too_deep(request: Request[Any, Any, Any], error: RecursionError) -> Respo
         {
             "type": TYPE_PREFIX + "invalid_body",
             "title": "Bad Request",
-            "detail": "invalid request body: nested too deeply (moves, options and views are a few levels deep)",
+            "detail": "invalid request body: nested too deeply"
+            " (moves, options and views are a few levels deep)",
             "code": "invalid_body",
         },
     )

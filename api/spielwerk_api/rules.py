@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
+import spielwerk
 from litestar import Controller, Request, get, post
 from litestar.params import JSONBody, Parameter
-
-import spielwerk
 from spielwerk.schotten_totten import check_claim
 from spielwerk.the_game import mentions_number
 
@@ -30,7 +29,9 @@ def rejection(error: spielwerk.IllegalActionError | None, lang: str) -> schemas.
     if error is None:
         return schemas.Rejection(legal=True)
     f = engine_fields(error, lang)
-    return schemas.Rejection(legal=False, reason=f["reason"], rule=f["rule"], code=f["code"], params=f["params"])
+    return schemas.Rejection(
+        legal=False, reason=f["reason"], rule=f["rule"], code=f["code"], params=f["params"]
+    )
 
 
 def legal_moves(state: spielwerk.State, seat: int | None = None) -> schemas.Moves:
@@ -39,11 +40,13 @@ def legal_moves(state: spielwerk.State, seat: int | None = None) -> schemas.Move
 
 class GameRules(Controller):
     path = "/v1/games"
-    tags = ["rule checks"]
+    tags = ("rule checks",)
 
     @get("/", summary="Every game with its players, options, variants and action count")
     async def games(self) -> schemas.GameList:
-        return schemas.GameList(games=[schemas.GameInfo(**engine.game_info(n)) for n in spielwerk.list_games()])
+        return schemas.GameList(
+            games=[schemas.GameInfo(**engine.game_info(n)) for n in spielwerk.list_games()]
+        )
 
     @get(
         "/{game:str}",
@@ -75,7 +78,9 @@ class GameRules(Controller):
         summary="Is this move legal here, and why not?",
         responses=GAME_BODY_PROBLEMS,
     )
-    async def check(self, request: Request[Any, Any, Any], game: GameName, data: JSONBody[schemas.MoveBody]) -> schemas.Rejection:
+    async def check(
+        self, request: Request[Any, Any, Any], game: GameName, data: JSONBody[schemas.MoveBody]
+    ) -> schemas.Rejection:
         state = engine.load_game(game, data.options).deserialize_state(data.state)
         return rejection(state.check_move(data.move, data.seat), language(request))
 
@@ -110,7 +115,7 @@ class GameRules(Controller):
 
 class SchottenTottenRules(Controller):
     path = "/v1/schotten-totten"
-    tags = ["rule checks"]
+    tags = ("rule checks",)
 
     @post(
         "/claim-check",
@@ -129,7 +134,7 @@ class SchottenTottenRules(Controller):
 
 class TheGameRules(Controller):
     path = "/v1/the-game"
-    tags = ["rule checks"]
+    tags = ("rule checks",)
 
     @post(
         "/table-talk",
@@ -137,7 +142,9 @@ class TheGameRules(Controller):
         summary="May this be said at the table (T7)?",
         responses=problem_responses(413),
     )
-    async def table_talk(self, request: Request[Any, Any, Any], data: JSONBody[schemas.TableTalkBody]) -> schemas.TableTalkOut:
+    async def table_talk(
+        self, request: Request[Any, Any, Any], data: JSONBody[schemas.TableTalkBody]
+    ) -> schemas.TableTalkOut:
         if not mentions_number(data.text):
             return schemas.TableTalkOut(allowed=True)
         return schemas.TableTalkOut(allowed=False, reason=talk_reason(language(request)))

@@ -10,7 +10,6 @@ from collections.abc import Iterator
 from typing import Any
 
 import httpx
-
 import spielwerk
 
 from .conftest import bearer
@@ -65,7 +64,9 @@ def test_each_seat_gets_one_event_per_version_with_its_own_view(live: str) -> No
                 assert event["view"] == truth.view(1)  # seat 1's own view, never seat 0's hand
                 assert event["last_move"] == text
             said = other.post(
-                f"/v1/matches/{match_id}/chat", headers=bearer(tokens[0]), json={"text": "ich mache Stapel links"}
+                f"/v1/matches/{match_id}/chat",
+                headers=bearer(tokens[0]),
+                json={"text": "ich mache Stapel links"},
             )
             assert said.status_code == 201
             kind, chat = next(received)
@@ -82,7 +83,9 @@ def test_bot_replies_arrive_version_by_version_and_spectators_see_the_public_vie
             assert first["seat"] is None and first["view"] == truth.public_view()
             pick = truth.legal_moves(0)[0]
             r = other.post(
-                f"/v1/matches/{match_id}/moves", headers=bearer(tokens[0]), json={"version": 0, "move": pick["move"]}
+                f"/v1/matches/{match_id}/moves",
+                headers=bearer(tokens[0]),
+                json={"version": 0, "move": pick["move"]},
             )
             assert r.status_code == 200
             final = r.json()["version"]

@@ -9,10 +9,9 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import spielwerk
 from litestar import Litestar
 from litestar.testing import TestClient
-
-import spielwerk
 from spielwerk_api.clock import ManualClock
 
 from .conftest import bearer, new_match, service
@@ -36,7 +35,9 @@ def show(client: Client, match_id: str, token: str | None = None) -> dict[str, A
 def first_move(client: Client, match_id: str, token: str | None) -> dict[str, Any]:
     out = show(client, match_id, token)
     move = client.get(f"/v1/matches/{match_id}/moves", headers=bearer(token)).json()["moves"][0]["move"]
-    r = client.post(f"/v1/matches/{match_id}/moves", headers=bearer(token), json={"version": out["version"], "move": move})
+    r = client.post(
+        f"/v1/matches/{match_id}/moves", headers=bearer(token), json={"version": out["version"], "move": move}
+    )
     assert r.status_code == 200, r.text
     body: dict[str, Any] = r.json()
     return body
@@ -126,7 +127,7 @@ def test_leaving_for_a_minute_loses(client: Client, clock: ManualClock) -> None:
 
 
 def test_leaving_a_team_game_loses_it_for_the_team(client: Client, clock: ManualClock) -> None:
-    match_id, tokens = new_match(client, "dog", ["b", "p", "b", "b"], rules={"untimed_move_s": 0})
+    match_id, _ = new_match(client, "dog", ["b", "p", "b", "b"], rules={"untimed_move_s": 0})
     clock.advance(61)
     assert sweep(client) == 1
     result = show(client, match_id)["result"]

@@ -7,10 +7,9 @@ import random
 from typing import Any
 
 import pytest
+import spielwerk
 from litestar import Litestar
 from litestar.testing import TestClient
-
-import spielwerk
 
 from .conftest import bearer, new_match
 
@@ -32,7 +31,9 @@ def seats_for(game: str, person: int = 0) -> list[str]:
 
 
 def test_creating_a_match_checks_game_seats_and_bots(client: Client) -> None:
-    problem(client.post("/v1/matches", json={"game": "go", "seats": [{"kind": "person"}]}), 404, "unknown_game")
+    problem(
+        client.post("/v1/matches", json={"game": "go", "seats": [{"kind": "person"}]}), 404, "unknown_game"
+    )
     body = problem(
         client.post("/v1/matches", json={"game": "schotten_totten", "seats": [{"kind": "person"}]}),
         422,
@@ -42,7 +43,10 @@ def test_creating_a_match_checks_game_seats_and_bots(client: Client) -> None:
     body = problem(
         client.post(
             "/v1/matches",
-            json={"game": "schotten_totten", "seats": [{"kind": "person"}, {"kind": "bot", "bot": "deep-blue"}]},
+            json={
+                "game": "schotten_totten",
+                "seats": [{"kind": "person"}, {"kind": "bot", "bot": "deep-blue"}],
+            },
         ),
         422,
         "unknown_bot",
@@ -69,7 +73,9 @@ def test_creating_a_match_checks_game_seats_and_bots(client: Client) -> None:
         "invalid_rules",
     )
     problem(
-        client.post("/v1/matches", json={"game": "the_game", "options": {"players": 9}, "seats": [{"kind": "person"}]}),
+        client.post(
+            "/v1/matches", json={"game": "the_game", "options": {"players": 9}, "seats": [{"kind": "person"}]}
+        ),
         422,
         "invalid_option",
     )
@@ -87,7 +93,11 @@ def test_tokens_open_only_their_own_seat(client: Client) -> None:
     r = client.get(f"/v1/matches/{match_id}/moves")
     problem(r, 401, "token_required")
     assert r.headers["www-authenticate"].startswith("Bearer")
-    problem(client.get(f"/v1/matches/{match_id}/moves", headers={"Authorization": "Basic eDp5"}), 401, "token_required")
+    problem(
+        client.get(f"/v1/matches/{match_id}/moves", headers={"Authorization": "Basic eDp5"}),
+        401,
+        "token_required",
+    )
     problem(client.get(f"/v1/matches/{match_id}/moves", headers=bearer("x" * 32)), 403, "wrong_token")
     problem(client.get(f"/v1/matches/{match_id}/moves", headers=bearer(other_tokens[0])), 403, "wrong_token")
     problem(client.get("/v1/matches/nonexistent"), 404, "unknown_match")
@@ -101,7 +111,9 @@ def test_a_refused_move_changes_nothing(client: Client) -> None:
     assert client.get(f"/v1/matches/{match_id}/moves", headers=bearer(tokens[1])).json()["moves"] == []
     move = moves[0]["move"]
     body = problem(
-        client.post(f"/v1/matches/{match_id}/moves", headers=bearer(tokens[1]), json={"version": 0, "move": move}),
+        client.post(
+            f"/v1/matches/{match_id}/moves", headers=bearer(tokens[1]), json={"version": 0, "move": move}
+        ),
         422,
         "not_your_turn",
     )
@@ -116,27 +128,41 @@ def test_a_refused_move_changes_nothing(client: Client) -> None:
         "claim_not_now",
     )
     problem(
-        client.post(f"/v1/matches/{match_id}/moves", headers=bearer(tokens[0]), json={"version": 0, "move": {"x": 1}}),
+        client.post(
+            f"/v1/matches/{match_id}/moves", headers=bearer(tokens[0]), json={"version": 0, "move": {"x": 1}}
+        ),
         422,
         "invalid_move",
     )
     body = problem(
-        client.post(f"/v1/matches/{match_id}/moves", headers=bearer(tokens[0]), json={"version": 7, "move": move}),
+        client.post(
+            f"/v1/matches/{match_id}/moves", headers=bearer(tokens[0]), json={"version": 7, "move": move}
+        ),
         409,
         "stale_version",
     )
     assert body["version"] == 0
-    problem(client.post(f"/v1/matches/{match_id}/moves", json={"version": 0, "move": move}), 401, "token_required")
+    problem(
+        client.post(f"/v1/matches/{match_id}/moves", json={"version": 0, "move": move}), 401, "token_required"
+    )
     after = client.get(f"/v1/matches/{match_id}", headers=bearer(tokens[0])).json()
     assert after == before
-    check = client.post(f"/v1/matches/{match_id}/check", headers=bearer(tokens[0]), json={"move": move}).json()
+    check = client.post(
+        f"/v1/matches/{match_id}/check", headers=bearer(tokens[0]), json={"move": move}
+    ).json()
     assert check["legal"] is True
-    check = client.post(f"/v1/matches/{match_id}/check", headers=bearer(tokens[1]), json={"move": move}).json()
+    check = client.post(
+        f"/v1/matches/{match_id}/check", headers=bearer(tokens[1]), json={"move": move}
+    ).json()
     assert check["legal"] is False and check["code"] == "not_your_turn"
-    ok = client.post(f"/v1/matches/{match_id}/moves", headers=bearer(tokens[0]), json={"version": 0, "move": move})
+    ok = client.post(
+        f"/v1/matches/{match_id}/moves", headers=bearer(tokens[0]), json={"version": 0, "move": move}
+    )
     assert ok.status_code == 200 and ok.json()["version"] == 1
     problem(
-        client.post(f"/v1/matches/{match_id}/moves", headers=bearer(tokens[0]), json={"version": 0, "move": move}),
+        client.post(
+            f"/v1/matches/{match_id}/moves", headers=bearer(tokens[0]), json={"version": 0, "move": move}
+        ),
         409,
         "stale_version",
     )
@@ -184,7 +210,11 @@ def test_a_whole_match_against_bots_to_the_end(client: Client, game: str) -> Non
     seat_view = client.get(f"/v1/matches/{match_id}", headers=bearer(tokens[1])).json()["view"]
     assert seat_view == truth.view(1)
     problem(
-        client.post(f"/v1/matches/{match_id}/moves", headers=bearer(tokens[1]), json={"version": end["version"], "move": {}}),
+        client.post(
+            f"/v1/matches/{match_id}/moves",
+            headers=bearer(tokens[1]),
+            json={"version": end["version"], "move": {}},
+        ),
         409,
         "match_over",
     )
@@ -217,7 +247,9 @@ def test_the_replay_opens_only_after_the_end(client: Client) -> None:
         ("dog", 2, [-1.0, 1.0, -1.0, 1.0]),
     ],
 )
-def test_resigning_loses_for_the_seat_or_its_team(client: Client, game: str, seat: int, returns: list[float]) -> None:
+def test_resigning_loses_for_the_seat_or_its_team(
+    client: Client, game: str, seat: int, returns: list[float]
+) -> None:
     n = spielwerk.load_game(game).num_players()
     match_id, tokens = new_match(client, game, ["p"] * n)
     out = client.post(f"/v1/matches/{match_id}/resign", headers=bearer(tokens[seat])).json()
@@ -245,7 +277,11 @@ def test_table_talk_in_a_match(client: Client) -> None:
         "names_number",
     )
     assert body["rule"] == "T7" and "Zahlen" in body["detail"]
-    r = client.post(f"/v1/matches/{match_id}/chat", headers=bearer(tokens[1]), json={"text": "halte den linken Stapel frei"})
+    r = client.post(
+        f"/v1/matches/{match_id}/chat",
+        headers=bearer(tokens[1]),
+        json={"text": "halte den linken Stapel frei"},
+    )
     assert r.status_code == 201 and r.json()["seat"] == 1
     problem(client.post(f"/v1/matches/{match_id}/chat", json={"text": "hallo"}), 401, "token_required")
     log = client.get(f"/v1/matches/{match_id}/chat").json()
@@ -301,6 +337,8 @@ def test_no_answer_shows_a_seat_what_it_must_not_see(client: Client, game: str) 
                 shown = client.get(f"/v1/matches/{match_id}", headers=bearer(token)).json()["last_move"]
                 assert shown == (text if truth.history_for(other)[-1] is not None else None)
             spectator_sees = all(truth.history_for(p)[-1] is not None for p in range(len(tokens)))
-            assert client.get(f"/v1/matches/{match_id}").json()["last_move"] == (text if spectator_sees else None)
+            assert client.get(f"/v1/matches/{match_id}").json()["last_move"] == (
+                text if spectator_sees else None
+            )
         text = json.dumps(client.get(f"/v1/matches/{match_id}").json())
         assert "token" not in text

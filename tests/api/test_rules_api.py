@@ -7,10 +7,9 @@ import random
 from typing import Any
 
 import pytest
+import spielwerk
 from litestar import Litestar
 from litestar.testing import TestClient
-
-import spielwerk
 from spielwerk.schotten_totten import check_claim
 
 GAMES = spielwerk.list_games()
@@ -55,15 +54,19 @@ def test_a_random_game_played_over_http_equals_the_engine(client: Client, name: 
     steps = 0
     while not truth.is_terminal() and steps < 60:
         seat = truth.seats_to_move()[-1]
-        moves = client.post(f"/v1/games/{name}/moves", json={"options": options, "state": state, "seat": seat})
+        moves = client.post(
+            f"/v1/games/{name}/moves", json={"options": options, "state": state, "seat": seat}
+        )
         assert moves.json()["moves"] == truth.legal_moves(seat)
         pick = rng.choice(truth.legal_moves(seat))
         check = client.post(
-            f"/v1/games/{name}/check", json={"options": options, "state": state, "move": pick["move"], "seat": seat}
+            f"/v1/games/{name}/check",
+            json={"options": options, "state": state, "move": pick["move"], "seat": seat},
         ).json()
         assert check == {"legal": True, "reason": None, "rule": None, "code": None, "params": None}
         r = client.post(
-            f"/v1/games/{name}/apply", json={"options": options, "state": state, "move": pick["move"], "seat": seat}
+            f"/v1/games/{name}/apply",
+            json={"options": options, "state": state, "move": pick["move"], "seat": seat},
         )
         assert r.status_code == 200, r.text
         truth.apply_action(pick["action"], seat)
@@ -83,9 +86,17 @@ def test_an_illegal_move_says_why_in_the_clients_language(client: Client) -> Non
     assert expected is not None
     body = {"state": state.serialize(), "move": move}
     en = client.post("/v1/games/schotten_totten/check", json=body).json()
-    assert en == {"legal": False, "reason": expected.reason, "rule": "S3b", "code": "claim_not_now", "params": {}}
+    assert en == {
+        "legal": False,
+        "reason": expected.reason,
+        "rule": "S3b",
+        "code": "claim_not_now",
+        "params": {},
+    }
     de = client.post(
-        "/v1/games/schotten_totten/check", json=body, headers={"Accept-Language": "fr;q=1, de-CH;q=0.8, en;q=0.5"}
+        "/v1/games/schotten_totten/check",
+        json=body,
+        headers={"Accept-Language": "fr;q=1, de-CH;q=0.8, en;q=0.5"},
     ).json()
     assert de["reason"] == expected.reason_de
     r = client.post("/v1/games/schotten_totten/apply", json=body, headers={"Accept-Language": "de"})
@@ -97,22 +108,34 @@ def test_an_illegal_move_says_why_in_the_clients_language(client: Client) -> Non
 def test_a_seat_not_to_move_is_told_so(client: Client) -> None:
     state = spielwerk.load_game("schotten_totten").new_initial_state(3)
     move = state.legal_moves()[0]["move"]
-    out = client.post("/v1/games/schotten_totten/check", json={"state": state.serialize(), "move": move, "seat": 1})
+    out = client.post(
+        "/v1/games/schotten_totten/check", json={"state": state.serialize(), "move": move, "seat": 1}
+    )
     assert out.json()["code"] == "not_your_turn"
 
 
 def test_refusals_are_problem_details(client: Client) -> None:
     st = spielwerk.load_game("schotten_totten").new_initial_state(1).serialize()
     is_problem(client.post("/v1/games/chess/new", json={}), 404, "unknown_game")
-    body = is_problem(client.post("/v1/games/caravan/new", json={"options": {"speed": 2}}), 422, "invalid_option")
+    body = is_problem(
+        client.post("/v1/games/caravan/new", json={"options": {"speed": 2}}), 422, "invalid_option"
+    )
     assert "allowed" in body["detail"]
     is_problem(client.post("/v1/games/schotten_totten/moves", json={"state": "{}"}), 422, "invalid_state")
-    is_problem(client.post("/v1/games/schotten_totten/moves", json={"state": st, "options": {"first_player": 1}}), 422, "invalid_state")
+    is_problem(
+        client.post("/v1/games/schotten_totten/moves", json={"state": st, "options": {"first_player": 1}}),
+        422,
+        "invalid_state",
+    )
     body = is_problem(
-        client.post("/v1/games/schotten_totten/apply", json={"state": st, "move": {"type": "fly"}}), 422, "invalid_move"
+        client.post("/v1/games/schotten_totten/apply", json={"state": st, "move": {"type": "fly"}}),
+        422,
+        "invalid_move",
     )
     assert "moves are" in body["detail"]
-    body = is_problem(client.post("/v1/games/schotten_totten/apply", json={"state": st, "move": 5}), 400, "invalid_body")
+    body = is_problem(
+        client.post("/v1/games/schotten_totten/apply", json={"state": st, "move": 5}), 400, "invalid_body"
+    )
     assert "move: Expected `object`, got `int`" in body["detail"]
     is_problem(client.post("/v1/games/schotten_totten/apply", json={"state": st}), 400, "invalid_body")
     is_problem(client.post("/v1/games/schotten_totten/new", json={"seed": 2**64}), 400, "invalid_body")
@@ -131,7 +154,10 @@ def test_a_deep_or_huge_move_is_refused_without_harm(client: Client) -> None:
     r = client.post("/v1/games/schotten_totten/check", content=raw.encode())
     assert r.status_code in (400, 422), r.text
     assert r.json()["code"] in ("invalid_body", "invalid_move")
-    r = client.post("/v1/games/schotten_totten/check", json={"state": st, "move": {"type": "play", "card": "B" * 40_000, "stone": 1}})
+    r = client.post(
+        "/v1/games/schotten_totten/check",
+        json={"state": st, "move": {"type": "play", "card": "B" * 40_000, "stone": 1}},
+    )
     body = is_problem(r, 422, "invalid_move")
     assert len(body["detail"]) < 1_000
 
@@ -156,7 +182,11 @@ def test_claim_check_is_the_engines(client: Client) -> None:
             assert out["best"] is None
         else:
             assert out["best"] == {"cards": c.best_cards, "formation": c.best_formation, "sum": c.best_sum}
-    is_problem(client.post("/v1/schotten-totten/claim-check", json={"mine": ["R1", "X2", "R3"], "theirs": []}), 422, "invalid_card")
+    is_problem(
+        client.post("/v1/schotten-totten/claim-check", json={"mine": ["R1", "X2", "R3"], "theirs": []}),
+        422,
+        "invalid_card",
+    )
 
 
 @pytest.mark.parametrize(

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from alembic import context
-
 from spielwerk_api.db import Base
 
 connection = context.config.attributes.get("connection")

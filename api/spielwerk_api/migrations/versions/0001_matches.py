@@ -37,7 +37,9 @@ def upgrade() -> None:
     op.create_index("ix_matches_deadline", "matches", ["deadline"])
     op.create_table(
         "plies",
-        sa.Column("match_id", sa.String(32), sa.ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True),
+        sa.Column(
+            "match_id", sa.String(32), sa.ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
+        ),
         sa.Column("ply", sa.Integer(), primary_key=True),
         sa.Column("kind", sa.String(16), nullable=False),
         sa.Column("seat", sa.Integer(), nullable=True),
@@ -55,7 +57,9 @@ def upgrade() -> None:
     op.create_index("ix_chat_match_id", "chat", ["match_id"])
     op.create_table(
         "presence",
-        sa.Column("match_id", sa.String(32), sa.ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True),
+        sa.Column(
+            "match_id", sa.String(32), sa.ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
+        ),
         sa.Column("seat", sa.Integer(), primary_key=True),
         sa.Column("last_seen", sa.Float(), nullable=False),
     )
