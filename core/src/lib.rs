@@ -16,6 +16,7 @@ pub mod compact;
 pub mod dog;
 pub mod error;
 pub mod game;
+mod json_out;
 pub mod meta;
 pub mod registry;
 pub mod rng;

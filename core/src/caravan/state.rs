@@ -374,6 +374,11 @@ impl GameState for State {
         self.build_view(seat)
     }
 
+    /// Written straight from the state, exactly as serde writes [`View`].
+    fn view_json(&self, seat: Option<usize>) -> Vec<u8> {
+        self.write_view_json(seat)
+    }
+
     fn action_to_string(&self, action: Action) -> String {
         self.action_text(action)
     }

@@ -606,11 +606,9 @@ impl GameState for State {
         self.view_struct(seat)
     }
 
-    /// As the default, into a buffer sized for a whole view at once (the API serves these).
+    /// Written straight from the state, exactly as serde writes [`View`].
     fn view_json(&self, seat: Option<usize>) -> Vec<u8> {
-        let mut out = Vec::with_capacity(2048);
-        serde_json::to_writer(&mut out, &self.view_struct(seat)).expect("a view always serializes");
-        out
+        self.write_view_json(seat)
     }
 
     fn action_to_string(&self, action: Action) -> String {
