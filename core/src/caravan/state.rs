@@ -63,7 +63,7 @@ pub struct State {
     pub(super) first_player: u8,
     pub(super) current: u8,
     pub(super) outcome: Option<Outcome>,
-    pub(super) history: Vec<Action>,
+    pub(super) history: crate::history::History,
 }
 
 impl State {
@@ -365,7 +365,7 @@ impl GameState for State {
         self.result_line()
     }
 
-    fn history(&self) -> &[Action] {
+    fn history(&self) -> &crate::history::History {
         &self.history
     }
 

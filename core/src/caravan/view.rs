@@ -629,7 +629,7 @@ impl State {
             // Whose turn it would be after the game is over is seen by nobody.
             current: view.current_player.unwrap_or(0),
             outcome: view.outcome,
-            history: Vec::new(),
+            history: crate::history::History::new(),
         };
         state.validate().map_err(|e| match e {
             Error::InvalidState(m) => Error::InvalidView(m),

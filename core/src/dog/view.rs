@@ -148,7 +148,8 @@ impl State {
     /// partner's once that round's exchange is complete (it is the card received); the
     /// opponents' picks never. A state built from a view has no history before it.
     pub(super) fn history_seen_by(&self, player: usize) -> Vec<Option<Action>> {
-        let history = &self.d.history;
+        let history = self.d.history.to_vec();
+        let actors = self.d.actors.to_vec();
         // The picks of a round are followed by that round's plays, so a pick's exchange is
         // complete once a play comes after it (or the exchange is over).
         let mut complete = self.d.phase != Phase::Exchange;
@@ -159,7 +160,7 @@ impl State {
             if !is_pick {
                 complete = true;
             }
-            let seat = self.d.actors.get(i).map_or(usize::MAX, |&p| p as usize);
+            let seat = actors.get(i).map_or(usize::MAX, |&p| p as usize);
             if !is_pick || seat == player || (complete && seat == partner(player)) {
                 seen[i] = Some(action);
             }
@@ -598,8 +599,8 @@ impl State {
             sat_out: view.sat_out,
             turns: view.turns,
             outcome: view.outcome,
-            history: Vec::new(),
-            actors: Vec::new(),
+            history: crate::history::History::new(),
+            actors: crate::history::Log::new(),
         };
         let state =
             State::try_from(data).map_err(|e| Error::InvalidView(format!("no state has this view: {e}")))?;
