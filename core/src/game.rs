@@ -315,6 +315,9 @@ pub fn default_result_text(terminal: bool, utility: Utility, returns: &[f64]) ->
 pub trait DynGame: Send + Sync {
     fn name(&self) -> &'static str;
     fn options(&self) -> Map<String, Value>;
+    /// The options as compact JSON, fields in the rules struct's order (cheaper than
+    /// [`DynGame::options`], which builds a map).
+    fn options_json(&self) -> String;
     fn option_specs(&self) -> Vec<OptionSpec>;
     fn num_players(&self) -> usize;
     fn num_distinct_actions(&self) -> usize;
@@ -354,6 +357,9 @@ impl<G: Game> DynGame for G {
     }
     fn options(&self) -> Map<String, Value> {
         Game::options(self)
+    }
+    fn options_json(&self) -> String {
+        serde_json::to_string(self).expect("game options serialize")
     }
     fn option_specs(&self) -> Vec<OptionSpec> {
         Game::option_specs(self)
