@@ -92,6 +92,9 @@ fn games(c: &mut Criterion) {
         group.bench_function(format!("clone/{label} ({at} actions)"), |b| {
             b.iter(|| black_box(black_box(&s).clone()));
         });
+        group.bench_function(format!("clone/{label}, the history alone"), |b| {
+            b.iter(|| black_box(black_box(s.history()).clone()));
+        });
     }
     group.finish();
 }

@@ -175,13 +175,35 @@ impl<T: Copy + Default + fmt::Debug> fmt::Debug for Log<T> {
 
 impl<T: Copy + Default + Serialize> Serialize for Log<T> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(self.iter())
+        use serde::ser::SerializeSeq as _;
+        let mut seq = s.serialize_seq(Some(self.len()))?;
+        for slice in self.slices() {
+            for item in slice {
+                seq.serialize_element(item)?;
+            }
+        }
+        seq.end()
     }
 }
 
 impl<'de, T: Copy + Default + Deserialize<'de>> Deserialize<'de> for Log<T> {
+    /// Straight into the chunks, without a vector in between.
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        Vec::<T>::deserialize(d).map(Log::from)
+        struct Entries<T>(std::marker::PhantomData<T>);
+        impl<'de, T: Copy + Default + Deserialize<'de>> serde::de::Visitor<'de> for Entries<T> {
+            type Value = Log<T>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a list")
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Log<T>, A::Error> {
+                let mut log = Log::new();
+                while let Some(item) = seq.next_element()? {
+                    log.push(item);
+                }
+                Ok(log)
+            }
+        }
+        d.deserialize_seq(Entries(std::marker::PhantomData))
     }
 }
 

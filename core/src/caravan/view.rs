@@ -202,7 +202,7 @@ impl State {
             number(out, o.owner.into());
             out.push(b'}');
         }
-        let mut out = Vec::with_capacity(1024);
+        let mut out = Vec::with_capacity(2048);
         out.extend_from_slice(br#"{"game":"caravan","player":"#);
         option_number(&mut out, seat.map(|p| p as u64));
         out.extend_from_slice(br#","current_player":"#);

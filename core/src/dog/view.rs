@@ -228,7 +228,7 @@ impl State {
         }
         let seat = seat.filter(|&p| p < 4);
         let d = &self.d;
-        let mut out = Vec::with_capacity(1536);
+        let mut out = Vec::with_capacity(2048);
         out.extend_from_slice(br#"{"game":"dog","player":"#);
         option_number(&mut out, seat.map(|p| p as u64));
         out.extend_from_slice(br#","current_player":"#);
