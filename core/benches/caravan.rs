@@ -48,6 +48,27 @@ fn games(c: &mut Criterion) {
             black_box(buf.len())
         });
     });
+    // The API serves views: one seat's view as JSON bytes (the information-state key).
+    group.bench_function("view_json (one seat, after 60 actions)", |b| {
+        b.iter(|| black_box(black_box(&state).view_json(Some(0))));
+    });
+    // Clones early and late in a game: the cost must not grow with the history.
+    let mut late = game.new_initial_state(5);
+    let mut bot = RandomBot::new(5);
+    while let Some(a) = bot.step(&late) {
+        late.apply_action(a).unwrap();
+    }
+    let length = late.history().len();
+    for (label, at) in [("early", 10), ("late", length * 95 / 100)] {
+        let mut s = game.new_initial_state(5);
+        let mut bot = RandomBot::new(5);
+        for _ in 0..at {
+            s.apply_action(bot.step(&s).unwrap()).unwrap();
+        }
+        group.bench_function(format!("clone/{label} ({at} actions)"), |b| {
+            b.iter(|| black_box(black_box(&s).clone()));
+        });
+    }
     group.finish();
 }
 

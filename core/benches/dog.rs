@@ -3,6 +3,7 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use spielwerk_core::bots::RandomBot;
 use spielwerk_core::dog::Dog;
 use spielwerk_core::game::{Game, GameState};
 use spielwerk_core::simulate::random_game;
@@ -75,6 +76,26 @@ fn games(c: &mut Criterion) {
             black_box(black_box(&state).resample(0, seed).unwrap())
         });
     });
+    // Clones early and late in a game: the cost must not grow with the history.
+    let mut late = game.new_initial_state(3);
+    let mut bot = RandomBot::new(3);
+    while let Some(a) = bot.step(&late) {
+        late.apply_action(a).unwrap();
+    }
+    let length = late.history().len();
+    for (label, at) in [("early", 10), ("late", length * 95 / 100)] {
+        let mut s = game.new_initial_state(3);
+        let mut bot = RandomBot::new(3);
+        for _ in 0..at {
+            s.apply_action(bot.step(&s).unwrap()).unwrap();
+        }
+        group.bench_function(format!("clone/{label} ({at} actions)"), |b| {
+            b.iter(|| black_box(black_box(&s).clone()));
+        });
+        group.bench_function(format!("clone/{label}, the history alone"), |b| {
+            b.iter(|| black_box(black_box(s.history()).clone()));
+        });
+    }
     group.finish();
 }
 

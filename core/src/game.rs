@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize, de::DeserializeOwned};
 use serde_json::{Map, Value};
 
 use crate::error::{Error, IllegalAction, Result};
+pub use crate::history::History;
 use crate::meta::{OptionSpec, Utility};
 
 /// An action id: an index into the game's fixed action space.
@@ -132,8 +133,9 @@ pub trait GameState: Clone + Send + Sync + Serialize + DeserializeOwned + 'stati
         let returns = self.returns();
         default_result_text(self.is_terminal(), Game::utility(self.game()), &returns)
     }
-    /// Every action applied since the initial state (the referee's record).
-    fn history(&self) -> &[Action];
+    /// Every action applied since the initial state (the referee's record), shared
+    /// between clones: a clone costs the same early and late in a game.
+    fn history(&self) -> &History;
     /// The seat behind each action of the history, where a game lets several seats move
     /// (Dog's exchange); `None` where every action was the player to move's, so that the
     /// history alone replays the game.
@@ -145,7 +147,7 @@ pub trait GameState: Clone + Send + Sync + Serialize + DeserializeOwned + 'stati
     /// action is public.
     fn history_for(&self, player: usize) -> Vec<Option<Action>> {
         let _ = player;
-        self.history().iter().copied().map(Some).collect()
+        self.history().iter().map(Some).collect()
     }
     /// What `seat` may see, or with `None` what every seat may see (a spectator).
     ///
@@ -313,6 +315,9 @@ pub fn default_result_text(terminal: bool, utility: Utility, returns: &[f64]) ->
 pub trait DynGame: Send + Sync {
     fn name(&self) -> &'static str;
     fn options(&self) -> Map<String, Value>;
+    /// The options as compact JSON, fields in the rules struct's order (cheaper than
+    /// [`DynGame::options`], which builds a map).
+    fn options_json(&self) -> String;
     fn option_specs(&self) -> Vec<OptionSpec>;
     fn num_players(&self) -> usize;
     fn num_distinct_actions(&self) -> usize;
@@ -352,6 +357,9 @@ impl<G: Game> DynGame for G {
     }
     fn options(&self) -> Map<String, Value> {
         Game::options(self)
+    }
+    fn options_json(&self) -> String {
+        serde_json::to_string(self).expect("game options serialize")
     }
     fn option_specs(&self) -> Vec<OptionSpec> {
         Game::option_specs(self)
@@ -427,7 +435,7 @@ pub trait DynState: Send + Sync {
     fn returns(&self) -> Vec<f64>;
     fn rewards(&self) -> Vec<f64>;
     fn result_text(&self) -> Option<String>;
-    fn history(&self) -> &[Action];
+    fn history(&self) -> &History;
     fn history_for(&self, player: usize) -> Vec<Option<Action>>;
     fn history_seats(&self) -> Option<Vec<usize>>;
     fn view(&self, player: usize) -> Value;
@@ -482,7 +490,7 @@ impl<S: GameState> DynState for S {
     fn result_text(&self) -> Option<String> {
         GameState::result_text(self)
     }
-    fn history(&self) -> &[Action] {
+    fn history(&self) -> &History {
         GameState::history(self)
     }
     fn history_for(&self, player: usize) -> Vec<Option<Action>> {

@@ -16,6 +16,8 @@ pub mod compact;
 pub mod dog;
 pub mod error;
 pub mod game;
+pub mod history;
+mod json_out;
 pub mod meta;
 pub mod registry;
 pub mod rng;
@@ -26,6 +28,7 @@ pub mod the_game;
 
 pub use error::{Error, IllegalAction};
 pub use game::{Action, DynGame, DynState, Game, GameState};
+pub use history::History;
 pub use meta::{OptionSpec, OptionType, Utility};
 pub use registry::{list_games, load_game};
 pub use simulate::{Summary, simulate};

@@ -87,6 +87,10 @@ impl Card {
             _ => 0,
         }
     }
+    /// The notation, e.g. `"10H"`, `"JK1"`.
+    pub const fn name(self) -> &'static str {
+        NAMES[self.0 as usize]
+    }
     /// The cards of one full deck: 52 and `JK1`, `JK2` (`copy` 1 gives `JK3`, `JK4`).
     pub fn full_deck(copy: u8) -> impl Iterator<Item = Card> {
         (0..52)

@@ -238,7 +238,7 @@ impl State {
                 ));
             }
         }
-        if let Some(&a) = self.history.iter().find(|&&a| a as usize >= rules.num_actions()) {
+        if let Some(a) = self.history.iter().find(|&a| a as usize >= rules.num_actions()) {
             return bad(format!(
                 "the history holds action {a}: actions are 0-{}",
                 rules.num_actions() - 1

@@ -262,7 +262,7 @@ impl Game for CaravanGame {
             first_player,
             current: first_player,
             outcome: None,
-            history: Vec::new(),
+            history: crate::history::History::new(),
         }
     }
 

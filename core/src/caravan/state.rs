@@ -63,7 +63,7 @@ pub struct State {
     pub(super) first_player: u8,
     pub(super) current: u8,
     pub(super) outcome: Option<Outcome>,
-    pub(super) history: Vec<Action>,
+    pub(super) history: crate::history::History,
 }
 
 impl State {
@@ -365,13 +365,18 @@ impl GameState for State {
         self.result_line()
     }
 
-    fn history(&self) -> &[Action] {
+    fn history(&self) -> &crate::history::History {
         &self.history
     }
 
     /// What `seat` sees (`None`: a spectator): see [`View`].
     fn view_of(&self, seat: Option<usize>) -> View {
         self.build_view(seat)
+    }
+
+    /// Written straight from the state, exactly as serde writes [`View`].
+    fn view_json(&self, seat: Option<usize>) -> Vec<u8> {
+        self.write_view_json(seat)
     }
 
     fn action_to_string(&self, action: Action) -> String {

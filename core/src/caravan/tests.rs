@@ -1375,3 +1375,32 @@ fn view_json_timing() {
     let build = t.elapsed().as_nanos() as f64 / f64::from(n);
     println!("view_json {per:.0} ns, view_of {build:.0} ns ({bytes} bytes)");
 }
+
+#[test]
+fn view_json_writes_exactly_what_serde_writes() {
+    let mut checked = 0;
+    for rules in rule_sets() {
+        let mut states = positions(rules, 6, 3);
+        // Finished games of every kind, and reshuffles, shown hands, two decks.
+        states.extend((100..130).map(|seed| {
+            let mut state = rules.new_initial_state(seed);
+            let mut bot = RandomBot::new(seed);
+            while let Some(a) = bot.step(&state) {
+                state.apply_action(a).unwrap();
+            }
+            state
+        }));
+        for state in &states {
+            for seat in [Some(0), Some(1), None, Some(5)] {
+                let serde = serde_json::to_vec(&state.view_of(seat)).unwrap();
+                assert_eq!(
+                    String::from_utf8(state.view_json(seat)).unwrap(),
+                    String::from_utf8(serde).unwrap(),
+                    "{rules:?}"
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 5_000, "{checked} views");
+}

@@ -186,6 +186,142 @@ impl State {
         }
     }
 
+    /// The JSON bytes of `build_view(seat)`, exactly as `serde_json::to_vec` writes them
+    /// (a test compares the two over random games of every variant), written straight
+    /// from the state: no view is built, nothing is allocated but the output. Every
+    /// string is a fixed name (cards, directions, suits, reasons), so nothing is escaped.
+    pub(super) fn write_view_json(&self, seat: Option<usize>) -> Vec<u8> {
+        use crate::json_out::{boolean, booleans, name, names, number, numbers, option_name, option_number};
+        fn cards(out: &mut Vec<u8>, cards: &[Card]) {
+            names(out, cards.iter().map(|c| c.name()));
+        }
+        fn owned(out: &mut Vec<u8>, o: &Owned) {
+            out.extend_from_slice(br#"{"card":"#);
+            name(out, o.card.name());
+            out.extend_from_slice(br#","owner":"#);
+            number(out, o.owner.into());
+            out.push(b'}');
+        }
+        let mut out = Vec::with_capacity(2048);
+        out.extend_from_slice(br#"{"game":"caravan","player":"#);
+        option_number(&mut out, seat.map(|p| p as u64));
+        out.extend_from_slice(br#","current_player":"#);
+        option_number(&mut out, self.current_player().map(|p| p as u64));
+        out.extend_from_slice(br#","first_player":"#);
+        number(&mut out, self.first_player.into());
+        out.extend_from_slice(br#","ranked":"#);
+        boolean(&mut out, self.rules.ranked());
+        out.extend_from_slice(br#","caravans":["#);
+        for (i, c) in self.caravans.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            out.extend_from_slice(br#"{"caravan":"#);
+            number(&mut out, i as u64);
+            out.extend_from_slice(br#","owner":"#);
+            number(&mut out, owner_of(i) as u64);
+            out.extend_from_slice(br#","value":"#);
+            number(&mut out, c.value(&self.rules).into());
+            out.extend_from_slice(br#","direction":"#);
+            option_name(
+                &mut out,
+                c.direction(&self.rules).map(|d| match d {
+                    Direction::Ascending => "ascending",
+                    Direction::Descending => "descending",
+                }),
+            );
+            out.extend_from_slice(br#","suit":"#);
+            option_name(
+                &mut out,
+                c.suit(&self.rules)
+                    .map(|s| super::cards::SUIT_NAMES[usize::from(s & 3)]),
+            );
+            out.extend_from_slice(br#","cards":["#);
+            for (j, slot) in c.slots.iter().enumerate() {
+                if j > 0 {
+                    out.push(b',');
+                }
+                out.extend_from_slice(br#"{"card":"#);
+                name(&mut out, slot.number.card.name());
+                out.extend_from_slice(br#","owner":"#);
+                number(&mut out, slot.number.owner.into());
+                out.extend_from_slice(br#","faces":["#);
+                for (k, face) in slot.faces.iter().enumerate() {
+                    if k > 0 {
+                        out.push(b',');
+                    }
+                    owned(&mut out, face);
+                }
+                out.extend_from_slice(b"]}");
+            }
+            out.extend_from_slice(b"]}");
+        }
+        out.extend_from_slice(br#"],"pairs":["#);
+        for i in 0..3 {
+            if i > 0 {
+                out.push(b',');
+            }
+            out.extend_from_slice(br#"{"sold_by":"#);
+            option_number(&mut out, self.sells(i).map(u64::from));
+            out.push(b'}');
+        }
+        out.extend_from_slice(br#"],"hand":"#);
+        match seat.and_then(|p| self.hands.get(p)) {
+            Some(hand) => cards(&mut out, hand),
+            None => out.extend_from_slice(b"null"),
+        }
+        out.extend_from_slice(br#","hand_sizes":"#);
+        numbers(&mut out, self.hands.iter().map(|h| h.len() as u64));
+        out.extend_from_slice(br#","deck_sizes":"#);
+        numbers(&mut out, self.decks.iter().map(|d| d.len() as u64));
+        out.extend_from_slice(br#","discard_piles":["#);
+        cards(&mut out, &self.discards[0]);
+        out.push(b',');
+        cards(&mut out, &self.discards[1]);
+        out.extend_from_slice(br#"],"in_opening":"#);
+        booleans(&mut out, [self.in_opening(0), self.in_opening(1)]);
+        out.extend_from_slice(br#","reshuffles_used":"#);
+        numbers(&mut out, self.reshuffles.map(u64::from));
+        out.extend_from_slice(br#","reshuffled":["#);
+        cards(&mut out, &self.reshuffled[0]);
+        out.push(b',');
+        cards(&mut out, &self.reshuffled[1]);
+        out.extend_from_slice(br#"],"shown_hands":["#);
+        for (q, shown) in self.shown_hands.iter().enumerate() {
+            if q > 0 {
+                out.push(b',');
+            }
+            out.push(b'[');
+            for (i, hand) in shown.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                cards(&mut out, hand);
+            }
+            out.push(b']');
+        }
+        out.extend_from_slice(br#"],"outcome":"#);
+        match self.outcome {
+            Some(outcome) => {
+                out.extend_from_slice(br#"{"winner":"#);
+                option_number(&mut out, outcome.winner.map(u64::from));
+                out.extend_from_slice(br#","reason":"#);
+                name(
+                    &mut out,
+                    match outcome.reason {
+                        super::state::EndReason::Sold => "sold",
+                        super::state::EndReason::QuickSale => "quick_sale",
+                        super::state::EndReason::OutOfCards => "out_of_cards",
+                    },
+                );
+                out.push(b'}');
+            }
+            None => out.extend_from_slice(b"null"),
+        }
+        out.push(b'}');
+        out
+    }
+
     fn caravan_view(&self, i: usize) -> CaravanView {
         let c = &self.caravans[i];
         CaravanView {
@@ -493,7 +629,7 @@ impl State {
             // Whose turn it would be after the game is over is seen by nobody.
             current: view.current_player.unwrap_or(0),
             outcome: view.outcome,
-            history: Vec::new(),
+            history: crate::history::History::new(),
         };
         state.validate().map_err(|e| match e {
             Error::InvalidState(m) => Error::InvalidView(m),

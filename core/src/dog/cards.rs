@@ -41,6 +41,10 @@ impl Card {
             None
         }
     }
+    /// The notation: `A`, `2`–`10`, `J`, `Q`, `K`, `JK`.
+    pub const fn name(self) -> &'static str {
+        NAMES[self.0 as usize]
+    }
     /// D3: eight of every card and six jokers.
     pub const fn copies(self) -> u8 {
         if self.0 == 13 { 6 } else { 8 }

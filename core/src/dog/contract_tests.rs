@@ -726,3 +726,32 @@ fn dog_timing() {
     }
     eprintln!("random game: {:?} each", t.elapsed() / 200);
 }
+
+#[test]
+fn view_json_writes_exactly_what_serde_writes() {
+    let mut checked = 0;
+    for seed in 0..12 {
+        // Every 7th position of a whole game, the finished game at the end; and a game
+        // stopped by the clock (D13).
+        let mut states = random_states(seed, 7);
+        states.push(play_out(
+            Dog {
+                max_turns: 30 + seed as u32,
+            }
+            .new_initial_state(seed),
+            seed,
+            10_000,
+        ));
+        for state in &states {
+            for seat in [Some(0), Some(1), Some(2), Some(3), None, Some(7)] {
+                let serde = serde_json::to_vec(&state.view_of(seat)).unwrap();
+                assert_eq!(
+                    String::from_utf8(state.view_json(seat)).unwrap(),
+                    String::from_utf8(serde).unwrap()
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 5_000, "{checked} views");
+}

@@ -133,10 +133,10 @@ pub(super) struct Data {
     /// Turns so far: cards played completely, and sitting out.
     pub(super) turns: u32,
     pub(super) outcome: Option<Outcome>,
-    pub(super) history: Vec<Action>,
+    pub(super) history: crate::history::History,
     /// The seat that took each action of `history` (the exchange picks come in any order).
     #[serde(default)]
-    pub(super) actors: Vec<u8>,
+    pub(super) actors: crate::history::Log<u8>,
 }
 
 /// A position of Dog. Reading one (serde or [`Game::state_from_json`]) checks it whole.
@@ -266,8 +266,8 @@ impl Game for Dog {
                 sat_out: [false; 4],
                 turns: 0,
                 outcome: None,
-                history: Vec::new(),
-                actors: Vec::new(),
+                history: crate::history::History::new(),
+                actors: crate::history::Log::new(),
             },
         };
         state.deal();
@@ -511,7 +511,7 @@ impl GameState for State {
     /// D4: the partners pick at the same time, in any order, so a record of the game
     /// needs the seat of every pick.
     fn history_seats(&self) -> Option<Vec<usize>> {
-        Some(self.d.actors.iter().map(|&p| usize::from(p)).collect())
+        Some(self.d.actors.iter().map(usize::from).collect())
     }
 
     fn game(&self) -> &Dog {
@@ -591,7 +591,7 @@ impl GameState for State {
         winner_returns(4, self.d.outcome.and_then(|o| o.winner).map(usize::from), team)
     }
 
-    fn history(&self) -> &[Action] {
+    fn history(&self) -> &crate::history::History {
         &self.d.history
     }
 
@@ -606,11 +606,9 @@ impl GameState for State {
         self.view_struct(seat)
     }
 
-    /// As the default, into a buffer sized for a whole view at once (the API serves these).
+    /// Written straight from the state, exactly as serde writes [`View`].
     fn view_json(&self, seat: Option<usize>) -> Vec<u8> {
-        let mut out = Vec::with_capacity(2048);
-        serde_json::to_writer(&mut out, &self.view_struct(seat)).expect("a view always serializes");
-        out
+        self.write_view_json(seat)
     }
 
     fn action_to_string(&self, action: Action) -> String {

@@ -130,6 +130,14 @@ pub struct View {
     pub outcome: Option<Outcome>,
 }
 
+fn phase_name(phase: Phase) -> &'static str {
+    match phase {
+        Phase::Exchange => "exchange",
+        Phase::Play => "play",
+        Phase::Over => "over",
+    }
+}
+
 /// A count that a view gives as a small number (at most 110 cards).
 fn small(n: usize) -> u8 {
     n.min(u8::MAX as usize) as u8
@@ -140,7 +148,8 @@ impl State {
     /// partner's once that round's exchange is complete (it is the card received); the
     /// opponents' picks never. A state built from a view has no history before it.
     pub(super) fn history_seen_by(&self, player: usize) -> Vec<Option<Action>> {
-        let history = &self.d.history;
+        let history = self.d.history.to_vec();
+        let actors = self.d.actors.to_vec();
         // The picks of a round are followed by that round's plays, so a pick's exchange is
         // complete once a play comes after it (or the exchange is over).
         let mut complete = self.d.phase != Phase::Exchange;
@@ -151,7 +160,7 @@ impl State {
             if !is_pick {
                 complete = true;
             }
-            let seat = self.d.actors.get(i).map_or(usize::MAX, |&p| p as usize);
+            let seat = actors.get(i).map_or(usize::MAX, |&p| p as usize);
             if !is_pick || seat == player || (complete && seat == partner(player)) {
                 seen[i] = Some(action);
             }
@@ -206,6 +215,141 @@ impl State {
             turns: d.turns,
             outcome: d.outcome,
         }
+    }
+
+    /// The JSON bytes of `view_struct(seat)`, exactly as `serde_json::to_vec` writes them
+    /// (a test compares the two over random games), written straight from the state: no
+    /// view is built, nothing is allocated but the output. Every string is a fixed name
+    /// (cards, colours, phases, reasons), so nothing is escaped.
+    pub(super) fn write_view_json(&self, seat: Option<usize>) -> Vec<u8> {
+        use crate::json_out::{boolean, booleans, name, names, number, numbers, option_name, option_number};
+        fn hand(out: &mut Vec<u8>, hand: &Hand) {
+            names(out, hand.cards().map(Card::name));
+        }
+        let seat = seat.filter(|&p| p < 4);
+        let d = &self.d;
+        let mut out = Vec::with_capacity(2048);
+        out.extend_from_slice(br#"{"game":"dog","player":"#);
+        option_number(&mut out, seat.map(|p| p as u64));
+        out.extend_from_slice(br#","current_player":"#);
+        option_number(&mut out, self.current_player().map(|p| p as u64));
+        out.extend_from_slice(br#","round":"#);
+        number(&mut out, d.round.saturating_add(1).into());
+        out.extend_from_slice(br#","hand_size":"#);
+        number(&mut out, u64::from(hand_size(d.round) as u8));
+        out.extend_from_slice(br#","first_player":"#);
+        number(&mut out, u64::from(self.first_player() as u8));
+        out.extend_from_slice(br#","phase":"#);
+        name(&mut out, phase_name(d.phase));
+        out.extend_from_slice(br#","marbles":["#);
+        for (m, mk) in self.board.marbles.iter().enumerate() {
+            if m > 0 {
+                out.push(b',');
+            }
+            out.extend_from_slice(br#"{"marble":"#);
+            number(&mut out, m as u64);
+            out.extend_from_slice(br#","player":"#);
+            number(&mut out, color_of(m) as u64);
+            out.extend_from_slice(br#","color":"#);
+            name(&mut out, ["red", "blue", "green", "yellow"][color_of(m)]);
+            out.extend_from_slice(br#","place":"#);
+            match mk.place {
+                Place::Kennel => out.extend_from_slice(br#""kennel""#),
+                Place::Ring(f) => {
+                    out.extend_from_slice(br#"{"ring":"#);
+                    number(&mut out, f.into());
+                    out.push(b'}');
+                }
+                Place::Goal(f) => {
+                    out.extend_from_slice(br#"{"goal":"#);
+                    number(&mut out, f.into());
+                    out.push(b'}');
+                }
+            }
+            out.extend_from_slice(br#","protected":"#);
+            boolean(&mut out, mk.protected);
+            out.push(b'}');
+        }
+        out.extend_from_slice(br#"],"hand":"#);
+        match seat {
+            Some(p) => hand(&mut out, &d.hands[p]),
+            None => out.extend_from_slice(b"null"),
+        }
+        out.extend_from_slice(br#","hand_sizes":"#);
+        numbers(&mut out, d.hands.iter().map(|h| u64::from(small(h.len()))));
+        out.extend_from_slice(br#","pile_size":"#);
+        number(&mut out, small(d.pile.len()).into());
+        out.extend_from_slice(br#","discard_size":"#);
+        number(&mut out, small(d.discards.len()).into());
+        out.extend_from_slice(br#","face_up":"#);
+        hand(&mut out, &d.face_up);
+        out.extend_from_slice(br#","own_face_down":"#);
+        match seat {
+            Some(p) => hand(&mut out, &d.face_down[p]),
+            None => out.extend_from_slice(b"null"),
+        }
+        out.extend_from_slice(br#","played":["#);
+        for (p, played) in d.played.iter().enumerate() {
+            if p > 0 {
+                out.push(b',');
+            }
+            hand(&mut out, played);
+        }
+        out.extend_from_slice(br#"],"exchange":{"picked":"#);
+        booleans(&mut out, d.exchange.iter().map(Option::is_some));
+        out.extend_from_slice(br#","given":"#);
+        option_name(&mut out, seat.and_then(|p| d.given[p]).map(Card::name));
+        out.extend_from_slice(br#","received":"#);
+        option_name(&mut out, seat.and_then(|p| d.received[p]).map(Card::name));
+        out.extend_from_slice(br#"},"seven":"#);
+        match d.seven {
+            Some(s) => {
+                out.extend_from_slice(br#"{"remaining":"#);
+                number(&mut out, s.remaining.into());
+                out.extend_from_slice(br#","joker":"#);
+                boolean(&mut out, s.joker);
+                out.extend_from_slice(br#","parts":["#);
+                for (i, part) in d.seven_parts.iter().enumerate() {
+                    if i > 0 {
+                        out.push(b',');
+                    }
+                    out.extend_from_slice(br#"{"marble":"#);
+                    number(&mut out, part.marble.into());
+                    out.extend_from_slice(br#","steps":"#);
+                    number(&mut out, part.steps.into());
+                    out.extend_from_slice(br#","goal":"#);
+                    boolean(&mut out, part.goal);
+                    out.push(b'}');
+                }
+                out.extend_from_slice(b"]}");
+            }
+            None => out.extend_from_slice(b"null"),
+        }
+        out.extend_from_slice(br#","sat_out":"#);
+        booleans(&mut out, d.sat_out);
+        out.extend_from_slice(br#","turns":"#);
+        number(&mut out, d.turns.into());
+        out.extend_from_slice(br#","outcome":"#);
+        match d.outcome {
+            Some(outcome) => {
+                out.extend_from_slice(br#"{"winner":"#);
+                option_number(&mut out, outcome.winner.map(u64::from));
+                out.extend_from_slice(br#","points":"#);
+                numbers(&mut out, outcome.points.map(u64::from));
+                out.extend_from_slice(br#","reason":"#);
+                name(
+                    &mut out,
+                    match outcome.reason {
+                        EndReason::AllHome => "all_home",
+                        EndReason::TurnLimit => "turn_limit",
+                    },
+                );
+                out.push(b'}');
+            }
+            None => out.extend_from_slice(b"null"),
+        }
+        out.push(b'}');
+        out
     }
 
     /// A full state whose view for the view's seat is `view`, the unseen cards dealt at
@@ -455,8 +599,8 @@ impl State {
             sat_out: view.sat_out,
             turns: view.turns,
             outcome: view.outcome,
-            history: Vec::new(),
-            actors: Vec::new(),
+            history: crate::history::History::new(),
+            actors: crate::history::Log::new(),
         };
         let state =
             State::try_from(data).map_err(|e| Error::InvalidView(format!("no state has this view: {e}")))?;

@@ -198,7 +198,7 @@ impl Game for SchottenTotten {
             turn_passed: false,
             passes_in_row: 0,
             outcome: None,
-            history: Vec::new(),
+            history: crate::history::History::new(),
         }
     }
 
@@ -405,7 +405,7 @@ pub struct State {
     /// How many turns in a row ended after a pass (S9 settles at two).
     pub(super) passes_in_row: u8,
     pub(super) outcome: Option<Outcome>,
-    pub(super) history: Vec<Action>,
+    pub(super) history: crate::history::History,
 }
 
 impl State {
@@ -860,7 +860,7 @@ impl State {
                 }
             }
         }
-        if let Some(a) = self.history.iter().find(|&&a| a as usize >= NUM_ACTIONS) {
+        if let Some(a) = self.history.iter().find(|&a| a as usize >= NUM_ACTIONS) {
             return Err(format!("history holds action {a}, outside 0..{NUM_ACTIONS}"));
         }
         Ok(())
@@ -1159,7 +1159,7 @@ impl GameState for State {
         })
     }
 
-    fn history(&self) -> &[Action] {
+    fn history(&self) -> &crate::history::History {
         &self.history
     }
 

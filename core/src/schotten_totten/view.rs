@@ -280,7 +280,7 @@ pub(super) fn state_from_view(rules: SchottenTotten, view: &View, seed: u64) -> 
         turn_passed: view.turn_passed,
         passes_in_row: view.passes_in_row,
         outcome: view.outcome,
-        history: Vec::new(),
+        history: crate::history::History::new(),
     };
     if state.phase == Phase::Over {
         // The view hides who made the last turn once the game is over; it follows

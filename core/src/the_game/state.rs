@@ -302,7 +302,7 @@ impl Game for TheGame {
             current: 0,
             played_this_turn: 0,
             outcome: None,
-            history: Vec::new(),
+            history: crate::history::History::new(),
         }
     }
 
@@ -342,7 +342,7 @@ pub struct State {
     pub(super) current: u8,
     pub(super) played_this_turn: u8,
     pub(super) outcome: Option<Outcome>,
-    pub(super) history: Vec<Action>,
+    pub(super) history: crate::history::History,
 }
 
 impl State {
@@ -588,7 +588,7 @@ impl State {
             .history
             .iter()
             .enumerate()
-            .find(|(_, a)| **a as usize >= NUM_ACTIONS)
+            .find(|(_, a)| *a as usize >= NUM_ACTIONS)
         {
             return Err(format!(
                 "history action {i} is {action}: actions are 0-{}",
@@ -804,7 +804,7 @@ impl GameState for State {
         ))
     }
 
-    fn history(&self) -> &[Action] {
+    fn history(&self) -> &crate::history::History {
         &self.history
     }
 

@@ -382,7 +382,7 @@ pub(super) fn state_from_view(rules: &TheGame, view: &View, seed: u64) -> Result
         current: turn as u8,
         played_this_turn: view.played_this_turn,
         outcome: None,
-        history: Vec::new(),
+        history: crate::history::History::new(),
     };
     state.outcome = state.derived_outcome();
     state.validate().map_err(Error::InvalidView)?;
