@@ -74,7 +74,7 @@ fn raise(py: Python<'_>, err: Error) -> PyErr {
         Error::InvalidMove(_) | Error::InvalidCard { .. } => "InvalidMoveError",
         Error::Illegal(e) => return raise_illegal(py, e),
         Error::Interrupted => return PyKeyboardInterrupt::new_err("simulation interrupted"),
-        Error::InvalidArgument(_) => "SpielwerkError",
+        Error::InvalidArgument(_) | Error::UnknownBot { .. } | Error::InvalidBotParams(_) => "SpielwerkError",
     };
     match spielwerk_error(py, class, &cut(&err.to_string()), err.code(), None) {
         Ok(exc) => PyErr::from_value(exc),
