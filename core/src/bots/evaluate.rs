@@ -148,12 +148,13 @@ pub fn evaluate<G: Game>(
         let mut state = game.new_initial_state(deal);
         let mut ply = 0u64;
         while let Some(seat) = state.current_player() {
-            if stop() {
-                return Ok(None);
-            }
             let bot = bots[bot_at(seat, rotation, k)];
             let decision = rng::mix(bot.seed() ^ rng::batch_seed(moves, ply));
-            let action = bot.choose(&state, seat, decision)?.ok_or_else(|| {
+            let action = match bot.choose_until(&state, seat, decision, stop) {
+                Err(Error::Interrupted) => return Ok(None),
+                other => other?,
+            }
+            .ok_or_else(|| {
                 Error::InvalidState(format!(
                     "the {} bot found no action for player {seat}",
                     bot.name()

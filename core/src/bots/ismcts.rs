@@ -143,6 +143,17 @@ impl<S: GameState> Bot<S> for Ismcts {
     fn choose(&self, state: &S, seat: usize, seed: u64) -> Result<Option<Action>> {
         self.search(state, seat, seed).map(|s| s.map(|s| s.action))
     }
+
+    fn choose_until(
+        &self,
+        state: &S,
+        seat: usize,
+        seed: u64,
+        stop: &(dyn Fn() -> bool + Sync),
+    ) -> Result<Option<Action>> {
+        self.search_until(state, seat, seed, stop)
+            .map(|s| s.map(|s| s.action))
+    }
 }
 
 /// No node: the end of a child or sibling list.
@@ -211,6 +222,18 @@ impl Ismcts {
     /// Searches for `seat`'s action in `state`, which it reads only through
     /// `resample(seat, …)`: `None` if `seat` may not move.
     pub fn search<S: GameState>(&self, state: &S, seat: usize, seed: u64) -> Result<Option<SearchResult>> {
+        self.search_until(state, seat, seed, &super::never)
+    }
+
+    /// As [`Ismcts::search`], giving up with [`Error::Interrupted`] once `stop` returns
+    /// true (asked every 16 iterations).
+    pub fn search_until<S: GameState>(
+        &self,
+        state: &S,
+        seat: usize,
+        seed: u64,
+        stop: &(dyn Fn() -> bool + Sync),
+    ) -> Result<Option<SearchResult>> {
         let mut rng = rng::seeded(seed, rng::STREAM_POLICY);
         let mut legal = Vec::new();
         // The root's actions are the seat's own: the same in every deal.
@@ -253,12 +276,16 @@ impl Ismcts {
         let mut first = Some(first);
         let mut done = 0;
         while done < self.params.iterations {
-            if let Some(deadline) = deadline
-                && done.is_multiple_of(16)
-                && done > 0
-                && Instant::now() >= deadline
-            {
-                break;
+            if done.is_multiple_of(16) {
+                if stop() {
+                    return Err(Error::Interrupted);
+                }
+                if let Some(deadline) = deadline
+                    && done > 0
+                    && Instant::now() >= deadline
+                {
+                    break;
+                }
             }
             done += 1;
             let mut deal = match first.take() {

@@ -34,6 +34,26 @@ pub trait Bot<S: GameState>: Send + Sync {
     /// see; `None` if `seat` may not move now. Where several seats may move (Dog's
     /// exchange), any of [`GameState::seats_to_move`] can be asked.
     fn choose(&self, state: &S, seat: usize, seed: u64) -> Result<Option<Action>>;
+
+    /// As [`Bot::choose`], giving up with [`Error::Interrupted`] once `stop` returns true
+    /// (a long search asks it as it goes; Ctrl-C in Python).
+    fn choose_until(
+        &self,
+        state: &S,
+        seat: usize,
+        seed: u64,
+        stop: &(dyn Fn() -> bool + Sync),
+    ) -> Result<Option<Action>> {
+        if stop() {
+            return Err(Error::Interrupted);
+        }
+        self.choose(state, seat, seed)
+    }
+}
+
+/// Never stop.
+pub fn never() -> bool {
+    false
 }
 
 /// The object-safe face of a bot made for one game, as the registry, Python and
@@ -47,14 +67,34 @@ pub trait DynBot: Send + Sync {
     fn seed(&self) -> u64;
     /// Every parameter with its value, defaults included (round-trips through [`make`]).
     fn params(&self) -> Map<String, Value>;
+    /// As [`Bot::choose_until`]; a state of another game is refused.
+    fn choose_until(
+        &self,
+        state: &dyn DynState,
+        seat: usize,
+        seed: u64,
+        stop: &(dyn Fn() -> bool + Sync),
+    ) -> Result<Option<Action>>;
     /// As [`Bot::choose`]; a state of another game is refused.
-    fn choose(&self, state: &dyn DynState, seat: usize, seed: u64) -> Result<Option<Action>>;
+    fn choose(&self, state: &dyn DynState, seat: usize, seed: u64) -> Result<Option<Action>> {
+        self.choose_until(state, seat, seed, &never)
+    }
     fn clone_box(&self) -> Box<dyn DynBot>;
 
     /// The action of `seat` (the player to move if `None`), seeded by the bot's seed and
     /// the seat's information state, so equal views get equal moves. `None` once the
     /// game is over; a seat that may not move now is refused.
     fn step(&self, state: &dyn DynState, seat: Option<usize>) -> Result<Option<Action>> {
+        self.step_until(state, seat, &never)
+    }
+
+    /// As [`DynBot::step`], giving up with [`Error::Interrupted`] once `stop` returns true.
+    fn step_until(
+        &self,
+        state: &dyn DynState,
+        seat: Option<usize>,
+        stop: &(dyn Fn() -> bool + Sync),
+    ) -> Result<Option<Action>> {
         let Some(seat) = seat.or_else(|| state.current_player()) else {
             return Ok(None);
         };
@@ -65,7 +105,7 @@ pub trait DynBot: Send + Sync {
             )));
         }
         let seed = seed_for_view(self.seed(), &state.information_state_key(seat));
-        self.choose(state, seat, seed)
+        self.choose_until(state, seat, seed, stop)
     }
 }
 
@@ -73,6 +113,22 @@ impl Clone for Box<dyn DynBot> {
     fn clone(&self) -> Self {
         self.clone_box()
     }
+}
+
+/// Decides for the player to move in each of `states` at once, on all cores: entry `i`
+/// is `bot.step(states[i], None)` (`None` for a finished game), so the result depends
+/// on the bot's seed and the states alone, never on the threads. Stops with
+/// [`Error::Interrupted`] once `stop` returns true (asked before each state).
+pub fn step_many(
+    bot: &dyn DynBot,
+    states: &[&dyn DynState],
+    stop: &(dyn Fn() -> bool + Sync),
+) -> Result<Vec<Option<Action>>> {
+    use rayon::prelude::*;
+    states
+        .par_iter()
+        .map(|state| bot.step_until(*state, None, stop))
+        .collect()
 }
 
 /// The names of the bots every game has, sorted.
@@ -179,7 +235,13 @@ impl<G: Game, B: Bot<G::State> + Params + Clone + 'static> DynBot for ForGame<G,
     fn params(&self) -> Map<String, Value> {
         self.bot.params()
     }
-    fn choose(&self, state: &dyn DynState, seat: usize, seed: u64) -> Result<Option<Action>> {
+    fn choose_until(
+        &self,
+        state: &dyn DynState,
+        seat: usize,
+        seed: u64,
+        stop: &(dyn Fn() -> bool + Sync),
+    ) -> Result<Option<Action>> {
         let state = state.as_any().downcast_ref::<G::State>().ok_or_else(|| {
             Error::InvalidArgument(format!(
                 "this {} bot plays {}: the state is of another game",
@@ -187,7 +249,7 @@ impl<G: Game, B: Bot<G::State> + Params + Clone + 'static> DynBot for ForGame<G,
                 G::NAME
             ))
         })?;
-        self.bot.choose(state, seat, seed)
+        self.bot.choose_until(state, seat, seed, stop)
     }
     fn clone_box(&self) -> Box<dyn DynBot> {
         Box::new(Self::new(self.name, self.bot.clone(), self.seed))
