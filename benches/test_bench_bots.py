@@ -17,7 +17,7 @@ BATCH = 64
 
 def batch(game: spielwerk.Game, n: int) -> list[spielwerk.State]:
     """`n` running positions of `game` after a few random actions each."""
-    states = []
+    states: list[spielwerk.State] = []
     bot = spielwerk.RandomBot(1)
     seed = 0
     while len(states) < n:
