@@ -162,6 +162,14 @@ pub enum Error {
     InvalidView(String),
     #[error("invalid argument: {0}")]
     InvalidArgument(String),
+    #[error("unknown bot '{}' for {game}: available bots are {available}", shorten(.name))]
+    UnknownBot {
+        name: String,
+        game: &'static str,
+        available: String,
+    },
+    #[error("invalid bot parameters: {0}")]
+    InvalidBotParams(String),
     #[error("illegal action: {0}")]
     Illegal(#[from] IllegalAction),
     #[error("interrupted")]
@@ -179,6 +187,8 @@ impl Error {
             Error::InvalidState(_) => "invalid_state",
             Error::InvalidView(_) => "invalid_view",
             Error::InvalidArgument(_) => "invalid_argument",
+            Error::UnknownBot { .. } => "unknown_bot",
+            Error::InvalidBotParams(_) => "invalid_bot_params",
             Error::Illegal(e) => e.code,
             Error::Interrupted => "interrupted",
         }

@@ -344,6 +344,24 @@ pub trait DynGame: Send + Sync {
         stop: &(dyn Fn() -> bool + Sync),
     ) -> Result<crate::Summary>;
     fn clone_box(&self) -> Box<dyn DynGame>;
+    /// The names of the bots that play this game, sorted.
+    fn bot_names(&self) -> Vec<&'static str>;
+    /// Makes the bot `name` for this game (see [`crate::bots::make`]).
+    fn make_bot(
+        &self,
+        name: &str,
+        params: &Map<String, Value>,
+        seed: u64,
+    ) -> Result<Box<dyn crate::bots::DynBot>>;
+    /// Plays seeded matches between `bots` (see [`crate::bots::evaluate::evaluate`]).
+    fn evaluate(
+        &self,
+        bots: &[&dyn crate::bots::DynBot],
+        n_games: u64,
+        seed: u64,
+        threads: Option<usize>,
+        stop: &(dyn Fn() -> bool + Sync),
+    ) -> Result<crate::bots::Evaluation>;
 }
 
 /// The schema of `T` as a JSON value.
@@ -419,6 +437,27 @@ impl<G: Game> DynGame for G {
     fn clone_box(&self) -> Box<dyn DynGame> {
         Box::new(self.clone())
     }
+    fn bot_names(&self) -> Vec<&'static str> {
+        crate::bots::names::<G>()
+    }
+    fn make_bot(
+        &self,
+        name: &str,
+        params: &Map<String, Value>,
+        seed: u64,
+    ) -> Result<Box<dyn crate::bots::DynBot>> {
+        crate::bots::make::<G>(name, params, seed)
+    }
+    fn evaluate(
+        &self,
+        bots: &[&dyn crate::bots::DynBot],
+        n_games: u64,
+        seed: u64,
+        threads: Option<usize>,
+        stop: &(dyn Fn() -> bool + Sync),
+    ) -> Result<crate::bots::Evaluation> {
+        crate::bots::evaluate::evaluate(self, bots, n_games, seed, threads, stop)
+    }
 }
 
 /// The object-safe face of a [`GameState`].
@@ -451,6 +490,8 @@ pub trait DynState: Send + Sync {
     fn render(&self) -> String;
     fn to_json(&self) -> String;
     fn clone_box(&self) -> Box<dyn DynState>;
+    /// The concrete state, for code generic over a game behind this layer (bots).
+    fn as_any(&self) -> &dyn std::any::Any;
 }
 
 impl<S: GameState> DynState for S {
@@ -537,6 +578,9 @@ impl<S: GameState> DynState for S {
     }
     fn clone_box(&self) -> Box<dyn DynState> {
         Box::new(self.clone())
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
     }
 }
 

@@ -8,16 +8,19 @@
 
 The engine is written in Rust (``spielwerk-core``); this package is a thin binding.
 ``spielwerk.schotten_totten`` and ``spielwerk.the_game`` hold the games' own helpers, and
+``spielwerk.bots`` the bots by name (``evaluate`` plays them against each other), and
 ``spielwerk.errors`` the exceptions (all of them ``ValueError``\\ s under ``SpielwerkError``).
 """
 
-from spielwerk import errors, schotten_totten, the_game
+from spielwerk import bots, errors, schotten_totten, the_game
 from spielwerk._spielwerk import (
     TERMINAL,
+    BotStanding,
     Game,
     RandomBot,
     SimulationSummary,
     State,
+    evaluate,
     list_games,
     load_game,
     simulate,
@@ -33,6 +36,7 @@ from spielwerk.errors import (
 
 __all__ = [
     "TERMINAL",
+    "BotStanding",
     "Game",
     "IllegalActionError",
     "InvalidMoveError",
@@ -43,7 +47,9 @@ __all__ = [
     "SpielwerkError",
     "State",
     "UnknownGameError",
+    "bots",
     "errors",
+    "evaluate",
     "list_games",
     "load_game",
     "schotten_totten",

@@ -15,6 +15,7 @@ use pyo3::exceptions::{PyKeyboardInterrupt, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use serde_json::{Map, Value};
+use spielwerk_core::bots::DynBot;
 use spielwerk_core::schotten_totten as st;
 use spielwerk_core::{Action, DynGame, DynState, Error, IllegalAction, bots, compact};
 
@@ -74,7 +75,7 @@ fn raise(py: Python<'_>, err: Error) -> PyErr {
         Error::InvalidMove(_) | Error::InvalidCard { .. } => "InvalidMoveError",
         Error::Illegal(e) => return raise_illegal(py, e),
         Error::Interrupted => return PyKeyboardInterrupt::new_err("simulation interrupted"),
-        Error::InvalidArgument(_) => "SpielwerkError",
+        Error::InvalidArgument(_) | Error::UnknownBot { .. } | Error::InvalidBotParams(_) => "SpielwerkError",
     };
     match spielwerk_error(py, class, &cut(&err.to_string()), err.code(), None) {
         Ok(exc) => PyErr::from_value(exc),
@@ -800,6 +801,42 @@ fn _restore_state(game: &Bound<'_, Game>, data: &str) -> PyResult<State> {
     Game::deserialize_state(game, data)
 }
 
+/// A `threads` argument: 1 to 1024, or `None` for all cores.
+fn threads_arg(py: Python<'_>, threads: Option<Int>) -> PyResult<Option<usize>> {
+    threads
+        .map(|t| {
+            usize::try_from(t.0)
+                .ok()
+                .filter(|&t| (1..=1024).contains(&t))
+                .ok_or_else(|| {
+                    invalid_argument(
+                        py,
+                        format!("threads {} must be from 1 to 1024 (or None for all cores)", t.0),
+                    )
+                })
+        })
+        .transpose()
+}
+
+/// A `game` argument: a `spielwerk.Game`, or a game's name (with its default options).
+fn game_arg(py: Python<'_>, game: &Bound<'_, PyAny>) -> PyResult<Py<Game>> {
+    if let Ok(g) = game.cast::<Game>() {
+        return Ok(g.clone().unbind());
+    }
+    let name: String = game
+        .extract()
+        .map_err(|_| PyTypeError::new_err("game must be a game name (str) or a spielwerk.Game"))?;
+    Game::create(
+        py,
+        spielwerk_core::load_game(&name, &Map::new()).map_err(err(py))?,
+    )
+}
+
+/// A count of games: 0 or more.
+fn count_arg(py: Python<'_>, n: Int, what: &str) -> PyResult<u64> {
+    u64::try_from(n.0).map_err(|_| invalid_argument(py, format!("{what} {} must be 0 or more", n.0)))
+}
+
 /// Plays `n_games` uniformly random games in Rust on `threads` threads (all cores if
 /// None), without the GIL. The result depends on `seed` only, never on `threads`.
 /// Ctrl-C stops it (`KeyboardInterrupt`).
@@ -815,32 +852,10 @@ fn simulate(
     seed: Seed,
     threads: Option<Int>,
 ) -> PyResult<SimulationSummary> {
-    let n_games = u64::try_from(n_games.0)
-        .map_err(|_| invalid_argument(py, format!("n_games {} must be 0 or more", n_games.0)))?;
-    let threads = threads
-        .map(|t| {
-            usize::try_from(t.0)
-                .ok()
-                .filter(|&t| (1..=1024).contains(&t))
-                .ok_or_else(|| {
-                    invalid_argument(
-                        py,
-                        format!("threads {} must be from 1 to 1024 (or None for all cores)", t.0),
-                    )
-                })
-        })
-        .transpose()?;
-    let loaded;
-    let game: &dyn DynGame = if let Ok(g) = game.cast::<Game>() {
-        loaded = g.get().inner.clone_box();
-        loaded.as_ref()
-    } else {
-        let name: String = game
-            .extract()
-            .map_err(|_| PyTypeError::new_err("game must be a game name (str) or a spielwerk.Game"))?;
-        loaded = spielwerk_core::load_game(&name, &Map::new()).map_err(err(py))?;
-        loaded.as_ref()
-    };
+    let n_games = count_arg(py, n_games, "n_games")?;
+    let threads = threads_arg(py, threads)?;
+    let game = game_arg(py, game)?;
+    let game = &game.get().inner;
     let s = run_interruptibly(py, |stop| game.simulate(n_games, seed.0, threads, stop))?.map_err(err(py))?;
     Ok(SimulationSummary {
         utility: s.utility.name(),
@@ -865,16 +880,22 @@ fn run_interruptibly<T: Send>(
 ) -> PyResult<T> {
     let stop = AtomicBool::new(false);
     let stopped = || stop.load(Ordering::Relaxed);
+    // Set by the worker before it wakes the caller: `is_finished` turns true only once
+    // the thread has wound down, a moment after the wake-up, and a caller that missed it
+    // would sleep another 50 ms (a batch of quick moves took 50 ms instead of 0.3 ms).
+    let done = AtomicBool::new(false);
     std::thread::scope(|scope| {
         let caller = std::thread::current();
+        let done = &done;
         let worker = scope.spawn(move || {
             let out = work(&stopped);
+            done.store(true, Ordering::Release);
             caller.unpark();
             out
         });
         loop {
             py.detach(|| std::thread::park_timeout(Duration::from_millis(50)));
-            if worker.is_finished() {
+            if done.load(Ordering::Acquire) || worker.is_finished() {
                 return Ok(worker.join().expect("the simulation does not panic"));
             }
             if let Err(e) = py.check_signals() {
@@ -884,6 +905,295 @@ fn run_interruptibly<T: Send>(
             }
         }
     })
+}
+
+// --- Bots by name -------------------------------------------------------------------
+
+/// A bot made for one game by `spielwerk.bots.make(name, game, seed, **params)`. Its
+/// decisions depend on its seed and the deciding seat's information state only.
+#[pyclass(frozen, module = "spielwerk.bots")]
+struct Bot {
+    inner: Box<dyn DynBot>,
+    game: Py<Game>,
+}
+
+#[pymethods]
+impl Bot {
+    /// The bot's name: `"ismcts"`, `"random"`.
+    #[getter]
+    fn name(&self) -> &'static str {
+        self.inner.name()
+    }
+
+    /// The game the bot was made for.
+    #[getter]
+    fn game(&self, py: Python<'_>) -> Py<Game> {
+        self.game.clone_ref(py)
+    }
+
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.inner.seed()
+    }
+
+    /// Every parameter with its value, defaults included.
+    #[getter]
+    fn params<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_py(py, &Value::Object(self.inner.params()))
+    }
+
+    /// The action of `seat` (default: the player to move) in `state`, from what that seat
+    /// may see. Several seats may move only in Dog's exchange; a seat not to move, or a
+    /// finished game, is a `SpielwerkError`. Runs without the GIL.
+    #[pyo3(signature = (state, seat = None))]
+    fn step(&self, py: Python<'_>, state: &State, seat: Option<Int>) -> PyResult<Action> {
+        let seat = state.seat(py, seat)?;
+        let bot = self.inner.as_ref();
+        let inner = state.inner.as_ref();
+        py.detach(|| bot.step(inner, seat))
+            .map_err(err(py))?
+            .ok_or_else(|| invalid_argument(py, "the game is over: there is no action to choose".into()))
+    }
+
+    /// `[bot.step(s) for s in states]`, decided in parallel on all cores without the GIL;
+    /// the same result whatever the threads did. Ctrl-C stops it (`KeyboardInterrupt`).
+    fn step_many(&self, py: Python<'_>, states: &Bound<'_, PyAny>) -> PyResult<Vec<Action>> {
+        let mut held: Vec<PyRef<'_, State>> = Vec::new();
+        for (i, item) in states.try_iter()?.enumerate() {
+            let item = item?;
+            held.push(item.extract::<PyRef<'_, State>>().map_err(|_| {
+                PyTypeError::new_err(format!("states[{i}] is not a spielwerk.State: {}", shown(&item)))
+            })?);
+        }
+        let inner: Vec<&dyn DynState> = held.iter().map(|s| s.inner.as_ref()).collect();
+        let bot = self.inner.as_ref();
+        let chosen = run_interruptibly(py, |stop| bots::step_many(bot, &inner, stop))?.map_err(err(py))?;
+        chosen
+            .into_iter()
+            .enumerate()
+            .map(|(i, a)| a.ok_or_else(|| invalid_argument(py, format!("states[{i}]: the game is over"))))
+            .collect()
+    }
+
+    fn __repr__(&self) -> String {
+        let params: Vec<String> = self
+            .inner
+            .params()
+            .iter()
+            .map(|(k, v)| match v {
+                Value::Null => format!("{k}=None"),
+                Value::String(text) => format!("{k}='{text}'"),
+                other => format!("{k}={other}"),
+            })
+            .collect();
+        let sep = if params.is_empty() { "" } else { ", " };
+        format!(
+            "spielwerk.bots.make('{}', {}, seed={}{sep}{})",
+            self.inner.name(),
+            self.game.get().__repr__(),
+            self.inner.seed(),
+            params.join(", ")
+        )
+    }
+}
+
+/// How one bot did in `spielwerk.evaluate`: counts, rates with their 95% intervals
+/// (Wilson for shares, normal for means), and for The Game the cards left.
+#[pyclass(frozen, module = "spielwerk", get_all)]
+struct BotStanding {
+    name: String,
+    games: u64,
+    wins: u64,
+    draws: u64,
+    losses: u64,
+    win_rate: f64,
+    win_rate_ci: (f64, f64),
+    mean_return: f64,
+    mean_return_ci: (f64, f64),
+    perfect_rate: Option<f64>,
+    perfect_rate_ci: Option<(f64, f64)>,
+    under_10_rate: Option<f64>,
+    under_10_ci: Option<(f64, f64)>,
+    mean_cards_left: Option<f64>,
+    mean_cards_left_ci: Option<(f64, f64)>,
+}
+
+impl BotStanding {
+    fn from_core(s: &bots::Standing, cooperative: bool) -> Self {
+        let rate = |k: u64| {
+            if s.games == 0 {
+                0.0
+            } else {
+                k as f64 / s.games as f64
+            }
+        };
+        BotStanding {
+            name: s.name.clone(),
+            games: s.games,
+            wins: s.wins,
+            draws: s.draws,
+            losses: s.losses,
+            win_rate: s.win_rate(),
+            win_rate_ci: s.win_rate_interval(),
+            mean_return: s.returns.mean(),
+            mean_return_ci: s.returns.interval(),
+            perfect_rate: cooperative.then_some(rate(s.perfect)),
+            perfect_rate_ci: cooperative.then_some(bots::evaluate::wilson(s.perfect, s.games)),
+            under_10_rate: cooperative.then_some(rate(s.under_10)),
+            under_10_ci: cooperative.then_some(bots::evaluate::wilson(s.under_10, s.games)),
+            mean_cards_left: cooperative.then_some(s.cards_left.mean()),
+            mean_cards_left_ci: cooperative.then_some(s.cards_left.interval()),
+        }
+    }
+}
+
+#[pymethods]
+impl BotStanding {
+    fn as_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        d.set_item("name", &self.name)?;
+        d.set_item("games", self.games)?;
+        d.set_item("wins", self.wins)?;
+        d.set_item("draws", self.draws)?;
+        d.set_item("losses", self.losses)?;
+        d.set_item("win_rate", self.win_rate)?;
+        d.set_item("win_rate_ci", self.win_rate_ci)?;
+        d.set_item("mean_return", self.mean_return)?;
+        d.set_item("mean_return_ci", self.mean_return_ci)?;
+        d.set_item("perfect_rate", self.perfect_rate)?;
+        d.set_item("perfect_rate_ci", self.perfect_rate_ci)?;
+        d.set_item("under_10_rate", self.under_10_rate)?;
+        d.set_item("under_10_ci", self.under_10_ci)?;
+        d.set_item("mean_cards_left", self.mean_cards_left)?;
+        d.set_item("mean_cards_left_ci", self.mean_cards_left_ci)?;
+        Ok(d)
+    }
+
+    fn __repr__(&self) -> String {
+        let ci = |(lo, hi): (f64, f64)| format!("[{lo:.3}, {hi:.3}]");
+        let head = format!(
+            "BotStanding(name='{}', games={}, wins={}, draws={}, losses={}, win_rate={:.3} {}, mean_return={:.3} {}",
+            self.name,
+            self.games,
+            self.wins,
+            self.draws,
+            self.losses,
+            self.win_rate,
+            ci(self.win_rate_ci),
+            self.mean_return,
+            ci(self.mean_return_ci)
+        );
+        match (
+            self.perfect_rate,
+            self.perfect_rate_ci,
+            self.under_10_rate,
+            self.under_10_ci,
+            self.mean_cards_left,
+            self.mean_cards_left_ci,
+        ) {
+            (Some(p), Some(pc), Some(u), Some(uc), Some(m), Some(mc)) => format!(
+                "{head}, perfect_rate={p:.3} {}, under_10_rate={u:.3} {}, mean_cards_left={m:.2} {})",
+                ci(pc),
+                ci(uc),
+                ci(mc)
+            ),
+            _ => format!("{head})"),
+        }
+    }
+}
+
+/// The names of the bots that play `game`, sorted.
+#[pyfunction]
+fn bot_names(py: Python<'_>, game: &Bound<'_, PyAny>) -> PyResult<Vec<&'static str>> {
+    Ok(game_arg(py, game)?.get().inner.bot_names())
+}
+
+/// Makes the bot `name` for `game` with `seed` and its parameters as keywords; unknown
+/// names (`unknown_bot`) and parameters (`invalid_bot_params`) are `SpielwerkError`s
+/// naming the allowed ones.
+#[pyfunction]
+#[pyo3(signature = (name, game, seed = Seed(0), **params), text_signature = "(name, game, seed=0, **params)")]
+fn make_bot(
+    py: Python<'_>,
+    name: &str,
+    game: &Bound<'_, PyAny>,
+    seed: Seed,
+    params: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Bot> {
+    let game = game_arg(py, game)?;
+    let params = match params {
+        None => Map::new(),
+        Some(k) => match to_json(k.as_any(), "bot parameters")? {
+            Value::Object(m) => m,
+            _ => unreachable!("a dict converts to a JSON object"),
+        },
+    };
+    let inner = game
+        .get()
+        .inner
+        .make_bot(name, &params, seed.0)
+        .map_err(err(py))?;
+    Ok(Bot { inner, game })
+}
+
+/// One bot for `evaluate`: a made bot, a name, or a `(name, params)` pair.
+fn bot_arg(py: Python<'_>, game: &Game, item: &Bound<'_, PyAny>, i: usize) -> PyResult<Box<dyn DynBot>> {
+    if let Ok(bot) = item.cast::<Bot>() {
+        return Ok(bot.get().inner.clone_box());
+    }
+    let refuse = || {
+        PyTypeError::new_err(format!(
+            "bots[{i}] must be a bot from spielwerk.bots.make, a bot name or a (name, params) pair, got {}",
+            shown(item)
+        ))
+    };
+    let (name, params): (String, Map<String, Value>) = if let Ok(name) = item.extract::<String>() {
+        (name, Map::new())
+    } else {
+        let (name, params): (String, Bound<'_, PyAny>) = item.extract().map_err(|_| refuse())?;
+        match to_json(&params, "bot parameters")? {
+            Value::Object(m) => (name, m),
+            Value::Null => (name, Map::new()),
+            _ => return Err(refuse()),
+        }
+    };
+    game.inner.make_bot(&name, &params, 0).map_err(err(py))
+}
+
+/// Plays `n_games` seeded games between `bots` in Rust on `threads` threads (all cores if
+/// None), without the GIL, with the seats rotated (two-player games: each deal twice,
+/// swapped); one standing per bot. The result depends on `seed` only, never on
+/// `threads`. Ctrl-C stops it (`KeyboardInterrupt`).
+#[pyfunction]
+#[pyo3(
+    signature = (game, bots, n_games, seed = Seed(0), threads = None),
+    text_signature = "(game, bots, n_games, seed=0, threads=None)"
+)]
+fn evaluate(
+    py: Python<'_>,
+    game: &Bound<'_, PyAny>,
+    bots: &Bound<'_, PyAny>,
+    n_games: Int,
+    seed: Seed,
+    threads: Option<Int>,
+) -> PyResult<Vec<BotStanding>> {
+    let n_games = count_arg(py, n_games, "n_games")?;
+    let threads = threads_arg(py, threads)?;
+    let game = game_arg(py, game)?;
+    let game = game.get();
+    let mut made = Vec::new();
+    for (i, item) in bots.try_iter()?.enumerate() {
+        made.push(bot_arg(py, game, &item?, i)?);
+    }
+    let seated: Vec<&dyn DynBot> = made.iter().map(AsRef::as_ref).collect();
+    let inner = &game.inner;
+    let e = run_interruptibly(py, |stop| inner.evaluate(&seated, n_games, seed.0, threads, stop))?
+        .map_err(err(py))?;
+    let cooperative = e.utility == spielwerk_core::Utility::Cooperative;
+    Ok(e.standings
+        .iter()
+        .map(|s| BotStanding::from_core(s, cooperative))
+        .collect())
 }
 
 // --- Schotten Totten and The Game helpers ---------------------------------------------
@@ -981,10 +1291,15 @@ fn _spielwerk(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<State>()?;
     m.add_class::<RandomBot>()?;
     m.add_class::<SimulationSummary>()?;
+    m.add_class::<Bot>()?;
+    m.add_class::<BotStanding>()?;
     m.add_class::<ClaimCheck>()?;
     m.add_function(wrap_pyfunction!(list_games, m)?)?;
     m.add_function(wrap_pyfunction!(load_game, m)?)?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
+    m.add_function(wrap_pyfunction!(evaluate, m)?)?;
+    m.add_function(wrap_pyfunction!(make_bot, m)?)?;
+    m.add_function(wrap_pyfunction!(bot_names, m)?)?;
     m.add_function(wrap_pyfunction!(st_formation, m)?)?;
     m.add_function(wrap_pyfunction!(st_check_claim, m)?)?;
     m.add_function(wrap_pyfunction!(tg_mentions_number, m)?)?;

@@ -1,0 +1,90 @@
+//! Criterion benchmarks of the bots (issue 11). Figures and commands: benches/README.md.
+//!
+//! `ismcts/1000 iterations/<game>`: one decision at 1,000 iterations from a mid-game
+//! position, on one core; the throughput line is iterations per second.
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use serde_json::{Map, Value, json};
+use spielwerk_core::bots::{Bot, Ismcts, IsmctsParams, RandomBot};
+use spielwerk_core::caravan::CaravanGame;
+use spielwerk_core::dog::Dog;
+use spielwerk_core::game::{Game, GameState};
+use spielwerk_core::schotten_totten::SchottenTotten;
+use spielwerk_core::the_game::TheGame;
+
+const ITERATIONS: u64 = 1000;
+
+/// A running position after `plies` random actions of deal `seed` with several legal
+/// actions for the player to move.
+fn mid_game<G: Game>(game: &G, seed: u64, plies: usize) -> G::State {
+    let mut state = game.new_initial_state(seed);
+    let mut bot = RandomBot::new(seed);
+    for _ in 0..plies {
+        let a = bot.step(&state).expect("the game runs");
+        state.apply_action(a).unwrap();
+    }
+    while state.legal_actions().len() < 2 {
+        let a = bot.step(&state).expect("the game runs");
+        state.apply_action(a).unwrap();
+    }
+    state
+}
+
+fn decision<G: Game>(c: &mut Criterion, label: &str, game: &G, plies: usize, samples: usize) {
+    let state = mid_game(game, 7, plies);
+    let seat = state.current_player().unwrap();
+    let bot = Ismcts::new(IsmctsParams {
+        iterations: ITERATIONS,
+        ..IsmctsParams::default()
+    });
+    let mut group = c.benchmark_group("ismcts/1000 iterations");
+    group.throughput(Throughput::Elements(ITERATIONS));
+    group.sample_size(samples);
+    group.measurement_time(Duration::from_secs(8));
+    let mut seed = 0u64;
+    group.bench_function(label, |b| {
+        b.iter(|| {
+            seed += 1;
+            black_box(bot.choose(black_box(&state), seat, seed).unwrap())
+        });
+    });
+    group.finish();
+}
+
+fn options(value: Value) -> Map<String, Value> {
+    match value {
+        Value::Object(m) => m,
+        _ => unreachable!(),
+    }
+}
+
+fn ismcts(c: &mut Criterion) {
+    decision(
+        c,
+        "schotten_totten",
+        &SchottenTotten::from_options(&Map::new()).unwrap(),
+        20,
+        30,
+    );
+    decision(
+        c,
+        "caravan",
+        &CaravanGame::from_options(&Map::new()).unwrap(),
+        30,
+        20,
+    );
+    decision(
+        c,
+        "the_game/3 players",
+        &TheGame::from_options(&options(json!({"players": 3}))).unwrap(),
+        6,
+        30,
+    );
+    decision(c, "dog", &Dog::from_options(&Map::new()).unwrap(), 60, 10);
+}
+
+criterion_group!(benches, ismcts);
+criterion_main!(benches);

@@ -1,0 +1,374 @@
+//! Tests of the bots, generic over the game trait and run for every game.
+
+use proptest::prelude::*;
+use serde_json::{Map, Value, json};
+
+use super::{Bot, DynBot, Ismcts, IsmctsParams, RandomBot, evaluate, make, names};
+use crate::caravan::CaravanGame;
+use crate::dog::Dog;
+use crate::error::Error;
+use crate::game::{Action, Game, GameState};
+use crate::rng;
+use crate::schotten_totten::SchottenTotten;
+use crate::the_game::TheGame;
+
+fn game<G: Game>() -> G {
+    G::from_options(&Map::new()).expect("default options")
+}
+
+fn ismcts(iterations: u64) -> Ismcts {
+    Ismcts::new(IsmctsParams {
+        iterations,
+        ..IsmctsParams::default()
+    })
+}
+
+/// A position after `plies` random actions of deal `seed` (fewer if the game ends first).
+fn position<G: Game>(game: &G, seed: u64, plies: u64) -> G::State {
+    let mut state = game.new_initial_state(seed);
+    let mut bot = RandomBot::new(seed ^ 0x5eed);
+    for _ in 0..plies {
+        match bot.step(&state) {
+            Some(a) => state.apply_action(a).unwrap(),
+            None => break,
+        }
+    }
+    state
+}
+
+/// ISMCTS cannot see hidden cards: a state and a resample of it from the deciding seat
+/// (equal information states, different hidden cards) get the same decision for the
+/// same seed, and the decision is legal in both.
+fn decides_from_the_view_alone<G: Game>(seed: u64, plies: u64, iterations: u64) {
+    let game = game::<G>();
+    let state = position(&game, seed, plies);
+    // The last seat to move: in Dog's exchange not the current player.
+    let Some(&seat) = state.seats_to_move().last() else {
+        return;
+    };
+    let other = state.resample(seat, seed.wrapping_add(77)).unwrap();
+    assert_eq!(
+        state.information_state_key(seat),
+        other.information_state_key(seat)
+    );
+    let bot = ismcts(iterations);
+    let a = bot
+        .choose(&state, seat, seed)
+        .unwrap()
+        .expect("a seat to move has an action");
+    let b = bot.choose(&other, seat, seed).unwrap();
+    assert_eq!(Some(a), b, "{} seed {seed} plies {plies}", G::NAME);
+    assert_eq!(
+        bot.choose(&state, seat, seed).unwrap(),
+        Some(a),
+        "same seed, same move"
+    );
+    let mut legal = Vec::new();
+    state.legal_actions_for(seat, &mut legal);
+    assert!(legal.contains(&a));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    #[test]
+    fn ismcts_sees_only_the_view_schotten_totten(seed in any::<u64>(), plies in 0u64..60) {
+        decides_from_the_view_alone::<SchottenTotten>(seed, plies, 200);
+    }
+
+    #[test]
+    fn ismcts_sees_only_the_view_caravan(seed in any::<u64>(), plies in 0u64..120) {
+        decides_from_the_view_alone::<CaravanGame>(seed, plies, 100);
+    }
+
+    #[test]
+    fn ismcts_sees_only_the_view_the_game(seed in any::<u64>(), plies in 0u64..40) {
+        decides_from_the_view_alone::<TheGame>(seed, plies, 200);
+    }
+
+    #[test]
+    fn ismcts_sees_only_the_view_dog(seed in any::<u64>(), plies in 0u64..200) {
+        decides_from_the_view_alone::<Dog>(seed, plies, 20);
+    }
+}
+
+#[test]
+fn ismcts_decides_for_either_partner_in_dogs_exchange() {
+    let game = game::<Dog>();
+    let state = game.new_initial_state(3);
+    let seats = state.seats_to_move();
+    assert!(seats.len() > 1, "the first round opens with the exchange (D4)");
+    let bot = ismcts(20);
+    for seat in seats {
+        let a = bot.choose(&state, seat, 1).unwrap().unwrap();
+        let mut legal = Vec::new();
+        state.legal_actions_for(seat, &mut legal);
+        assert!(legal.contains(&a), "seat {seat}");
+        state.clone().apply_action_for(seat, a).unwrap();
+    }
+}
+
+/// Plays a whole game with `bot` in every seat; every action it picks must apply.
+fn plays_to_the_end<G: Game>(bot: &dyn DynBot, seed: u64) -> G::State {
+    let game = game::<G>();
+    let mut state = game.new_initial_state(seed);
+    let mut ply = 0;
+    while let Some(seat) = state.current_player() {
+        let a = bot
+            .choose(&state, seat, rng::batch_seed(seed, ply))
+            .unwrap()
+            .unwrap();
+        state
+            .apply_action_for(seat, a)
+            .expect("the bot picks a legal action");
+        ply += 1;
+    }
+    state
+}
+
+fn params(value: Value) -> Map<String, Value> {
+    match value {
+        Value::Object(m) => m,
+        _ => panic!("params are an object"),
+    }
+}
+
+#[test]
+fn ismcts_plays_every_game_to_the_end() {
+    let fast = params(json!({"iterations": 30}));
+    plays_to_the_end::<SchottenTotten>(make::<SchottenTotten>("ismcts", &fast, 1).unwrap().as_ref(), 1);
+    plays_to_the_end::<CaravanGame>(make::<CaravanGame>("ismcts", &fast, 1).unwrap().as_ref(), 1);
+    for players in 1..=5 {
+        let g = TheGame::from_options(&params(json!({"players": players}))).unwrap();
+        let bot = make::<TheGame>("ismcts", &fast, 1).unwrap();
+        let mut state = g.new_initial_state(5);
+        let mut ply = 0;
+        while let Some(seat) = state.current_player() {
+            let a = bot.choose(&state, seat, ply).unwrap().unwrap();
+            state.apply_action(a).unwrap();
+            ply += 1;
+        }
+    }
+    // Dog's games are long (over a thousand actions): a few iterations per move.
+    let dog = make::<Dog>("ismcts", &params(json!({"iterations": 4})), 1).unwrap();
+    let end = plays_to_the_end::<Dog>(dog.as_ref(), 2);
+    assert!(end.is_terminal());
+}
+
+/// Whether `action` wins the game for the player to move within their turn: at once,
+/// or by a claim that follows it in the same turn.
+fn wins_this_turn(state: &crate::schotten_totten::State, action: Action) -> bool {
+    let me = state.current_player();
+    let mut next = state.clone();
+    next.apply_action(action).unwrap();
+    if next.is_terminal() {
+        return next.returns()[me.unwrap()] > 0.0;
+    }
+    next.current_player() == me && next.legal_actions().into_iter().any(|a| wins_this_turn(&next, a))
+}
+
+/// How often the player to move wins after `action` when both sides play at random.
+fn random_value(state: &crate::schotten_totten::State, action: Action) -> f64 {
+    let me = state.current_player().unwrap();
+    let mut buf = Vec::new();
+    let wins = (0..64)
+        .filter(|&i| {
+            let mut next = state.clone();
+            next.apply_action(action).unwrap();
+            crate::simulate::random_playout(&mut next, &mut rng::seeded(i, rng::STREAM_POLICY), &mut buf);
+            next.returns()[me] > 0.0
+        })
+        .count();
+    wins as f64 / 64.0
+}
+
+/// Schotten Totten positions where the player to move can win this turn (a claim that
+/// gives five stones or three adjacent ones, or the end of a settled game) and every
+/// other action leaves the game open (won in at most 90% of random playouts).
+fn winning_position(seed: u64) -> Option<(crate::schotten_totten::State, Vec<Action>)> {
+    let game = game::<SchottenTotten>();
+    let mut state = game.new_initial_state(seed);
+    let mut bot = RandomBot::new(seed);
+    while state.current_player().is_some() {
+        let legal = state.legal_actions();
+        let winning: Vec<Action> = legal
+            .iter()
+            .copied()
+            .filter(|&a| wins_this_turn(&state, a))
+            .collect();
+        if !winning.is_empty()
+            && winning.len() < legal.len()
+            && legal
+                .iter()
+                .filter(|a| !winning.contains(a))
+                .all(|&a| random_value(&state, a) <= 0.9)
+        {
+            return Some((state, winning));
+        }
+        let a = bot.step(&state).unwrap();
+        state.apply_action(a).unwrap();
+    }
+    None
+}
+
+#[test]
+fn ismcts_takes_a_win_at_once() {
+    let bot = ismcts(1000);
+    let mut found = 0;
+    for seed in 0..60 {
+        let Some((state, winning)) = winning_position(seed) else {
+            continue;
+        };
+        found += 1;
+        let seat = state.current_player().unwrap();
+        let a = bot.choose(&state, seat, seed).unwrap().unwrap();
+        assert!(
+            winning.contains(&a),
+            "seed {seed}: chose {} instead of one of {:?}\n{}",
+            state.action_to_string(a),
+            winning
+                .iter()
+                .map(|&w| state.action_to_string(w))
+                .collect::<Vec<_>>(),
+            state.render()
+        );
+    }
+    assert!(found >= 10, "only {found} positions with a win at once");
+}
+
+#[test]
+fn ismcts_beats_random_at_schotten_totten() {
+    let g = game::<SchottenTotten>();
+    let ismcts = make::<SchottenTotten>("ismcts", &params(json!({"iterations": 200})), 1).unwrap();
+    let random = make::<SchottenTotten>("random", &Map::new(), 2).unwrap();
+    let e = evaluate::evaluate(&g, &[ismcts.as_ref(), random.as_ref()], 20, 9, None, &|| false).unwrap();
+    assert_eq!(e.standings[0].games, 20);
+    // Far above chance: a random player rarely wins a game against 200 iterations.
+    assert!(e.standings[0].wins >= 16, "{:?}", e.standings[0]);
+    assert_eq!(e.standings[0].wins, e.standings[1].losses);
+}
+
+#[test]
+fn evaluate_is_the_same_for_any_thread_count() {
+    let g = game::<CaravanGame>();
+    let a = make::<CaravanGame>("ismcts", &params(json!({"iterations": 10})), 5).unwrap();
+    let b = make::<CaravanGame>("random", &Map::new(), 6).unwrap();
+    let bots = [a.as_ref(), b.as_ref()];
+    let one = evaluate::evaluate(&g, &bots, 12, 3, Some(1), &|| false).unwrap();
+    let two = evaluate::evaluate(&g, &bots, 12, 3, Some(2), &|| false).unwrap();
+    let all = evaluate::evaluate(&g, &bots, 12, 3, None, &|| false).unwrap();
+    assert_eq!(one, two);
+    assert_eq!(one, all);
+    let s = &one.standings;
+    assert_eq!(s[0].wins + s[0].draws + s[0].losses, 12);
+    assert_eq!((s[0].wins, s[0].draws), (s[1].losses, s[1].draws));
+}
+
+#[test]
+fn evaluate_counts_cards_left_in_the_game_and_seats_teams_in_dog() {
+    let g = TheGame::from_options(&params(json!({"players": 3}))).unwrap();
+    let random = make::<TheGame>("random", &Map::new(), 0).unwrap();
+    let e = evaluate::evaluate(&g, &[random.as_ref()], 50, 1, None, &|| false).unwrap();
+    let s = &e.standings[0];
+    assert_eq!(s.games, 50);
+    assert_eq!(s.cards_left.n, 50);
+    assert!(s.cards_left.mean() > 10.0, "random players leave many cards");
+    assert_eq!(s.returns.mean(), -s.cards_left.mean());
+    // Dog: two bots, each holding a team; a third cannot share four seats evenly.
+    let dog = game::<Dog>();
+    let r1 = make::<Dog>("random", &Map::new(), 1).unwrap();
+    let r2 = make::<Dog>("random", &Map::new(), 2).unwrap();
+    let e = evaluate::evaluate(&dog, &[r1.as_ref(), r2.as_ref()], 4, 1, None, &|| false).unwrap();
+    assert_eq!(
+        e.standings[0].wins + e.standings[0].draws + e.standings[0].losses,
+        4
+    );
+    assert_eq!(e.standings[0].wins, e.standings[1].losses);
+    let r3 = make::<Dog>("random", &Map::new(), 3).unwrap();
+    let three = [r1.as_ref(), r2.as_ref(), r3.as_ref()];
+    assert!(matches!(
+        evaluate::evaluate(&dog, &three, 4, 1, None, &|| false),
+        Err(Error::InvalidArgument(_))
+    ));
+    let wrong = make::<CaravanGame>("random", &Map::new(), 3).unwrap();
+    assert!(evaluate::evaluate(&dog, &[wrong.as_ref()], 4, 1, None, &|| false).is_err());
+    assert!(matches!(
+        evaluate::evaluate(&dog, &[r1.as_ref()], 4, 1, None, &|| true),
+        Err(Error::Interrupted)
+    ));
+}
+
+#[test]
+fn bots_by_name_refuse_unknown_names_and_parameters() {
+    assert_eq!(names::<Dog>(), vec!["ismcts", "random"]);
+    let e = make::<Dog>("alphazero", &Map::new(), 0).err().unwrap();
+    assert_eq!(e.code(), "unknown_bot");
+    assert!(e.to_string().contains("ismcts, random"), "{e}");
+    let e = make::<Dog>("ismcts", &params(json!({"depth": 3})), 0)
+        .err()
+        .unwrap();
+    assert_eq!(e.code(), "invalid_bot_params");
+    assert!(e.to_string().contains("c, iterations, rollout, time_ms"), "{e}");
+    for bad in [
+        json!({"iterations": 0}),
+        json!({"iterations": -1}),
+        json!({"c": "x"}),
+        json!({"rollout": "heuristic"}),
+        json!({"time_ms": 0}),
+    ] {
+        let e = make::<Dog>("ismcts", &params(bad.clone()), 0).err().unwrap();
+        assert_eq!(e.code(), "invalid_bot_params", "{bad}");
+    }
+    let e = make::<Dog>("random", &params(json!({"iterations": 3})), 0)
+        .err()
+        .unwrap();
+    assert_eq!(e.code(), "invalid_bot_params");
+    let bot = make::<Dog>("ismcts", &params(json!({"time_ms": 5})), 0).unwrap();
+    assert_eq!(bot.params()["time_ms"], json!(5));
+    let again = make::<Dog>("ismcts", &bot.params(), 0).unwrap();
+    assert_eq!(again.params(), bot.params());
+}
+
+#[test]
+fn a_time_budget_stops_the_search() {
+    let g = game::<Dog>();
+    let state = (40..)
+        .map(|plies| position(&g, 1, plies))
+        .find(|s| s.legal_actions().len() > 1)
+        .unwrap();
+    let seat = state.current_player().unwrap();
+    let bot = Ismcts::new(IsmctsParams::from_json(&params(json!({"time_ms": 20}))).unwrap());
+    let start = std::time::Instant::now();
+    let result = bot.search(&state, seat, 1).unwrap().unwrap();
+    assert!(start.elapsed().as_millis() < 2000);
+    assert!(result.iterations >= 1);
+}
+
+#[test]
+fn step_refuses_a_seat_not_to_move_and_a_state_of_another_game() {
+    let dog = game::<Dog>();
+    let state = dog.new_initial_state(1);
+    let bot = make::<Dog>("random", &Map::new(), 0).unwrap();
+    let a = bot.step(&state, None).unwrap().unwrap();
+    assert_eq!(
+        bot.step(&state, None).unwrap(),
+        Some(a),
+        "same view, same seed: same move"
+    );
+    assert!(bot.step(&state, Some(3)).unwrap().is_some());
+    let other = game::<SchottenTotten>().new_initial_state(1);
+    assert!(bot.step(&other, None).is_err());
+    assert!(bot.step(&other, Some(1)).is_err());
+}
+
+#[test]
+fn wilson_interval_is_known() {
+    // 50 of 100: 0.4038 to 0.5962 (Wilson 1927; every statistics text).
+    let (lo, hi) = evaluate::wilson(50, 100);
+    assert!(
+        (lo - 0.4038).abs() < 1e-4 && (hi - 0.5962).abs() < 1e-4,
+        "{lo} {hi}"
+    );
+    let (lo, hi) = evaluate::wilson(0, 10);
+    assert!(lo == 0.0 && (hi - 0.2775).abs() < 1e-4, "{lo} {hi}");
+}

@@ -1,0 +1,45 @@
+"""Bots by name for every game: ``make(name, game, seed=0, **params)`` and ``names(game)``.
+
+>>> import spielwerk
+>>> spielwerk.bots.names("schotten_totten")
+['ismcts', 'random']
+>>> bot = spielwerk.bots.make("ismcts", "schotten_totten", seed=1, iterations=200)
+>>> state = bot.game.new_initial_state(seed=7)
+>>> action = bot.step(state)
+>>> action in state.legal_actions()
+True
+>>> bot.step_many([state, state.resample(0, 3)]) == [action, action]  # equal views
+True
+
+A bot decides for one seat from what that seat may see, seeded by its own seed and the
+seat's information state: the same seed gives the same move, and so does every state
+that looks the same to the seat. The bots:
+
+- ``random``: uniformly among the legal actions (no parameters).
+- ``ismcts``: single-observer information-set Monte Carlo tree search (Cowling, Powley and
+  Whitehouse 2012). Parameters: ``iterations`` (default 1000), ``time_ms`` (a time budget
+  per move; alone it lifts the iteration limit; decisions then depend on the machine),
+  ``c`` (UCB1 exploration for rewards in [0, 1], default 0.7) and ``rollout``
+  (``"random"``).
+
+An unknown name or parameter is a ``spielwerk.errors.SpielwerkError`` (a ``ValueError``)
+with the code ``unknown_bot`` or ``invalid_bot_params`` that names the allowed ones.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from spielwerk._spielwerk import Bot, Game, bot_names, make_bot
+
+__all__ = ["Bot", "make", "names"]
+
+
+def make(name: str, game: str | Game, seed: int = 0, **params: Any) -> Bot:
+    """The bot ``name`` for ``game`` (a ``spielwerk.Game`` or a game's name), seeded."""
+    return make_bot(name, game, seed, **params)
+
+
+def names(game: str | Game) -> list[str]:
+    """The names of the bots that play ``game``, sorted."""
+    return bot_names(game)
