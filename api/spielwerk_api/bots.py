@@ -1,53 +1,43 @@
-"""Bots that sit at match seats, by name.
+"""Bots that sit at match seats: the engine's bots by name (``spielwerk.bots``).
 
-A bot decides from what its seat may see: the legal actions of its seat depend only on its
-own hand and the public table. Every decision is seeded by the match seed, the ply and the
-seat, so a match replays the same after a restart. The bots issue adds stronger bots by name.
+A bot decides from what its seat may see (the engine's bots read only the seat's
+information state). Every decision is seeded by the match seed, the ply and the seat, so a
+match replays the same after a restart. Strangers choose the parameters, so the work a
+search may do per move is bounded here.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
-import random
-from collections.abc import Callable
 from typing import Any
 
 import spielwerk
+import spielwerk.bots
 
 from .problems import Problem
 
-Decide = Callable[[spielwerk.State, int, int], int]
+# The most a bot seat may search per move: a match must never hold a worker for long.
+LIMITS = {"iterations": 5_000, "time_ms": 1_000}
 
 
-def _random(params: dict[str, Any]) -> Decide:
-    def decide(state: spielwerk.State, seat: int, seed: int) -> int:
-        return random.Random(seed).choice(state.legal_actions(seat))
-
-    return decide
-
-
-BOTS: dict[str, tuple[Callable[[dict[str, Any]], Decide], frozenset[str]]] = {
-    "random": (_random, frozenset()),
-}
-
-
-def names() -> list[str]:
-    return sorted(BOTS)
+def check(name: str, game: spielwerk.Game, params: dict[str, Any]) -> None:
+    """Refuse unknown bots, unknown parameters (the engine names the allowed ones) and
+    searches beyond the limits."""
+    for key, limit in LIMITS.items():
+        value = params.get(key)
+        if isinstance(value, int | float) and not isinstance(value, bool) and value > limit:
+            raise Problem(
+                422,
+                "invalid_bot_params",
+                f"bot '{name[:40]}': {key} is at most {limit} on this server",
+            )
+    spielwerk.bots.make(name, game, 0, **params)  # the engine's own checks
 
 
-def check(name: str, params: dict[str, Any]) -> None:
-    """Refuse unknown bots and parameters, naming the allowed ones."""
-    if name not in BOTS:
-        raise Problem(422, "unknown_bot", f"unknown bot '{name[:40]}': bots are {', '.join(names())}")
-    allowed = BOTS[name][1]
-    unknown = sorted(set(params) - allowed)
-    if unknown:
-        raise Problem(
-            422,
-            "invalid_bot_params",
-            f"bot '{name}' takes no parameter {', '.join(p[:40] for p in unknown)}"
-            + (f" (allowed: {', '.join(sorted(allowed))})" if allowed else " (it takes none)"),
-        )
+def searches(name: str) -> bool:
+    """Whether the bot takes long enough to run off the event loop."""
+    return name != "random"
 
 
 def decision_seed(match_seed: int, ply: int, seat: int) -> int:
@@ -55,8 +45,11 @@ def decision_seed(match_seed: int, ply: int, seat: int) -> int:
     return int.from_bytes(digest, "little")
 
 
-def decide(
+async def decide(
     name: str, params: dict[str, Any], state: spielwerk.State, seat: int, match_seed: int, ply: int
 ) -> int:
-    factory, _ = BOTS[name]
-    return factory(params)(state, seat, decision_seed(match_seed, ply, seat))
+    bot = spielwerk.bots.make(name, state.game, decision_seed(match_seed, ply, seat), **params)
+    if searches(name):
+        # The search releases the GIL: other requests go on meanwhile.
+        return await asyncio.to_thread(bot.step, state, seat)
+    return bot.step(state, seat)

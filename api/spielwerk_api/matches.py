@@ -13,6 +13,7 @@ import contextlib
 import hashlib
 import hmac
 import json
+import logging
 import math
 import secrets
 from collections import OrderedDict
@@ -31,6 +32,8 @@ from .clock import Clock
 from .db import ChatRow, MatchRow, PlyRow, PresenceRow
 from .problems import Problem
 from .rules import talk_reason
+
+log = logging.getLogger("spielwerk_api")
 
 # Which rule counts where several end a match at the same moment: a match whose first
 # move never came is aborted rather than lost.
@@ -333,6 +336,7 @@ class Matches:
         self.cache_size = cache_size
         self.locks: dict[str, asyncio.Lock] = {}
         self.presence_written: dict[tuple[str, int], float] = {}
+        self.background: set[asyncio.Task[None]] = set()
         # SQLite takes one writer at a time. Without this lock, a worker's pooled connections
         # would queue for it in SQLite's busy handler, which sleeps in steps of up to 100 ms
         # (seconds of latency under load); in turn here they wait only as long as the writer.
@@ -477,7 +481,7 @@ class Matches:
         seats: list[dict[str, Any]] = []
         for seat_spec in spec.seats:
             if isinstance(seat_spec, schemas.BotSeat):
-                bots.check(seat_spec.bot, seat_spec.params)
+                bots.check(seat_spec.bot, game, seat_spec.params)
                 seats.append({"kind": "bot", "bot": seat_spec.bot, "params": seat_spec.params})
             else:
                 seats.append({"kind": "person"})
@@ -528,7 +532,14 @@ class Matches:
             await session.flush()
             session.add_all(PresenceRow(match_id=match_id, seat=p, last_seen=now) for p in m.persons())
         self.cache[match_id] = m
-        await self.advance_bots(m)
+        if m.persons() or not any(bots.searches(s.get("bot", "")) for s in seats if s["kind"] == "bot"):
+            await self.advance_bots(m)
+        else:
+            # Bots only: they play on in the background (a search bot's game may take
+            # minutes); the sweeper picks the match up if this worker stops.
+            task = asyncio.create_task(self._bots_alone(match_id))
+            self.background.add(task)
+            task.add_done_callback(self.background.discard)
         return schemas.MatchCreated(
             id=match_id,
             version=m.version,
@@ -614,35 +625,47 @@ class Matches:
             return m
 
     async def advance_bots(self, m: Match) -> None:
-        """Bot seats move as soon as they may, each from its own seat's legal actions.
+        """Bot seats move as soon as they may, each from its own seat's view.
 
-        Their moves up to the next person's turn are stored in one transaction (a match of
-        bots only is played out at once).
+        Random bots' moves up to the next person's turn are stored in one transaction (a
+        match of random bots only is played out at once); a searching bot's move is stored
+        by itself, so every seat's events show it before the next search starts.
         """
-        trial = m.fork()
-        plies: list[Ply] = []
-        while trial.status == "running":
-            bot_seats = [s for s in trial.to_move() if trial.seats[s]["kind"] == "bot"]
-            if not bot_seats:
-                break
-            seat = bot_seats[0]
-            spec = trial.seats[seat]
-            action = bots.decide(
-                spec["bot"], spec.get("params", {}), trial.state, seat, trial.seed, trial.version + 1
-            )
-            ply = Ply("move", seat, action, self.clock.now())
-            trial.replay(ply)
-            plies.append(ply)
-        if not plies:
-            return
+        while m.status == "running":
+            trial = m.fork()
+            plies: list[Ply] = []
+            while trial.status == "running":
+                bot_seats = [s for s in trial.to_move() if trial.seats[s]["kind"] == "bot"]
+                if not bot_seats:
+                    break
+                seat = bot_seats[0]
+                spec = trial.seats[seat]
+                action = await bots.decide(
+                    spec["bot"], spec.get("params", {}), trial.state, seat, trial.seed, trial.version + 1
+                )
+                ply = Ply("move", seat, action, self.clock.now())
+                trial.replay(ply)
+                plies.append(ply)
+                if bots.searches(spec["bot"]):
+                    break
+            if not plies:
+                return
+            try:
+                await self._commit(m, plies)
+            except Problem:
+                # Another worker stored a ply first (a move, a resignation, a match rule, or
+                # its own bots): whoever stored it moves the bots on from there. The person's
+                # move before these stands, so their answer is not an error: it shows the
+                # match as stored.
+                await self.get(m.id)
+                return
+
+    async def _bots_alone(self, match_id: str) -> None:
         try:
-            await self._commit(m, plies)
-        except Problem:
-            # Another worker stored a ply first (a move, a resignation, a match rule, or its
-            # own bots): whoever stored it moves the bots on from there. The person's move
-            # before these stands, so their answer is not an error: it shows the match as
-            # stored.
-            await self.get(m.id)
+            async with self.lock(match_id):
+                await self.advance_bots(await self.get(match_id))
+        except Exception:  # logged, and the sweeper retries
+            log.exception("bots of match %s stopped", match_id)
 
     async def resume_bots(self) -> int:
         """On start: bots whose turn came while no server ran (it stopped between a

@@ -231,6 +231,38 @@ def test_a_match_of_bots_only_plays_itself(client: Client) -> None:
     assert out["result"]["returns"] == truth.returns()
 
 
+def test_a_search_bot_answers_from_its_own_view(client: Client) -> None:
+    r = client.post(
+        "/v1/matches",
+        json={
+            "game": "schotten_totten",
+            "seed": 6,
+            "seats": [{"kind": "person"}, {"kind": "bot", "bot": "ismcts", "params": {"iterations": 50}}],
+        },
+    )
+    assert r.status_code == 201, r.text
+    match_id, token = r.json()["id"], r.json()["seats"][0]["token"]
+    move = client.get(f"/v1/matches/{match_id}/moves", headers=bearer(token)).json()["moves"][0]
+    out = client.post(
+        f"/v1/matches/{match_id}/moves", headers=bearer(token), json={"version": 0, "move": move["move"]}
+    )
+    assert out.status_code == 200 and out.json()["seats_to_move"] == [0] and out.json()["version"] >= 2
+    too_much = {"kind": "bot", "bot": "ismcts", "params": {"iterations": 10**9}}
+    body = problem(
+        client.post("/v1/matches", json={"game": "schotten_totten", "seats": [{"kind": "person"}, too_much]}),
+        422,
+        "invalid_bot_params",
+    )
+    assert "at most" in body["detail"]
+    unknown = {"kind": "bot", "bot": "ismcts", "params": {"depth": 3}}
+    body = problem(
+        client.post("/v1/matches", json={"game": "schotten_totten", "seats": [{"kind": "person"}, unknown]}),
+        422,
+        "invalid_bot_params",
+    )
+    assert "iterations" in body["detail"]
+
+
 def test_the_replay_opens_only_after_the_end(client: Client) -> None:
     match_id, tokens = new_match(client, "caravan", ["p", "b"])
     problem(client.get(f"/v1/matches/{match_id}/replay"), 409, "match_running")
