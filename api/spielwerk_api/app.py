@@ -28,7 +28,7 @@ from .clock import Clock, SystemClock
 from .match_routes import MatchRoutes, channel
 from .matches import Matches
 from .problems import EXCEPTION_HANDLERS
-from .rules import GameRules, SchottenTottenRules, TheGameRules
+from .rules import BotMoves, GameRules, SchottenTottenRules, TheGameRules
 
 log = logging.getLogger("spielwerk_api")
 
@@ -110,7 +110,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         await holder["matches"].resume_bots()
 
     return Litestar(
-        route_handlers=[GameRules, SchottenTottenRules, TheGameRules, MatchRoutes, index, health],
+        route_handlers=[GameRules, BotMoves, SchottenTottenRules, TheGameRules, MatchRoutes, index, health],
         dependencies={"matches": Provide(provide_matches, sync_to_thread=False)},
         plugins=[channels],
         lifespan=[lifespan],

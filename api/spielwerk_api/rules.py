@@ -15,13 +15,14 @@ from litestar.params import JSONBody, Parameter
 from spielwerk.schotten_totten import check_claim
 from spielwerk.the_game import mentions_number
 
-from . import engine, schemas
-from .problems import engine_fields, language, problem_responses
+from . import bots, engine, schemas
+from .problems import Problem, engine_fields, language, problem_responses
 
 # Every route naming a game may find no such game; the engine refuses options, states and moves.
 GAME_PROBLEMS = problem_responses(404, 422)
 GAME_BODY_PROBLEMS = problem_responses(404, 413, 422)
 
+BotName = Annotated[str, Parameter(description="a bot of spielwerk.bots.names(game)", max_length=64)]
 GameName = Annotated[str, Parameter(description="a game of GET /v1/games", max_length=64)]
 
 
@@ -111,6 +112,40 @@ class GameRules(Controller):
     async def moves(self, game: GameName, data: JSONBody[schemas.StateBody]) -> schemas.Moves:
         state = engine.load_game(game, data.options).deserialize_state(data.state)
         return legal_moves(state, data.seat)
+
+
+class BotMoves(Controller):
+    path = "/v1/bots"
+    tags = ("bots",)
+
+    @post(
+        "/{game:str}/{bot:str}/move",
+        status_code=200,
+        summary="A bot's move for a seat, from that seat's view alone",
+        description=(
+            "For game servers that keep the hidden cards: send the seat's view "
+            "(state.view(seat)); the unseen cards are dealt at random from the seed "
+            "(game.state_from_view), and the bot decides from that seat's information state."
+        ),
+        responses=GAME_BODY_PROBLEMS,
+    )
+    async def move(
+        self, game: GameName, bot: BotName, data: JSONBody[schemas.BotMoveBody]
+    ) -> schemas.BotMove:
+        g = engine.load_game(game, data.options)
+        bots.check(bot, g, data.params)
+        seat = data.view.get("player")
+        if not isinstance(seat, int) or isinstance(seat, bool):
+            raise Problem(
+                422,
+                "invalid_view",
+                "the view must be a seat's view (its 'player' is the seat), not the public view",
+            )
+        state = g.state_from_view(data.view, data.seed)
+        action = await bots.decide(bot, data.params, state, seat, data.seed, 0)
+        return schemas.BotMove(
+            action=action, move=state.action_to_json(action), text=state.action_to_string(action)
+        )
 
 
 class SchottenTottenRules(Controller):

@@ -133,6 +133,24 @@ class GameSchemas(Struct):
     move: JSONObject
 
 
+class BotMoveBody(Struct, forbid_unknown_fields=True):
+    """A seat's view (``state.view(seat)``): the bot sees nothing else."""
+
+    view: JSONObject
+    options: JSONObject = field(default_factory=dict)
+    params: JSONObject = field(default_factory=dict)
+    seed: Seed = 0
+
+    def __post_init__(self) -> None:
+        check_seed(self.seed)
+
+
+class BotMove(Struct):
+    action: int
+    move: JSONObject
+    text: str
+
+
 # -- matches -------------------------------------------------------------------------
 
 

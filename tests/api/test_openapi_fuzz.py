@@ -11,6 +11,7 @@ Derandomized with a fixed number of examples per operation, so a run is repeatab
 from __future__ import annotations
 
 import random
+import re
 import shutil
 import tempfile
 import uuid
@@ -131,7 +132,7 @@ def test_every_operation_documents_its_problems() -> None:
     """
     doc = APP.openapi_schema.to_schema()
     served = {
-        (method.lower(), route.path.replace("{game:str}", "{game}").replace("{id:str}", "{id}"))
+        (method.lower(), re.sub(r"\{(\w+):\w+\}", r"{\1}", route.path))
         for route in APP.routes
         for handler in getattr(route, "route_handlers", [])
         if handler.include_in_schema

@@ -211,3 +211,44 @@ def test_the_openapi_schema_is_served(client: Client) -> None:
     assert "/v1/games/{game}/check" in doc["paths"]
     assert "/v1/matches/{id}/events" in doc["paths"]
     assert client.get("/schema").status_code == 200
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_bot_moves_from_a_seats_view_alone(client: Client, name: str) -> None:
+    """Two states that look the same to the seat get the same move: the hidden cards
+    cannot matter (the view is all the endpoint receives)."""
+    game = spielwerk.load_game(name)
+    state = game.new_initial_state(8)
+    seat = state.seats_to_move()[0]
+    view = state.view(seat)
+    body = {"view": view, "params": {"iterations": 30}, "seed": 5}
+    r = client.post(f"/v1/bots/{name}/ismcts/move", json=body)
+    assert r.status_code == 200, r.text
+    out = r.json()
+    assert out["action"] in state.legal_actions(seat)
+    assert out["move"] == state.action_to_json(out["action"])
+    assert out["text"] == state.action_to_string(out["action"])
+    other = game.state_from_view(view, 99)  # other hidden cards, the same view
+    again = client.post(f"/v1/bots/{name}/ismcts/move", json={**body, "view": other.view(seat)}).json()
+    assert again == out
+    r = client.post(f"/v1/bots/{name}/random/move", json={"view": view})
+    assert r.status_code == 200 and r.json()["action"] in state.legal_actions(seat)
+
+
+def test_bot_moves_refuse_public_views_unknown_bots_and_long_searches(client: Client) -> None:
+    state = spielwerk.load_game("schotten_totten").new_initial_state(1)
+    is_problem(
+        client.post("/v1/bots/schotten_totten/ismcts/move", json={"view": state.public_view()}),
+        422,
+        "invalid_view",
+    )
+    body = is_problem(
+        client.post("/v1/bots/schotten_totten/alphago/move", json={"view": state.view(0)}), 422, "unknown_bot"
+    )
+    assert "ismcts" in body["detail"]
+    too_long = {"view": state.view(0), "params": {"time_ms": 60_000}}
+    is_problem(client.post("/v1/bots/schotten_totten/ismcts/move", json=too_long), 422, "invalid_bot_params")
+    forged = {**state.view(0), "hand": ["R1", "R1", "R2", "R3", "R4", "R5"]}
+    is_problem(
+        client.post("/v1/bots/schotten_totten/random/move", json={"view": forged}), 422, "invalid_view"
+    )
