@@ -8,6 +8,7 @@ batch of random games on all cores and prints the summary; ``games`` lists the g
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -54,12 +55,14 @@ def parse_option(text: str) -> tuple[str, Any]:
 
 
 def serve(args: argparse.Namespace) -> int:
+    # The web API is a package of its own (api/), so the engine installs without the web's
+    # dependencies; it is looked up only when asked for.
     try:
-        from spielwerk_api.cli import serve as run
+        cli = importlib.import_module("spielwerk_api.cli")
     except ImportError:
         print("error: the web API is the package spielwerk-api: pip install -e ./api", file=sys.stderr)
         return 2
-    run(args.host, args.port, args.workers, args.database, access_log=args.access_log)
+    cli.serve(args.host, args.port, args.workers, args.database, access_log=args.access_log)
     return 0
 
 
