@@ -206,12 +206,22 @@ def test_evaluate_refuses_bad_arguments() -> None:
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 def test_evaluate_and_step_many_stop_on_ctrl_c() -> None:
+    # Bounded work (a minute or two at most), so a missed interrupt fails instead of hanging.
     works: list[Callable[[], object]] = [
-        lambda: spielwerk.evaluate("dog", [("ismcts", {"iterations": 1000})], 1000, threads=1),
-        lambda: spielwerk.bots.make("ismcts", "dog", iterations=100_000).step_many(
-            positions(spielwerk.load_game("dog"), 50, seed=1)
+        lambda: spielwerk.evaluate("dog", [("ismcts", {"iterations": 100})], 2, threads=1),
+        lambda: spielwerk.bots.make("ismcts", "dog", iterations=5_000).step_many(
+            positions(spielwerk.load_game("dog"), 8, seed=1)
         ),
     ]
+    # Python's own handler, whatever an earlier test (or a library it used) installed.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        interrupt_each(works)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def interrupt_each(works: list[Callable[[], object]]) -> None:
     for work in works:
         timer = threading.Timer(
             0.3, lambda: signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGINT)
