@@ -26,7 +26,6 @@ settings.register_profile("spielwerk", database=None, deadline=None)
 settings.load_profile("spielwerk")
 
 
-
 @pytest.fixture(autouse=True)
 def python_handles_ctrl_c() -> Iterator[None]:
     """Every test starts with Python's own SIGINT handler, so the Ctrl-C tests of simulate,
