@@ -116,6 +116,18 @@ impl Tally {
 }
 
 /// Plays one uniformly random game from `state` to the end; returns the number of actions.
+/// Runs `work` on rayon's global pool, or on a pool of exactly `threads` threads.
+pub(crate) fn on_threads<T: Send>(threads: Option<usize>, work: impl FnOnce() -> T + Send) -> Result<T> {
+    match threads {
+        None => Ok(work()),
+        Some(t) => Ok(rayon::ThreadPoolBuilder::new()
+            .num_threads(t)
+            .build()
+            .map_err(|e| Error::InvalidArgument(format!("cannot start {t} threads: {e}")))?
+            .install(work)),
+    }
+}
+
 pub fn random_playout<S: GameState>(state: &mut S, rng: &mut rng::Rng, buf: &mut Vec<Action>) -> u64 {
     let mut n = 0;
     while !state.is_terminal() {
@@ -170,14 +182,7 @@ pub fn simulate_until<G: Game>(
             })
             .reduce(|| Tally::new(players), Tally::add)
     };
-    let tally = match threads {
-        None => run(),
-        Some(t) => rayon::ThreadPoolBuilder::new()
-            .num_threads(t)
-            .build()
-            .map_err(|e| Error::InvalidArgument(format!("cannot start {t} threads: {e}")))?
-            .install(run),
-    };
+    let tally = on_threads(threads, run)?;
     if tally.games < n_games {
         return Err(Error::Interrupted);
     }

@@ -166,14 +166,7 @@ pub fn evaluate<G: Game>(
         Ok(Some(state.returns()))
     };
     let run = || (0..n_games).into_par_iter().map(play).collect::<Vec<_>>();
-    let results = match threads {
-        None => run(),
-        Some(t) => rayon::ThreadPoolBuilder::new()
-            .num_threads(t)
-            .build()
-            .map_err(|e| Error::InvalidArgument(format!("cannot start {t} threads: {e}")))?
-            .install(run),
-    };
+    let results = crate::simulate::on_threads(threads, run)?;
     let utility = game.utility();
     let mut standings: Vec<Standing> = bots
         .iter()
