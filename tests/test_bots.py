@@ -48,12 +48,12 @@ def positions(game: spielwerk.Game, n: int, seed: int) -> list[spielwerk.State]:
 
 @pytest.mark.parametrize("name", spielwerk.list_games())
 def test_names(name: str) -> None:
-    assert spielwerk.bots.names(name) == ["ismcts", "random"]
-    assert spielwerk.bots.names(spielwerk.load_game(name)) == ["ismcts", "random"]
+    assert spielwerk.bots.names(name) == ["heuristic", "ismcts", "random"]
+    assert spielwerk.bots.names(spielwerk.load_game(name)) == ["heuristic", "ismcts", "random"]
 
 
 def test_unknown_names_and_parameters_name_the_allowed_ones() -> None:
-    with pytest.raises(ValueError, match="ismcts, random") as unknown:
+    with pytest.raises(ValueError, match="heuristic, ismcts, random") as unknown:
         spielwerk.bots.make("alphazero", "caravan")
     assert isinstance(unknown.value, SpielwerkError)
     assert unknown.value.code == "unknown_bot"

@@ -37,7 +37,7 @@ def check(name: str, game: spielwerk.Game, params: dict[str, Any]) -> None:
 
 def searches(name: str) -> bool:
     """Whether the bot takes long enough to run off the event loop."""
-    return name != "random"
+    return name not in ("random", "heuristic")
 
 
 def decision_seed(match_seed: int, ply: int, seat: int) -> int:

@@ -95,6 +95,11 @@ pub trait GameState: Clone + Send + Sync + Serialize + DeserializeOwned + 'stati
             out.clear();
         }
     }
+    /// The `heuristic` bot's action for `seat` (`None` if it may not move now): a
+    /// rules-based player a good human would recognise, deciding from nothing `seat`
+    /// cannot see (the bots' tests check it against `resample`) and breaking ties with
+    /// `rng`. It is also the rollout policy of `ismcts` with `rollout="heuristic"`.
+    fn heuristic_action(&self, seat: usize, rng: &mut crate::rng::Rng) -> Option<Action>;
     /// Says why `action` is illegal here, without changing anything.
     fn check_action(&self, action: Action) -> Result<(), IllegalAction>;
     /// As [`GameState::check_action`], for the action of `seat`: a seat not to move is

@@ -2,7 +2,7 @@
 
 >>> import spielwerk
 >>> spielwerk.bots.names("schotten_totten")
-['ismcts', 'random']
+['heuristic', 'ismcts', 'random']
 >>> bot = spielwerk.bots.make("ismcts", "schotten_totten", seed=1, iterations=200)
 >>> state = bot.game.new_initial_state(seed=7)
 >>> action = bot.step(state)
@@ -16,11 +16,13 @@ seat's information state: the same seed gives the same move, and so does every s
 that looks the same to the seat. The bots:
 
 - ``random``: uniformly among the legal actions (no parameters).
+- ``heuristic``: each game's rules-based player, what a good human would do by rule of
+  thumb (no parameters; see ``benches/README.md`` for its strength).
 - ``ismcts``: single-observer information-set Monte Carlo tree search (Cowling, Powley and
   Whitehouse 2012). Parameters: ``iterations`` (default 1000), ``time_ms`` (a time budget
   per move; alone it lifts the iteration limit; decisions then depend on the machine),
   ``c`` (UCB1 exploration for rewards in [0, 1], default 0.7) and ``rollout``
-  (``"random"``).
+  (``"random"``, or ``"heuristic"``: every seat plays the heuristic in the playouts).
 
 An unknown name or parameter is a ``spielwerk.errors.SpielwerkError`` (a ``ValueError``)
 with the code ``unknown_bot`` or ``invalid_bot_params`` that names the allowed ones.

@@ -31,14 +31,17 @@ use super::{Bot, Params, reject_unknown_params};
 pub enum Rollout {
     /// Uniformly random legal actions.
     Random,
+    /// Every seat plays its game's heuristic ([`GameState::heuristic_action`]).
+    Heuristic,
 }
 
 impl Rollout {
-    pub const NAMES: &'static [&'static str] = &["random"];
+    pub const NAMES: &'static [&'static str] = &["heuristic", "random"];
 
     pub fn name(self) -> &'static str {
         match self {
             Rollout::Random => "random",
+            Rollout::Heuristic => "heuristic",
         }
     }
 }
@@ -110,6 +113,7 @@ impl IsmctsParams {
         if let Some(v) = params.get("rollout") {
             out.rollout = match v.as_str() {
                 Some("random") => Rollout::Random,
+                Some("heuristic") => Rollout::Heuristic,
                 _ => return Err(bad("rollout", &format!("one of {}", Rollout::NAMES.join(", ")))),
             };
         }
@@ -363,6 +367,9 @@ impl Ismcts {
             match self.params.rollout {
                 Rollout::Random => {
                     random_playout(&mut deal, &mut rng, &mut legal);
+                }
+                Rollout::Heuristic => {
+                    super::heuristic_playout(&mut deal, &mut rng);
                 }
             }
             // Backpropagation.

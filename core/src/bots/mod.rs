@@ -8,6 +8,7 @@
 //! states that look the same to the seat get the same move ([`seed_for_view`]).
 //!
 //! - `random`: uniformly among the legal actions ([`RandomBot`]).
+//! - `heuristic`: each game's rules-based player ([`HeuristicBot`]).
 //! - `ismcts`: single-observer information-set Monte Carlo tree search ([`Ismcts`]).
 
 use std::marker::PhantomData;
@@ -19,12 +20,14 @@ use crate::game::{Action, DynState, Game, GameState};
 use crate::rng;
 
 pub mod evaluate;
+mod heuristic;
 pub mod ismcts;
 mod random;
 #[cfg(test)]
 mod tests;
 
 pub use evaluate::{Evaluation, Standing};
+pub use heuristic::{HeuristicBot, heuristic_playout};
 pub use ismcts::{Ismcts, IsmctsParams, Rollout};
 pub use random::RandomBot;
 
@@ -132,7 +135,7 @@ pub fn step_many(
 }
 
 /// The names of the bots every game has, sorted.
-pub const NAMES: &[&str] = &["ismcts", "random"];
+pub const NAMES: &[&str] = &["heuristic", "ismcts", "random"];
 
 /// The bots available for `G`, sorted.
 pub fn names<G: Game>() -> Vec<&'static str> {
@@ -151,6 +154,10 @@ pub fn make<G: Game>(name: &str, params: &Map<String, Value>, seed: u64) -> Resu
                 RandomBot::new(seed),
                 seed,
             )))
+        }
+        "heuristic" => {
+            reject_unknown_params("heuristic", params, &[])?;
+            Ok(Box::new(ForGame::<G, _>::new("heuristic", HeuristicBot, seed)))
         }
         "ismcts" => {
             let bot = Ismcts::new(IsmctsParams::from_json(params)?);
@@ -214,6 +221,12 @@ impl<G, B> ForGame<G, B> {
 /// What a bot tells about its parameters.
 pub trait Params {
     fn params(&self) -> Map<String, Value>;
+}
+
+impl Params for HeuristicBot {
+    fn params(&self) -> Map<String, Value> {
+        Map::new()
+    }
 }
 
 impl Params for RandomBot {

@@ -300,10 +300,10 @@ fn evaluate_counts_cards_left_in_the_game_and_seats_teams_in_dog() {
 
 #[test]
 fn bots_by_name_refuse_unknown_names_and_parameters() {
-    assert_eq!(names::<Dog>(), vec!["ismcts", "random"]);
+    assert_eq!(names::<Dog>(), vec!["heuristic", "ismcts", "random"]);
     let e = make::<Dog>("alphazero", &Map::new(), 0).err().unwrap();
     assert_eq!(e.code(), "unknown_bot");
-    assert!(e.to_string().contains("ismcts, random"), "{e}");
+    assert!(e.to_string().contains("heuristic, ismcts, random"), "{e}");
     let e = make::<Dog>("ismcts", &params(json!({"depth": 3})), 0)
         .err()
         .unwrap();
@@ -313,7 +313,7 @@ fn bots_by_name_refuse_unknown_names_and_parameters() {
         json!({"iterations": 0}),
         json!({"iterations": -1}),
         json!({"c": "x"}),
-        json!({"rollout": "heuristic"}),
+        json!({"rollout": "greedy"}),
         json!({"time_ms": 0}),
     ] {
         let e = make::<Dog>("ismcts", &params(bad.clone()), 0).err().unwrap();
@@ -371,4 +371,84 @@ fn wilson_interval_is_known() {
     );
     let (lo, hi) = evaluate::wilson(0, 10);
     assert!(lo == 0.0 && (hi - 0.2775).abs() < 1e-4, "{lo} {hi}");
+}
+
+/// The heuristic reads nothing its seat cannot see: over positions all along random
+/// games (every seat that may move, Dog's exchange included), a state and resamples of it
+/// from that seat get the same action for the same seed, and the action is legal.
+fn heuristic_sees_only_the_view<G: Game>(seed: u64) {
+    let game = game::<G>();
+    let mut state = game.new_initial_state(seed);
+    let mut policy = RandomBot::new(seed ^ 0xfeed);
+    let mut legal = Vec::new();
+    let mut ply = 0u64;
+    loop {
+        for seat in state.seats_to_move() {
+            let decision = rng::batch_seed(seed, ply);
+            let a = state
+                .heuristic_action(seat, &mut rng::seeded(decision, rng::STREAM_POLICY))
+                .expect("a seat to move has an action");
+            state.legal_actions_for(seat, &mut legal);
+            assert!(
+                legal.contains(&a),
+                "{} seed {seed} ply {ply}: illegal {a}",
+                G::NAME
+            );
+            for k in 0..2 {
+                let other = state.resample(seat, decision ^ k).unwrap();
+                let b = other.heuristic_action(seat, &mut rng::seeded(decision, rng::STREAM_POLICY));
+                assert_eq!(Some(a), b, "{} seed {seed} ply {ply} seat {seat}", G::NAME);
+            }
+        }
+        match policy.step(&state) {
+            Some(a) => state.apply_action(a).unwrap(),
+            None => break,
+        }
+        ply += 1;
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 16, ..ProptestConfig::default() })]
+
+    #[test]
+    fn heuristic_sees_only_the_view_schotten_totten(seed in any::<u64>()) {
+        heuristic_sees_only_the_view::<SchottenTotten>(seed);
+    }
+
+    #[test]
+    fn heuristic_sees_only_the_view_caravan(seed in any::<u64>()) {
+        heuristic_sees_only_the_view::<CaravanGame>(seed);
+    }
+
+    #[test]
+    fn heuristic_sees_only_the_view_the_game(seed in any::<u64>()) {
+        heuristic_sees_only_the_view::<TheGame>(seed);
+    }
+
+    #[test]
+    fn heuristic_sees_only_the_view_dog(seed in any::<u64>()) {
+        heuristic_sees_only_the_view::<Dog>(seed);
+    }
+}
+
+#[test]
+fn heuristic_and_ismcts_with_heuristic_rollouts_play_every_game_to_the_end() {
+    let none = Map::new();
+    let rollout = params(json!({"iterations": 20, "rollout": "heuristic"}));
+    for seed in 0..3 {
+        plays_to_the_end::<SchottenTotten>(
+            make::<SchottenTotten>("heuristic", &none, seed).unwrap().as_ref(),
+            seed,
+        );
+        plays_to_the_end::<CaravanGame>(
+            make::<CaravanGame>("heuristic", &none, seed).unwrap().as_ref(),
+            seed,
+        );
+        plays_to_the_end::<TheGame>(make::<TheGame>("heuristic", &none, seed).unwrap().as_ref(), seed);
+        plays_to_the_end::<Dog>(make::<Dog>("heuristic", &none, seed).unwrap().as_ref(), seed);
+    }
+    plays_to_the_end::<SchottenTotten>(make::<SchottenTotten>("ismcts", &rollout, 1).unwrap().as_ref(), 1);
+    plays_to_the_end::<CaravanGame>(make::<CaravanGame>("ismcts", &rollout, 1).unwrap().as_ref(), 1);
+    plays_to_the_end::<TheGame>(make::<TheGame>("ismcts", &rollout, 1).unwrap().as_ref(), 1);
 }

@@ -33,6 +33,7 @@
 pub mod cards;
 mod checks;
 mod codec;
+mod heuristic;
 mod json;
 mod legal;
 mod rules;

@@ -45,6 +45,7 @@ mod board;
 pub mod cards;
 mod checks;
 mod codec;
+mod heuristic;
 mod json;
 mod legal;
 mod rules;

@@ -506,6 +506,9 @@ impl State {
 }
 
 impl GameState for State {
+    fn heuristic_action(&self, seat: usize, rng: &mut crate::rng::Rng) -> Option<Action> {
+        super::heuristic::choose(self, seat, rng)
+    }
     type Game = Dog;
 
     /// D4: the partners pick at the same time, in any order, so a record of the game

@@ -14,6 +14,7 @@
 
 pub mod cards;
 pub mod formation;
+mod heuristic;
 mod state;
 mod view;
 

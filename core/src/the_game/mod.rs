@@ -10,6 +10,7 @@
 //! when the player's hand is empty. The draw follows the turn's end. Texts for people
 //! name the piles "ascending pile 1/2" and "descending pile 1/2" (ids 0/1 and 2/3).
 
+mod heuristic;
 mod state;
 pub mod talk;
 mod view;

@@ -730,6 +730,9 @@ fn move_of(action: Action) -> Option<Move> {
 }
 
 impl GameState for State {
+    fn heuristic_action(&self, seat: usize, rng: &mut crate::rng::Rng) -> Option<Action> {
+        super::heuristic::choose(self, seat, rng)
+    }
     type Game = TheGame;
 
     fn game(&self) -> &TheGame {
