@@ -601,21 +601,38 @@ class Matches:
 
     async def play(self, match_id: str, seat: int, version: int, move: dict[str, Any]) -> Match:
         async with self.lock(match_id):
-            m = await self.get(match_id)
+            # Optimistic: a move made against the version this worker holds goes straight to
+            # the conditional UPDATE, which refuses it if any worker stored a ply meanwhile;
+            # only then is the match read again. That saves a read on every move.
+            m = self.cache.get(match_id)
+            if m is None or m.version != version or m.status != "running":
+                m = await self.get(match_id)
             self._running(m)
-            if version != m.version:
-                raise Problem(
-                    409,
-                    "stale_version",
-                    f"the move was made against version {version}; the match is at version {m.version}",
-                    version=m.version,
-                )
+            self._at_version(m, version)
             action = m.state.action_from_json(move)
             trial = m.state.clone()
             trial.apply_action(action, seat)  # the engine's reason if illegal
-            await self._commit(m, [Ply("move", seat, action, self.clock.now())])
+            try:
+                await self._commit(m, [Ply("move", seat, action, self.clock.now())])
+            except Problem as stale:
+                if stale.code != "stale_version":
+                    raise
+                m = await self.get(match_id)
+                self._running(m)
+                self._at_version(m, version)
+                raise
             await self.advance_bots(m)
             return m
+
+    @staticmethod
+    def _at_version(m: Match, version: int) -> None:
+        if version != m.version:
+            raise Problem(
+                409,
+                "stale_version",
+                f"the move was made against version {version}; the match is at version {m.version}",
+                version=m.version,
+            )
 
     async def resign(self, match_id: str, seat: int) -> Match:
         async with self.lock(match_id):

@@ -35,6 +35,7 @@ from spielwerk_api.clock import ManualClock
 from spielwerk_api.db import Base
 from spielwerk_api.matches import Matches
 from spielwerk_api.pg_channels import PgChannelsBackend
+from spielwerk_api.problems import Problem
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
@@ -180,6 +181,50 @@ def test_a_move_stands_when_another_worker_moves_the_bot_first(
             played = await a.play(created.id, 0, 0, move)  # no 409: the move was stored
             assert (played.version, played.to_move()) == (2, [0])
             assert [(p.seat, p.kind) for p in played.plies] == [(0, "move"), (1, "move")]
+        finally:
+            for e in engines:
+                await e.dispose()
+
+    asyncio.run(scenario())
+
+
+def test_a_worker_that_missed_a_move_refuses_a_stale_one_and_takes_a_fresh_one(database_url: str) -> None:
+    """Worker a holds version 0 in its cache and does not read before a move made against
+    the version it holds: the conditional UPDATE alone refuses it once worker b has stored a
+    ply, and the 409 names the version the match is at. A move against that version then
+    goes through a (which catches up first)."""
+
+    async def scenario() -> None:
+        engines = [db.create_engine(database_url) for _ in range(2)]
+        try:
+            await db.migrate(engines[0])
+            clock = ManualClock()
+            a, b = (Matches(e, clock, nothing) for e in engines)
+            created = await a.create(
+                schemas.NewMatch(game="schotten_totten", seed=9, seats=[schemas.PersonSeat()] * 2)
+            )
+            held = await a.get(created.id)
+            first = held.state.legal_moves(0)[0]["move"]
+            await b.play(created.id, 0, 0, first)
+            assert held.version == 0  # a has not looked since
+            tried: list[int] = []
+            commit = a._commit
+
+            async def counted(m: Any, plies: Any) -> None:
+                tried.append(m.version)
+                await commit(m, plies)
+
+            a._commit = counted  # type: ignore[method-assign]
+            with pytest.raises(Problem) as stale:
+                await a.play(created.id, 0, 0, first)
+            assert tried == [0], "the move went to the conditional UPDATE without a read first"
+            refused = stale.value
+            assert (refused.status_code, refused.code, refused.version) == (409, "stale_version", 1)
+            fresh = await a.get(created.id)
+            assert fresh.version == 1
+            second = fresh.state.legal_moves(1)[0]["move"]
+            assert (await a.play(created.id, 1, 1, second)).version == 2
+            assert [p.seat for p in (await b.get(created.id)).plies] == [0, 1]
         finally:
             for e in engines:
                 await e.dispose()
