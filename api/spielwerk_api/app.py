@@ -99,6 +99,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             sweeper.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await sweeper
+            service.close()
             await engine.dispose()
 
     def provide_matches() -> Matches:

@@ -18,6 +18,7 @@ from typing import Any
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Engine,
     Float,
     ForeignKey,
     Integer,
@@ -27,6 +28,7 @@ from sqlalchemy import (
     event,
     text,
 )
+from sqlalchemy import create_engine as create_sync_engine
 from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -132,24 +134,42 @@ def is_sqlite(url: str) -> bool:
     return make_url(url).get_backend_name() == "sqlite"
 
 
+def _sqlite_pragmas(engine: Engine) -> None:
+    @event.listens_for(engine, "connect")
+    def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+        # WAL lets readers go on while one worker writes; the busy timeout makes a
+        # second writer wait for the lock instead of failing.
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA busy_timeout=30000")
+        cursor.close()
+
+
 def create_engine(url: str) -> AsyncEngine:
     url = async_url(url)
     if is_sqlite(url):
         engine = create_async_engine(url, connect_args={"timeout": 30})
-
-        @event.listens_for(engine.sync_engine, "connect")
-        def _pragmas(dbapi_connection: Any, _record: Any) -> None:
-            # WAL lets readers go on while one worker writes; the busy timeout makes a
-            # second writer wait for the lock instead of failing.
-            cursor = dbapi_connection.cursor()
-            cursor.execute("PRAGMA journal_mode=WAL")
-            cursor.execute("PRAGMA synchronous=NORMAL")
-            cursor.execute("PRAGMA foreign_keys=ON")
-            cursor.execute("PRAGMA busy_timeout=30000")
-            cursor.close()
-
+        _sqlite_pragmas(engine.sync_engine)
         return engine
     return create_async_engine(url, pool_size=10, max_overflow=10, pool_pre_ping=True)
+
+
+def inline_sqlite(engine: AsyncEngine) -> Engine | None:
+    """For a SQLite database, a plain (synchronous) engine on the same file, else ``None``.
+
+    SQLite is a library inside the process: a move's UPDATE, INSERT and COMMIT take about
+    0.05 ms, while aiosqlite hands every call to its thread and back, which costs more
+    than the work itself (benches/README.md, "Web API"). The hot path (reading a match,
+    storing its plies) therefore runs inline on the event loop with this engine.
+    """
+    if engine.dialect.name != "sqlite":
+        return None
+    url = engine.url.set(drivername="sqlite+pysqlite")
+    sync = create_sync_engine(url, connect_args={"timeout": 30})
+    _sqlite_pragmas(sync)
+    return sync
 
 
 def _upgrade(connection: Connection) -> None:

@@ -19,21 +19,23 @@ import secrets
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, TypeVar
 
 import spielwerk
 from spielwerk.the_game import mentions_number
-from sqlalchemy import and_, insert, select, update
+from sqlalchemy import and_, bindparam, insert, select, update
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from . import bots, engine, schemas
 from .clock import Clock
-from .db import ChatRow, MatchRow, PlyRow, PresenceRow
+from .db import Base, ChatRow, MatchRow, PresenceRow, inline_sqlite
 from .problems import Problem
 from .rules import talk_reason
 
 log = logging.getLogger("spielwerk_api")
+T = TypeVar("T")
 
 # Which rule counts where several end a match at the same moment: a match whose first
 # move never came is aborted rather than lost.
@@ -324,11 +326,46 @@ def hash_token(token: str) -> str:
 Publish = Callable[[str, dict[str, Any]], Awaitable[None]]
 
 
+MATCHES = Base.metadata.tables["matches"]
+PLIES = Base.metadata.tables["plies"]
+# The hot path's statements, built once (building one costs as much as running it on SQLite).
+READ_RECORD = select(MATCHES).where(MATCHES.c.id == bindparam("match_id"))
+READ_VERSION = select(MATCHES.c.version).where(MATCHES.c.id == bindparam("match_id"))
+READ_PLIES = (
+    select(PLIES)
+    .where(PLIES.c.match_id == bindparam("match_id"), PLIES.c.ply > bindparam("after"))
+    .order_by(PLIES.c.ply)
+)
+# Moves the match on only where it still has the version the plies were made against.
+STORE_VERSION = (
+    update(MATCHES)
+    .where(MATCHES.c.id == bindparam("match_id"), MATCHES.c.version == bindparam("seen"))
+    .values(
+        version=bindparam("version"),
+        status=bindparam("status"),
+        result=bindparam("result", type_=MATCHES.c.result.type),
+        deadline=bindparam("deadline"),
+    )
+)
+STORE_PLIES = insert(PLIES)
+
+
+def _read_match(conn: Connection, match_id: str, known: int | None) -> tuple[Any, list[Any]]:
+    """The match's record (``None`` if there is none; only its version when ``known``, the
+    version a worker holds, says it has the rest) and its plies after ``known``."""
+    record = conn.execute(READ_RECORD if known is None else READ_VERSION, {"match_id": match_id}).first()
+    if record is None or (known is not None and record.version <= known):
+        return record, []
+    plies = conn.execute(READ_PLIES, {"match_id": match_id, "after": known or 0}).all()
+    return record, list(plies)
+
+
 class Matches:
     """The match service: every route and the sweeper go through it."""
 
     def __init__(self, db: AsyncEngine, clock: Clock, publish: Publish, cache_size: int = 2048) -> None:
         self.engine = db
+        self.inline = inline_sqlite(db)
         self.sessions = async_sessionmaker(db, expire_on_commit=False)
         self.clock = clock
         self.publish = publish
@@ -354,26 +391,24 @@ class Matches:
 
     async def get(self, match_id: str) -> Match:
         """The match as stored now: from this worker's cache, caught up with new plies."""
-        async with self.sessions() as session:
-            row = (
-                await session.execute(
-                    select(MatchRow.version, MatchRow.status).where(MatchRow.id == match_id)
-                )
-            ).first()
-            if row is None:
+        cached = self.cache.get(match_id)
+        known = cached.version if cached is not None else None
+        record, plies = await self._read(lambda conn: _read_match(conn, match_id, known))
+        m = self.cache.get(match_id) or cached  # (evicted meanwhile: the copy read against)
+        if m is None:
+            if record is None:
                 raise Problem(404, "unknown_match", f"no match with id '{match_id[:40]}'")
-            m = self.cache.get(match_id)
-            if m is None:
-                loaded = await self._load(session, match_id)
-                # Another request may have loaded it meanwhile: one copy per worker.
-                m = self.cache.get(match_id) or loaded
-            if row.version > m.version:
-                await self._catch_up(session, m)
-            self.cache[match_id] = m
-            self.cache.move_to_end(match_id)
-            while len(self.cache) > self.cache_size:
-                self.cache.popitem(last=False)
-            return m
+            m = self._build(record)
+        for p in plies:
+            # Several requests may catch up the same cached match at once (every event
+            # stream wakes on the same note): a ply another one replayed meanwhile is done.
+            if p.ply > m.version:
+                m.replay(Ply(p.kind, p.seat, p.action, p.at))
+        self.cache[match_id] = m
+        self.cache.move_to_end(match_id)
+        while len(self.cache) > self.cache_size:
+            self.cache.popitem(last=False)
+        return m
 
     async def known(self, match_id: str) -> Match:
         """The match as this worker last saw it (loaded if it has not): enough to find a seat by
@@ -381,8 +416,7 @@ class Matches:
         m = self.cache.get(match_id)
         return m if m is not None else await self.get(match_id)
 
-    async def _load(self, session: AsyncSession, match_id: str) -> Match:
-        r = await session.get_one(MatchRow, match_id)
+    def _build(self, r: Any) -> Match:
         game = engine.load_game(r.game, r.options)
         m = Match(
             id=r.id,
@@ -396,21 +430,32 @@ class Matches:
             state=game.new_initial_state(r.seed),
         )
         m.start()
-        await self._catch_up(session, m)
         return m
 
-    async def _catch_up(self, session: AsyncSession, m: Match) -> None:
-        rows = (
-            await session.execute(
-                select(PlyRow).where(PlyRow.match_id == m.id, PlyRow.ply > m.version).order_by(PlyRow.ply)
-            )
-        ).scalars()
-        for p in rows:
-            # Several requests may catch up the same cached match at once (every event
-            # stream wakes on the same note): a ply another one replayed meanwhile is done.
-            if p.ply <= m.version:
-                continue
-            m.replay(Ply(p.kind, p.seat, p.action, p.at))
+    def close(self) -> None:
+        """Closes the inline SQLite engine's connections (the async engine is the caller's)."""
+        if self.inline is not None:
+            self.inline.dispose()
+
+    async def _read(self, body: Callable[[Connection], T]) -> T:
+        """Runs ``body`` on a connection: inline on SQLite (``db.inline_sqlite``)."""
+        if self.inline is not None:
+            with self.inline.connect() as conn:
+                return body(conn)
+        async with self.engine.connect() as conn:
+            return await conn.run_sync(body)
+
+    async def _write(self, body: Callable[[Connection], T]) -> T:
+        """Runs ``body`` in a write transaction, committed on return: inline on SQLite, and
+        there after this worker's other writers (``write_turn``). Blocking the loop while
+        another of its own writers held SQLite's lock would wait for a commit that cannot
+        come."""
+        if self.inline is not None:
+            async with self.write_turn:
+                with self.inline.begin() as conn:
+                    return body(conn)
+        async with self.engine.begin() as conn:
+            return await conn.run_sync(body)
 
     def lock(self, match_id: str) -> asyncio.Lock:
         if len(self.locks) > 4 * self.cache_size:
@@ -561,37 +606,31 @@ class Matches:
         for ply in plies:
             probe.replay(ply)
         stale = Problem(409, "stale_version", "the match moved on meanwhile; fetch it and try again")
-        # Core statements on a connection, not the ORM: every move passes here, and the ORM's
-        # session and unit of work cost about as much again as the two statements themselves.
-        matches_table, plies_table = (MatchRow.metadata.tables[t] for t in ("matches", "plies"))
+        moved_on = {
+            "match_id": m.id,
+            "seen": m.version,
+            "version": probe.version,
+            "status": probe.status,
+            "result": probe.result,
+            "deadline": probe.deadline(),
+        }
+        rows = [
+            {"match_id": m.id, "ply": m.version + i, "kind": p.kind, "seat": p.seat, "action": p.action}
+            | {"at": p.at}
+            for i, p in enumerate(plies, start=1)
+        ]
+
+        def store(conn: Connection) -> bool:
+            # Core statements, not the ORM: every move passes here, and the ORM's session
+            # and unit of work cost about as much again as the two statements themselves.
+            if conn.execute(STORE_VERSION, moved_on).rowcount != 1:
+                return False
+            conn.execute(STORE_PLIES, rows)
+            return True
+
         try:
-            async with self.write_turn, self.engine.begin() as conn:
-                done = await conn.execute(
-                    update(matches_table)
-                    .where(matches_table.c.id == m.id, matches_table.c.version == m.version)
-                    .values(
-                        version=probe.version,
-                        status=probe.status,
-                        result=probe.result,
-                        deadline=probe.deadline(),
-                    )
-                )
-                if done.rowcount != 1:
-                    raise stale
-                await conn.execute(
-                    insert(plies_table),
-                    [
-                        {
-                            "match_id": m.id,
-                            "ply": m.version + i,
-                            "kind": p.kind,
-                            "seat": p.seat,
-                            "action": p.action,
-                            "at": p.at,
-                        }
-                        for i, p in enumerate(plies, start=1)
-                    ],
-                )
+            if not await self._write(store):
+                raise stale
         except IntegrityError:
             raise stale from None
         first = m.version + 1
