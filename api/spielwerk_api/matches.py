@@ -182,52 +182,15 @@ class Match:
     # -- results --------------------------------------------------------------------
 
     def ending(self, kind: str, seat: int | None) -> dict[str, Any]:
-        """The result of a match ended by a match rule instead of the game (C11, D13, R1)."""
-        n = self.n
-        view = self.state.public_view()
-        if kind == "aborted":
-            who = f"seat {seat + 1}" if seat is not None else "a seat"
-            return {
-                "returns": [0.0] * n,
-                "reason": kind,
-                "seat": seat,
-                "text": f"aborted: {who} did not make a first move in time (C11)",
-            }
-        if kind == "playing_time":
-            # D13: nobody wins; each team scores one point per marble in the goal.
-            points = [0, 0]
-            for m in view.get("marbles", []):
-                if isinstance(m.get("place"), dict) and "goal" in m["place"]:
-                    points[m["player"] % 2] += 1
-            return {
-                "returns": [0.0] * n,
-                "reason": kind,
-                "points": points,
-                "text": f"playing time over: no winner; points {points[0]}:{points[1]} (D13)",
-            }
-        assert seat is not None
-        utility = self.game.utility()
-        why = {
-            "resigned": "resigned",
-            "time": "ran out of time",
-            "left": "left the match",
-            "no_move": "did not move in time",
-        }[kind]
-        if utility == "cooperative":
-            left = view.get("draw_pile_size", 0) + sum(view.get("hand_sizes", []))
-            return {
-                "returns": [-float(left)] * n,
-                "reason": kind,
-                "seat": seat,
-                "text": f"seat {seat + 1} {why}: the game is lost with {left} cards left (R1)",
-            }
-        if utility == "team_zero_sum":
-            returns = [-1.0 if p % 2 == seat % 2 else 1.0 for p in range(n)]
-            text = f"seat {seat + 1} {why}: team {1 - seat % 2} wins"
-        else:
-            returns = [-1.0 if p == seat else 1.0 for p in range(n)]
-            text = f"seat {seat + 1} {why}: player {1 - seat} wins"
-        return {"returns": returns, "reason": kind, "seat": seat, "text": text}
+        """The result of a match ended by a match rule instead of the game: the engine's
+        (R1, C11, D13), with the rule and the seat it concerns."""
+        ending = self.state.match_ending(kind, seat)
+        out = {"returns": ending["returns"], "reason": kind, "text": ending["text"]}
+        if seat is not None:
+            out["seat"] = seat
+        if ending["points"] is not None:
+            out["points"] = ending["points"]
+        return out
 
     # -- match rules ----------------------------------------------------------------
 

@@ -138,6 +138,59 @@ pub trait GameState: Clone + Send + Sync + Serialize + DeserializeOwned + 'stati
         let returns = self.returns();
         default_result_text(self.is_terminal(), Game::utility(self.game()), &returns)
     }
+    /// The returns if `seat`'s side loses now by a match rule (resigning, the clock,
+    /// leaving; C11, R1): in a zero-sum game the seat −1 and the others +1, in Dog its
+    /// team −1 and the other +1. A cooperative game overrides it with its own loss.
+    fn forfeit_returns(&self, seat: usize) -> Vec<f64> {
+        let n = Game::num_players(self.game());
+        match Game::utility(self.game()) {
+            Utility::TeamZeroSum => (0..n)
+                .map(|p| if p % 2 == seat % 2 { -1.0 } else { 1.0 })
+                .collect(),
+            Utility::ZeroSum => (0..n).map(|p| if p == seat { -1.0 } else { 1.0 }).collect(),
+            Utility::Cooperative => vec![0.0; n],
+        }
+    }
+    /// Each team's points if the playing time ran out now (Dog's D13: a point per marble
+    /// in the goal); `None` in games without points.
+    fn playing_time_points(&self) -> Option<[u32; 2]> {
+        None
+    }
+    /// The result of a match that `end` stops now, before its game is over: the returns
+    /// and the line for people, worded like [`GameState::result_text`] (players 0-based).
+    fn match_ending(&self, end: MatchEnd) -> Ending {
+        let n = Game::num_players(self.game());
+        let Some((seat, why)) = end.loser() else {
+            return match (end, self.playing_time_points()) {
+                (MatchEnd::Aborted(seat), _) => Ending {
+                    returns: vec![0.0; n],
+                    points: None,
+                    text: format!("aborted: player {seat} did not make a first move in time (C11)"),
+                },
+                (_, Some([a, b])) => Ending {
+                    returns: vec![0.0; n],
+                    points: Some([a, b]),
+                    text: format!(
+                        "no winner: the playing time is over; a point per marble home: {a}:{b} (D13)"
+                    ),
+                },
+                (_, None) => Ending {
+                    returns: vec![0.0; n],
+                    points: None,
+                    text: "a draw: the playing time is over".to_string(),
+                },
+            };
+        };
+        let returns = self.forfeit_returns(seat);
+        let outcome = default_result_text(true, Game::utility(self.game()), &returns)
+            .unwrap_or_default()
+            .replace("a draw", "nobody wins");
+        Ending {
+            returns,
+            points: None,
+            text: format!("player {seat} {why}: {outcome}"),
+        }
+    }
     /// Every action applied since the initial state (the referee's record), shared
     /// between clones: a clone costs the same early and late in a game.
     fn history(&self) -> &History;
@@ -316,6 +369,90 @@ pub fn default_result_text(terminal: bool, utility: Utility, returns: &[f64]) ->
     })
 }
 
+/// A match rule that stops a match before its game is over (C11; Dog's playing time, D13).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MatchEnd {
+    /// The seat resigned: its side loses.
+    Resigned(usize),
+    /// The seat's clock ran out: its side loses.
+    Time(usize),
+    /// The seat was gone longer than the match allows: its side loses.
+    Left(usize),
+    /// The seat did not move in the time a move without a clock has: its side loses.
+    NoMove(usize),
+    /// The seat did not make its first move in time against a person: nobody wins.
+    Aborted(usize),
+    /// The playing time ran out ("nach Ablauf der Spielzeit", D13).
+    PlayingTime,
+}
+
+impl MatchEnd {
+    /// Every kind, as [`MatchEnd::parse`] takes it.
+    pub const KINDS: &'static [&'static str] =
+        &["aborted", "left", "no_move", "playing_time", "resigned", "time"];
+
+    /// The kind by name, with the seat it concerns (none for `playing_time`).
+    pub fn parse(kind: &str, seat: Option<usize>) -> Result<Self> {
+        let need = |seat: Option<usize>| {
+            seat.ok_or_else(|| {
+                Error::InvalidArgument(format!("a match ended by '{kind}' needs the seat it concerns"))
+            })
+        };
+        Ok(match kind {
+            "resigned" => MatchEnd::Resigned(need(seat)?),
+            "time" => MatchEnd::Time(need(seat)?),
+            "left" => MatchEnd::Left(need(seat)?),
+            "no_move" => MatchEnd::NoMove(need(seat)?),
+            "aborted" => MatchEnd::Aborted(need(seat)?),
+            "playing_time" if seat.is_none() => MatchEnd::PlayingTime,
+            "playing_time" => {
+                return Err(Error::InvalidArgument(
+                    "the playing time ends the match for every seat: give no seat".to_string(),
+                ));
+            }
+            _ => {
+                return Err(Error::InvalidArgument(format!(
+                    "no match rule '{}' (one of {})",
+                    crate::error::shorten(kind),
+                    Self::KINDS.join(", ")
+                )));
+            }
+        })
+    }
+
+    /// The seat concerned, if any.
+    pub fn seat(self) -> Option<usize> {
+        match self {
+            MatchEnd::Resigned(s)
+            | MatchEnd::Time(s)
+            | MatchEnd::Left(s)
+            | MatchEnd::NoMove(s)
+            | MatchEnd::Aborted(s) => Some(s),
+            MatchEnd::PlayingTime => None,
+        }
+    }
+
+    /// The seat whose side loses and what it did, for the ends that make someone lose.
+    fn loser(self) -> Option<(usize, &'static str)> {
+        match self {
+            MatchEnd::Resigned(s) => Some((s, "resigned")),
+            MatchEnd::Time(s) => Some((s, "ran out of time (C11)")),
+            MatchEnd::Left(s) => Some((s, "left the match (C11)")),
+            MatchEnd::NoMove(s) => Some((s, "did not move in time (C11)")),
+            MatchEnd::Aborted(_) | MatchEnd::PlayingTime => None,
+        }
+    }
+}
+
+/// How a match stopped by a [`MatchEnd`] ends: returns as R1 has them, D13's points where
+/// the game has points, and the line for people.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Ending {
+    pub returns: Vec<f64>,
+    pub points: Option<[u32; 2]>,
+    pub text: String,
+}
+
 /// The object-safe face of a [`Game`], as the registry and the bindings use it.
 pub trait DynGame: Send + Sync {
     fn name(&self) -> &'static str;
@@ -479,6 +616,7 @@ pub trait DynState: Send + Sync {
     fn returns(&self) -> Vec<f64>;
     fn rewards(&self) -> Vec<f64>;
     fn result_text(&self) -> Option<String>;
+    fn match_ending(&self, end: MatchEnd) -> Ending;
     fn history(&self) -> &History;
     fn history_for(&self, player: usize) -> Vec<Option<Action>>;
     fn history_seats(&self) -> Option<Vec<usize>>;
@@ -535,6 +673,9 @@ impl<S: GameState> DynState for S {
     }
     fn result_text(&self) -> Option<String> {
         GameState::result_text(self)
+    }
+    fn match_ending(&self, end: MatchEnd) -> Ending {
+        GameState::match_ending(self, end)
     }
     fn history(&self) -> &History {
         GameState::history(self)

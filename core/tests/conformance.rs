@@ -599,3 +599,103 @@ fn typed_and_dynamic_faces_agree() {
     check(TheGame::default());
     check(Dog::default());
 }
+
+/// R1, C11, D13: a match stopped by a match rule. A seat that resigns, runs out of time,
+/// leaves or does not move loses for its side (zero-sum: the others win; Dog: the other
+/// team; The Game: everybody, with every card still in play); the returns sum as the game's
+/// utility says; an aborted match and a playing time without points are a draw; Dog's
+/// playing time scores a point per marble home. Nothing of the state changes.
+#[test]
+fn match_rules_end_a_match_as_r1_and_d13_say() {
+    use spielwerk_core::game::MatchEnd;
+    use spielwerk_core::meta::Utility;
+    for_states(2, 9, |at, game, state, _| {
+        let n = game.num_players();
+        let before = state.to_json();
+        for seat in 0..n {
+            for end in [
+                MatchEnd::Resigned(seat),
+                MatchEnd::Time(seat),
+                MatchEnd::Left(seat),
+                MatchEnd::NoMove(seat),
+            ] {
+                let e = state.match_ending(end);
+                assert_eq!(e.returns.len(), n, "{at}");
+                assert!(e.text.starts_with(&format!("player {seat} ")), "{at}: {}", e.text);
+                match game.utility() {
+                    Utility::ZeroSum => {
+                        assert_eq!(e.returns[seat], -1.0, "{at}");
+                        assert_eq!(e.returns.iter().sum::<f64>(), f64::from(n as u32) - 2.0, "{at}");
+                        assert!(
+                            e.text.ends_with(&format!("player {} wins", 1 - seat)),
+                            "{at}: {}",
+                            e.text
+                        );
+                    }
+                    Utility::TeamZeroSum => {
+                        for p in 0..n {
+                            assert_eq!(e.returns[p], if p % 2 == seat % 2 { -1.0 } else { 1.0 }, "{at}");
+                        }
+                        assert!(
+                            e.text.contains(&format!("team {} ", 1 - seat % 2)),
+                            "{at}: {}",
+                            e.text
+                        );
+                    }
+                    Utility::Cooperative => {
+                        let view = state.public_view();
+                        let in_hands: u64 = view["hand_sizes"]
+                            .as_array()
+                            .unwrap()
+                            .iter()
+                            .map(|h| h.as_u64().unwrap())
+                            .sum();
+                        let left = (in_hands + view["draw_pile_size"].as_u64().unwrap()) as f64;
+                        assert!(
+                            e.returns.iter().all(|&r| r == -left),
+                            "{at}: {:?} vs {left}",
+                            e.returns
+                        );
+                    }
+                }
+                assert_eq!(e.points, None, "{at}");
+            }
+            let aborted = state.match_ending(MatchEnd::Aborted(seat));
+            assert!(aborted.returns.iter().all(|&r| r == 0.0), "{at}");
+            assert!(aborted.text.contains("aborted"), "{at}");
+        }
+        let stopped = state.match_ending(MatchEnd::PlayingTime);
+        assert!(stopped.returns.iter().all(|&r| r == 0.0), "{at}");
+        if game.name() == "dog" {
+            let view = state.public_view();
+            let mut home = [0u32; 2];
+            for m in view["marbles"].as_array().unwrap() {
+                if m["place"].get("goal").is_some() {
+                    home[m["player"].as_u64().unwrap() as usize % 2] += 1;
+                }
+            }
+            assert_eq!(stopped.points, Some(home), "{at}");
+        } else {
+            assert_eq!(stopped.points, None, "{at}");
+        }
+        assert_eq!(state.to_json(), before, "{at}");
+    });
+}
+
+#[test]
+fn match_rules_by_name_say_which_exist() {
+    use spielwerk_core::game::MatchEnd;
+    assert_eq!(MatchEnd::parse("time", Some(1)).unwrap(), MatchEnd::Time(1));
+    assert_eq!(
+        MatchEnd::parse("playing_time", None).unwrap(),
+        MatchEnd::PlayingTime
+    );
+    let e = MatchEnd::parse("forfeit", Some(0)).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("aborted, left, no_move, playing_time, resigned, time"),
+        "{e}"
+    );
+    assert!(MatchEnd::parse("resigned", None).is_err());
+    assert!(MatchEnd::parse("playing_time", Some(0)).is_err());
+}

@@ -605,6 +605,22 @@ impl State {
         Ok(self.inner.hand(self.game.get().check_player(py, player)?))
     }
 
+    /// How the match ends if a match rule stops it now (C11; Dog's playing time, D13):
+    /// `kind` is one of aborted, left, no_move, playing_time, resigned, time, `seat` the
+    /// seat it concerns (none for playing_time). A dict with `returns` (R1), `points`
+    /// (D13's, or None) and `text`; the state does not change.
+    #[pyo3(signature = (kind, seat=None))]
+    fn match_ending<'py>(&self, py: Python<'py>, kind: &str, seat: Option<Int>) -> PyResult<Bound<'py, PyDict>> {
+        let seat = seat.map(|s| self.game.get().check_player(py, s)).transpose()?;
+        let end = spielwerk_core::game::MatchEnd::parse(kind, seat).map_err(err(py))?;
+        let ending = self.inner.match_ending(end);
+        let out = PyDict::new(py);
+        out.set_item("returns", ending.returns)?;
+        out.set_item("points", ending.points.map(|p| p.to_vec()))?;
+        out.set_item("text", ending.text)?;
+        Ok(out)
+    }
+
     /// Exactly `game.state_from_view(view(player), seed)`: the same position with the
     /// cards hidden from `player` dealt anew; it depends on nothing `player` cannot see.
     fn resample(&self, py: Python<'_>, player: Int, seed: Seed) -> PyResult<State> {

@@ -77,7 +77,7 @@ def test_against_a_person_a_missing_first_move_aborts_the_match(client: Client, 
     assert out["result"] == {
         "returns": [0.0, 0.0],
         "reason": "aborted",
-        "text": f"aborted: seat {first + 1} did not make a first move in time (C11)",
+        "text": f"aborted: player {first} did not make a first move in time (C11)",
         "seat": first,
         "points": None,
     }
@@ -132,7 +132,7 @@ def test_leaving_a_team_game_loses_it_for_the_team(client: Client, clock: Manual
     assert sweep(client) == 1
     result = show(client, match_id)["result"]
     assert result["reason"] == "left" and result["returns"] == [1.0, -1.0, 1.0, -1.0]
-    assert "team 0 wins" in result["text"]
+    assert result["text"] == "player 1 left the match (C11): team 0 (players 0 and 2) wins"
 
 
 def test_dogs_playing_time_scores_marbles_home_and_nobody_wins(client: Client, clock: ManualClock) -> None:

@@ -506,6 +506,10 @@ impl State {
 }
 
 impl GameState for State {
+    /// D13: stopped by the playing time, each team scores a point per marble in the goal.
+    fn playing_time_points(&self) -> Option<[u32; 2]> {
+        Some([0, 1].map(|t| self.board.team_in_goal(t) as u32))
+    }
     fn heuristic_action(&self, seat: usize, rng: &mut crate::rng::Rng) -> Option<Action> {
         super::heuristic::choose(self, seat, rng)
     }

@@ -730,6 +730,10 @@ fn move_of(action: Action) -> Option<Move> {
 }
 
 impl GameState for State {
+    /// R1, T6: the game is lost with every card still in the hands and the draw pile.
+    fn forfeit_returns(&self, _seat: usize) -> Vec<f64> {
+        vec![0.0 - f64::from(self.score()); self.rules.players as usize]
+    }
     fn heuristic_action(&self, seat: usize, rng: &mut crate::rng::Rng) -> Option<Action> {
         super::heuristic::choose(self, seat, rng)
     }

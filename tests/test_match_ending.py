@@ -1,0 +1,58 @@
+"""Matches stopped by a match rule (C11; Dog's playing time, D13): the engine words the
+result and computes the returns (R1), so the web API decides no rule itself."""
+
+from __future__ import annotations
+
+import pytest
+import spielwerk
+from spielwerk.errors import SpielwerkError
+
+
+def test_a_resigning_player_loses_a_two_player_game() -> None:
+    state = spielwerk.load_game("schotten_totten").new_initial_state(1)
+    assert state.match_ending("resigned", 0) == {
+        "returns": [-1.0, 1.0],
+        "points": None,
+        "text": "player 0 resigned: player 1 wins",
+    }
+    assert state.match_ending("time", 1)["returns"] == [1.0, -1.0]
+    assert not state.is_terminal()  # nothing changes
+
+
+def test_a_team_loses_together_and_dogs_playing_time_counts_marbles_home() -> None:
+    state = spielwerk.load_game("dog").new_initial_state(2)
+    left = state.match_ending("left", 3)
+    assert left["returns"] == [1.0, -1.0, 1.0, -1.0]
+    assert left["text"] == "player 3 left the match (C11): team 0 (players 0 and 2) wins"
+    stopped = state.match_ending("playing_time")
+    assert stopped["returns"] == [0.0] * 4 and stopped["points"] == [0, 0]
+    assert "D13" in stopped["text"]
+
+
+def test_in_the_game_everybody_loses_with_every_card_still_in_play() -> None:
+    state = spielwerk.load_game("the_game", players=3).new_initial_state(4)
+    ending = state.match_ending("no_move", 2)
+    assert ending["returns"] == [-98.0] * 3
+    assert ending["text"] == "player 2 did not move in time (C11): the players lose with 98 cards left"
+
+
+def test_an_aborted_match_has_no_winner() -> None:
+    state = spielwerk.load_game("caravan").new_initial_state(0)
+    ending = state.match_ending("aborted", 1)
+    assert ending["returns"] == [0.0, 0.0]
+    assert ending["text"] == "aborted: player 1 did not make a first move in time (C11)"
+
+
+@pytest.mark.parametrize(
+    ("kind", "seat", "message"),
+    [
+        ("forfeit", 0, "aborted, left, no_move, playing_time, resigned, time"),
+        ("resigned", None, "needs the seat"),
+        ("playing_time", 0, "give no seat"),
+        ("time", 2, "players are 0-1"),
+    ],
+)
+def test_unknown_rules_and_seats_are_refused(kind: str, seat: int | None, message: str) -> None:
+    state = spielwerk.load_game("schotten_totten").new_initial_state(1)
+    with pytest.raises(SpielwerkError, match=message):
+        state.match_ending(kind, seat)
