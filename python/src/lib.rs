@@ -610,7 +610,12 @@ impl State {
     /// seat it concerns (none for playing_time). A dict with `returns` (R1), `points`
     /// (D13's, or None) and `text`; the state does not change.
     #[pyo3(signature = (kind, seat=None))]
-    fn match_ending<'py>(&self, py: Python<'py>, kind: &str, seat: Option<Int>) -> PyResult<Bound<'py, PyDict>> {
+    fn match_ending<'py>(
+        &self,
+        py: Python<'py>,
+        kind: &str,
+        seat: Option<Int>,
+    ) -> PyResult<Bound<'py, PyDict>> {
         let seat = seat.map(|s| self.game.get().check_player(py, s)).transpose()?;
         let end = spielwerk_core::game::MatchEnd::parse(kind, seat).map_err(err(py))?;
         let ending = self.inner.match_ending(end);
