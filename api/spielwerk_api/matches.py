@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 import spielwerk
-from spielwerk.the_game import mentions_number
+from spielwerk.the_game import check_talk
 from sqlalchemy import and_, bindparam, insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
@@ -31,8 +31,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from . import bots, engine, schemas
 from .clock import Clock
 from .db import Base, ChatRow, MatchRow, PresenceRow, inline_sqlite
-from .problems import Problem
-from .rules import talk_reason
+from .problems import Problem, engine_fields
 
 log = logging.getLogger("spielwerk_api")
 T = TypeVar("T")
@@ -713,8 +712,10 @@ class Matches:
         if m.game.name != "the_game":
             raise Problem(422, "no_table_talk", "table talk belongs to The Game (T7)")
         self._running(m)
-        if mentions_number(text):
-            raise Problem(422, "names_number", talk_reason(lang), rule="T7")
+        refused = check_talk(text)
+        if refused is not None:
+            reason = engine_fields(refused, lang)["reason"]
+            raise Problem(422, refused.code, f"{refused.rule}: {reason}", rule=refused.rule)
         now = self.clock.now()
         async with self.writing() as session:
             session.add(ChatRow(match_id=match_id, seat=seat, text=text, at=now))

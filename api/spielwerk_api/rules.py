@@ -1,7 +1,7 @@
 """Stateless rule checks: the caller owns the position and sends it with every request.
 
 Every answer is the engine's: ``check_move``, ``apply_action``, ``legal_moves``,
-``check_claim`` and ``mentions_number``. A refused input is the engine's typed error,
+``check_claim`` and ``check_talk``. A refused input is the engine's typed error,
 turned into problem details by ``problems.py``.
 """
 
@@ -13,7 +13,7 @@ import spielwerk
 from litestar import Controller, Request, get, post
 from litestar.params import JSONBody, Parameter
 from spielwerk.schotten_totten import check_claim
-from spielwerk.the_game import mentions_number
+from spielwerk.the_game import check_talk
 
 from . import bots, engine, schemas
 from .problems import Problem, engine_fields, language, problem_responses
@@ -180,12 +180,8 @@ class TheGameRules(Controller):
     async def table_talk(
         self, request: Request[Any, Any, Any], data: JSONBody[schemas.TableTalkBody]
     ) -> schemas.TableTalkOut:
-        if not mentions_number(data.text):
+        refused = check_talk(data.text)
+        if refused is None:
             return schemas.TableTalkOut(allowed=True)
-        return schemas.TableTalkOut(allowed=False, reason=talk_reason(language(request)))
-
-
-def talk_reason(lang: str) -> str:
-    if lang == "de":
-        return "T7: über Zahlen darf nicht gesprochen werden, auch nicht als Zahlwort oder Ziffer"
-    return "T7: no numbers may be named at the table, neither as digits nor as words"
+        reason = engine_fields(refused, language(request))["reason"]
+        return schemas.TableTalkOut(allowed=False, reason=f"{refused.rule}: {reason}")

@@ -1305,6 +1305,15 @@ fn tg_mentions_number(text: &str) -> bool {
     spielwerk_core::the_game::mentions_number(text)
 }
 
+/// T7 as the referee says it: an `IllegalActionError` (rule, code, reason in English and
+/// German) if `text` names a number, else `None`.
+#[pyfunction]
+fn tg_check_talk<'py>(py: Python<'py>, text: &str) -> PyResult<Option<Bound<'py, PyAny>>> {
+    spielwerk_core::the_game::check_talk(text)
+        .map(|e| rejection(py, &e))
+        .transpose()
+}
+
 #[pymodule(gil_used = false)]
 fn _spielwerk(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("TERMINAL", TERMINAL)?;
@@ -1324,6 +1333,7 @@ fn _spielwerk(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(st_formation, m)?)?;
     m.add_function(wrap_pyfunction!(st_check_claim, m)?)?;
     m.add_function(wrap_pyfunction!(tg_mentions_number, m)?)?;
+    m.add_function(wrap_pyfunction!(tg_check_talk, m)?)?;
     m.add_function(wrap_pyfunction!(_restore_game, m)?)?;
     m.add_function(wrap_pyfunction!(_restore_state, m)?)?;
     Ok(())

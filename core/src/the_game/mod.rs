@@ -16,7 +16,7 @@ pub mod talk;
 mod view;
 
 pub use state::{END_TURN, Hand, NUM_ACTIONS, NUM_PILES, Outcome, State, TheGame, pile_name, play_action};
-pub use talk::mentions_number;
+pub use talk::{check_talk, mentions_number};
 pub use view::{Direction, GameName, Move, PileView, View, ViewOutcome};
 
 #[cfg(test)]

@@ -392,6 +392,18 @@ pub fn mentions_number(text: &str) -> bool {
         || (text.chars().any(is_invisible) && has_number_word(&fold(text, true)))
 }
 
+/// T7 as the referee says it: why `text` may not be said at the table, `None` if it may.
+pub fn check_talk(text: &str) -> Option<crate::error::IllegalAction> {
+    mentions_number(text).then(|| {
+        crate::error::IllegalAction::new(
+            "T7",
+            "names_number",
+            "no numbers may be named at the table, neither as digits nor as words",
+            "über Zahlen darf nicht gesprochen werden, auch nicht als Zahlwort oder Ziffer",
+        )
+    })
+}
+
 /// The test on a folded text: its words, its words cut by punctuation read whole, and
 /// its runs of single letters.
 fn has_number_word(folded: &str) -> bool {
