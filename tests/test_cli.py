@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import io
 import json
+import signal
 import subprocess
 import sys
+import time
 from typing import Any
 
 import pytest
@@ -166,3 +168,26 @@ def test_the_command_runs_as_a_module() -> None:
     )
     assert "ismcts:iterations=200,rollout=heuristic,random" in result.stdout
     assert "--ray ADDRESS" in result.stdout
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_ctrl_c_stops_a_tournament_cleanly() -> None:
+    argv = ["tournament", "--game", "caravan", "--bots", "ismcts:iterations=30,random", "--games", "100000"]
+    child = subprocess.Popen(
+        [sys.executable, "-m", "spielwerk", *argv],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        # Ctrl-C reaches it even where this runs with SIGINT ignored (a background job).
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    try:
+        time.sleep(3)
+        child.send_signal(signal.SIGINT)
+        # A missed interrupt fails here instead of playing 100,000 games.
+        out, err = child.communicate(timeout=120)
+    finally:
+        child.kill()
+    assert child.returncode == 130, err
+    # The games finished so far, or none yet on a slow machine; never a traceback.
+    assert "interrupted" in out + err and "Traceback" not in err

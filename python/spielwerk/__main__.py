@@ -314,6 +314,18 @@ def format_view(view: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def in_columns(entries: list[str], width: int = 100) -> str:
+    """The entries in as many columns as fit in ``width``, numbered down each column."""
+    cell = max(map(len, entries), default=0) + 2
+    columns = max(1, width // cell)
+    rows = -(-len(entries) // columns)
+    lines = []
+    for r in range(rows):
+        line = "".join(entries[i].ljust(cell) for i in range(r, len(entries), rows))
+        lines.append(line.rstrip())
+    return "\n".join(lines)
+
+
 def normalized(text: str) -> str:
     return " ".join(text.lower().split())
 
@@ -380,8 +392,7 @@ def play_against(args: argparse.Namespace, stdin: TextIO) -> int:
                 print(f"\n--- your view (player {seat}) ---")
                 print(format_view(state.view(seat)))
                 print("your moves:")
-                for number, action in enumerate(legal, 1):
-                    print(f"  {number:>3}. {state.action_to_string(action)}")
+                print(in_columns([f"{n:>3}. {state.action_to_string(a)}" for n, a in enumerate(legal, 1)]))
                 show = False
             print("> ", end="", flush=True)
             line = stdin.readline()

@@ -387,8 +387,10 @@ mod tests {
         let mut one = evaluate_games(&g, &[r.as_ref(), i.as_ref()], 0..2, 1, None, &|| false).unwrap();
         let other = evaluate_games(&g, &[i.as_ref(), r.as_ref()], 2..4, 1, None, &|| false).unwrap();
         assert!(matches!(one.merge(&other), Err(Error::InvalidArgument(_))));
+        #[allow(clippy::reversed_empty_ranges)] // a range backwards on purpose
+        let backwards = 3..2;
         assert!(matches!(
-            evaluate_games(&g, &[r.as_ref()], 3..2, 1, None, &|| false),
+            evaluate_games(&g, &[r.as_ref()], backwards, 1, None, &|| false),
             Err(Error::InvalidArgument(_))
         ));
         let empty = evaluate_games(&g, &[r.as_ref(), i.as_ref()], 5..5, 1, None, &|| false).unwrap();
