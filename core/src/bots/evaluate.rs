@@ -357,7 +357,8 @@ mod tests {
     fn parts_of_a_run_merge_into_the_whole_run() {
         // Odd cuts split a deal's two seatings between parts.
         let g = CaravanGame::from_options(&Map::new()).unwrap();
-        let a = make::<CaravanGame>("ismcts", &params(json!({"iterations": 8})), 5).unwrap();
+        // Random bots with their own seeds: cheap in debug builds, and seat order matters.
+        let a = make::<CaravanGame>("random", &Map::new(), 5).unwrap();
         let b = make::<CaravanGame>("random", &Map::new(), 6).unwrap();
         let bots = [a.as_ref(), b.as_ref()];
         let whole = evaluate(&g, &bots, 14, 7, None, &|| false).unwrap();
