@@ -40,6 +40,16 @@ def python_handles_ctrl_c() -> Iterator[None]:
     yield
 
 
+@pytest.fixture(scope="session")
+def local_ray() -> Iterator[Any]:
+    """A Ray instance on this machine for the whole test session (two CPUs, no dashboard),
+    for evaluate's Ray backend; the test command installs Ray (the test extra)."""
+    ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'spielwerk[ray]')")
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    yield ray
+    ray.shutdown()
+
+
 GAME_NAME = "schotten_totten"
 
 # S1: colours R O Y G B P, values 1-9, a card is written colour letter + value.

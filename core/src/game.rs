@@ -504,6 +504,16 @@ pub trait DynGame: Send + Sync {
         threads: Option<usize>,
         stop: &(dyn Fn() -> bool + Sync),
     ) -> Result<crate::bots::Evaluation>;
+    /// Plays the games numbered `games` of that run: one part of it, to merge with
+    /// [`crate::bots::Evaluation::merge`] (see [`crate::bots::evaluate::evaluate_games`]).
+    fn evaluate_games(
+        &self,
+        bots: &[&dyn crate::bots::DynBot],
+        games: std::ops::Range<u64>,
+        seed: u64,
+        threads: Option<usize>,
+        stop: &(dyn Fn() -> bool + Sync),
+    ) -> Result<crate::bots::Evaluation>;
 }
 
 /// The schema of `T` as a JSON value.
@@ -599,6 +609,16 @@ impl<G: Game> DynGame for G {
         stop: &(dyn Fn() -> bool + Sync),
     ) -> Result<crate::bots::Evaluation> {
         crate::bots::evaluate::evaluate(self, bots, n_games, seed, threads, stop)
+    }
+    fn evaluate_games(
+        &self,
+        bots: &[&dyn crate::bots::DynBot],
+        games: std::ops::Range<u64>,
+        seed: u64,
+        threads: Option<usize>,
+        stop: &(dyn Fn() -> bool + Sync),
+    ) -> Result<crate::bots::Evaluation> {
+        crate::bots::evaluate::evaluate_games(self, bots, games, seed, threads, stop)
     }
 }
 

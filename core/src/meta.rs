@@ -1,10 +1,10 @@
 //! What a game says about itself: how returns relate, and which options it takes.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// How the players' returns relate (R1).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Utility {
     /// Two sides, one's gain the other's loss (Schotten Totten, Caravan).

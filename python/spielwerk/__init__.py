@@ -8,19 +8,21 @@
 
 The engine is written in Rust (``spielwerk-core``); this package is a thin binding.
 ``spielwerk.schotten_totten`` and ``spielwerk.the_game`` hold the games' own helpers, and
-``spielwerk.bots`` the bots by name (``evaluate`` plays them against each other), and
+``spielwerk.bots`` the bots by name (``evaluate`` plays them against each other, on this
+machine or on a Ray cluster: ``spielwerk.evaluation``), and
 ``spielwerk.errors`` the exceptions (all of them ``ValueError``\\ s under ``SpielwerkError``).
 """
 
-from spielwerk import bots, errors, schotten_totten, the_game
+from spielwerk import bots, errors, evaluation, schotten_totten, the_game
 from spielwerk._spielwerk import (
     TERMINAL,
     BotStanding,
+    EvaluationPart,
     Game,
     RandomBot,
     SimulationSummary,
     State,
-    evaluate,
+    evaluate_games,
     list_games,
     load_game,
     simulate,
@@ -33,10 +35,12 @@ from spielwerk.errors import (
     SpielwerkError,
     UnknownGameError,
 )
+from spielwerk.evaluation import evaluate
 
 __all__ = [
     "TERMINAL",
     "BotStanding",
+    "EvaluationPart",
     "Game",
     "IllegalActionError",
     "InvalidMoveError",
@@ -50,6 +54,8 @@ __all__ = [
     "bots",
     "errors",
     "evaluate",
+    "evaluate_games",
+    "evaluation",
     "list_games",
     "load_game",
     "schotten_totten",

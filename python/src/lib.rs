@@ -1202,10 +1202,7 @@ fn evaluate(
     let threads = threads_arg(py, threads)?;
     let game = game_arg(py, game)?;
     let game = game.get();
-    let mut made = Vec::new();
-    for (i, item) in bots.try_iter()?.enumerate() {
-        made.push(bot_arg(py, game, &item?, i)?);
-    }
+    let made = bots_arg(py, game, bots)?;
     let seated: Vec<&dyn DynBot> = made.iter().map(AsRef::as_ref).collect();
     let inner = &game.inner;
     let e = run_interruptibly(py, |stop| inner.evaluate(&seated, n_games, seed.0, threads, stop))?
@@ -1215,6 +1212,107 @@ fn evaluate(
         .iter()
         .map(|s| BotStanding::from_core(s, cooperative))
         .collect())
+}
+
+/// Made bots for `evaluate`, from what Python gave.
+fn bots_arg(py: Python<'_>, game: &Game, bots: &Bound<'_, PyAny>) -> PyResult<Vec<Box<dyn DynBot>>> {
+    let mut made = Vec::new();
+    for (i, item) in bots.try_iter()?.enumerate() {
+        made.push(bot_arg(py, game, &item?, i)?);
+    }
+    Ok(made)
+}
+
+/// The tally of some of a run's games (`spielwerk.evaluate_games`): parts merge exactly
+/// into the tally of the whole run, so a run can be spread over processes or machines.
+/// Pickles (as JSON) to travel between them.
+#[pyclass(frozen, module = "spielwerk")]
+struct EvaluationPart {
+    inner: bots::Evaluation,
+}
+
+#[pymethods]
+impl EvaluationPart {
+    /// How many games this part tallies.
+    #[getter]
+    fn games(&self) -> u64 {
+        self.inner.games
+    }
+
+    /// One standing per bot, as `spielwerk.evaluate` gives them for the whole run.
+    fn standings(&self) -> Vec<BotStanding> {
+        let cooperative = self.inner.utility == spielwerk_core::Utility::Cooperative;
+        self.inner
+            .standings
+            .iter()
+            .map(|s| BotStanding::from_core(s, cooperative))
+            .collect()
+    }
+
+    /// This part and `other` (other games of the same run) together; parts of different
+    /// bots are a `SpielwerkError`.
+    fn merge(&self, py: Python<'_>, other: &EvaluationPart) -> PyResult<EvaluationPart> {
+        let mut inner = self.inner.clone();
+        inner.merge(&other.inner).map_err(err(py))?;
+        Ok(EvaluationPart { inner })
+    }
+
+    fn to_json(&self) -> String {
+        serde_json::to_string(&self.inner).expect("an evaluation serializes")
+    }
+
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduce<'py, (String,)>> {
+        let restore = py
+            .import("spielwerk._spielwerk")?
+            .getattr("_restore_evaluation_part")?;
+        Ok((restore, (self.to_json(),)))
+    }
+
+    fn __repr__(&self) -> String {
+        let names: Vec<&str> = self.inner.standings.iter().map(|s| s.name.as_str()).collect();
+        format!("EvaluationPart(games={}, bots={names:?})", self.inner.games)
+    }
+}
+
+#[pyfunction]
+fn _restore_evaluation_part(py: Python<'_>, data: &str) -> PyResult<EvaluationPart> {
+    let inner = serde_json::from_str(data)
+        .map_err(|e| raise(py, Error::InvalidState(format!("pickled evaluation: {e}"))))?;
+    Ok(EvaluationPart { inner })
+}
+
+/// Plays the games numbered `start` to `stop` (excluded) of the run
+/// `evaluate(game, bots, n, seed)`, as that run plays them; merged, the parts of a run give
+/// its standings exactly, however it was cut. Threads and Ctrl-C as in `evaluate`.
+#[pyfunction]
+#[pyo3(
+    signature = (game, bots, start, stop, seed = Seed(0), threads = None),
+    text_signature = "(game, bots, start, stop, seed=0, threads=None)"
+)]
+fn evaluate_games(
+    py: Python<'_>,
+    game: &Bound<'_, PyAny>,
+    bots: &Bound<'_, PyAny>,
+    start: Int,
+    stop: Int,
+    seed: Seed,
+    threads: Option<Int>,
+) -> PyResult<EvaluationPart> {
+    let (start, end) = (count_arg(py, start, "start")?, count_arg(py, stop, "stop")?);
+    if start > end {
+        return Err(invalid_argument(py, format!("start {start} is after stop {end}")));
+    }
+    let threads = threads_arg(py, threads)?;
+    let game = game_arg(py, game)?;
+    let game = game.get();
+    let made = bots_arg(py, game, bots)?;
+    let seated: Vec<&dyn DynBot> = made.iter().map(AsRef::as_ref).collect();
+    let inner = &game.inner;
+    let e = run_interruptibly(py, |stop| {
+        inner.evaluate_games(&seated, start..end, seed.0, threads, stop)
+    })?
+    .map_err(err(py))?;
+    Ok(EvaluationPart { inner: e })
 }
 
 // --- Schotten Totten and The Game helpers ---------------------------------------------
@@ -1323,11 +1421,14 @@ fn _spielwerk(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<SimulationSummary>()?;
     m.add_class::<Bot>()?;
     m.add_class::<BotStanding>()?;
+    m.add_class::<EvaluationPart>()?;
     m.add_class::<ClaimCheck>()?;
     m.add_function(wrap_pyfunction!(list_games, m)?)?;
     m.add_function(wrap_pyfunction!(load_game, m)?)?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
     m.add_function(wrap_pyfunction!(evaluate, m)?)?;
+    m.add_function(wrap_pyfunction!(evaluate_games, m)?)?;
+    m.add_function(wrap_pyfunction!(_restore_evaluation_part, m)?)?;
     m.add_function(wrap_pyfunction!(make_bot, m)?)?;
     m.add_function(wrap_pyfunction!(bot_names, m)?)?;
     m.add_function(wrap_pyfunction!(st_formation, m)?)?;

@@ -1,7 +1,16 @@
 //! Seeded matches between bots on all cores, with seats rotated, and their tally.
+//!
+//! A run of `n` games can be played in parts ([`evaluate_games`] on a range of the game
+//! numbers, on this machine or spread over many) and the parts merged
+//! ([`Evaluation::merge`]): the merged tally equals the one of the whole run to the last
+//! bit, in any order of the parts, because every count is an integer and every mean is
+//! taken from the count of each value seen, summed in one fixed order.
+
+use std::collections::BTreeMap;
+use std::ops::Range;
 
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::error::{Error, Result};
@@ -28,25 +37,44 @@ pub fn wilson(k: u64, n: u64) -> (f64, f64) {
     ((centre - half).max(0.0), (centre + half).min(1.0))
 }
 
-/// A running mean with its normal 95% interval (from the sample's standard deviation).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+/// A mean with its normal 95% interval (from the sample's standard deviation).
+///
+/// It keeps how often each value was seen rather than running sums: floating-point sums
+/// depend on the order of the terms, and the tallies of parts of a run (threads, Ray
+/// workers) must merge into exactly the figures of the whole run. Returns take few
+/// distinct values (win, draw, loss; cards left), so the counts stay small.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Mean {
     pub n: u64,
-    pub sum: f64,
-    pub sum_squares: f64,
+    /// How often each value was seen, keyed by its bits (a fixed order for the sums).
+    counts: BTreeMap<u64, u64>,
 }
 
 impl Mean {
     fn add(&mut self, x: f64) {
         self.n += 1;
-        self.sum += x;
-        self.sum_squares += x * x;
+        *self.counts.entry(x.to_bits()).or_default() += 1;
+    }
+    fn merge(&mut self, other: &Mean) {
+        self.n += other.n;
+        for (&bits, &count) in &other.counts {
+            *self.counts.entry(bits).or_default() += count;
+        }
+    }
+    /// The sum and the sum of squares, always added up in the order of the keys.
+    fn sums(&self) -> (f64, f64) {
+        self.counts
+            .iter()
+            .fold((0.0, 0.0), |(sum, squares), (&bits, &count)| {
+                let (x, count) = (f64::from_bits(bits), count as f64);
+                (sum + x * count, squares + x * x * count)
+            })
     }
     pub fn mean(&self) -> f64 {
         if self.n == 0 {
             0.0
         } else {
-            self.sum / self.n as f64
+            self.sums().0 / self.n as f64
         }
     }
     pub fn interval(&self) -> (f64, f64) {
@@ -55,14 +83,15 @@ impl Mean {
             return (mean, mean);
         }
         let n = self.n as f64;
-        let variance = ((self.sum_squares - self.sum * self.sum / n) / (n - 1.0)).max(0.0);
+        let (sum, squares) = self.sums();
+        let variance = ((squares - sum * sum / n) / (n - 1.0)).max(0.0);
         let half = Z95 * (variance / n).sqrt();
         (mean - half, mean + half)
     }
 }
 
 /// How one bot did over the games it played.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Standing {
     pub name: String,
     pub params: Map<String, Value>,
@@ -90,14 +119,57 @@ impl Standing {
     pub fn win_rate_interval(&self) -> (f64, f64) {
         wilson(self.wins, self.games)
     }
+    fn merge(&mut self, other: &Standing) {
+        self.games += other.games;
+        self.wins += other.wins;
+        self.draws += other.draws;
+        self.losses += other.losses;
+        self.returns.merge(&other.returns);
+        self.perfect += other.perfect;
+        self.under_10 += other.under_10;
+        self.cards_left.merge(&other.cards_left);
+    }
 }
 
 /// What [`evaluate`] found: one standing per bot, in the order given.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Evaluation {
     pub utility: Utility,
     pub games: u64,
     pub standings: Vec<Standing>,
+}
+
+impl Evaluation {
+    /// Adds the tally of other games between the same bots (another part of a run; see
+    /// [`evaluate_games`]). Which games each part played is the caller's to keep apart:
+    /// merging a part twice counts its games twice.
+    pub fn merge(&mut self, other: &Evaluation) -> Result<()> {
+        let same_bots = self.standings.len() == other.standings.len()
+            && self
+                .standings
+                .iter()
+                .zip(&other.standings)
+                .all(|(a, b)| a.name == b.name && a.params == b.params);
+        if self.utility != other.utility || !same_bots {
+            let bots = |e: &Evaluation| {
+                e.standings
+                    .iter()
+                    .map(|s| s.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            return Err(Error::InvalidArgument(format!(
+                "only parts of one evaluation merge: bots [{}] and [{}]",
+                bots(self),
+                bots(other)
+            )));
+        }
+        self.games += other.games;
+        for (mine, theirs) in self.standings.iter_mut().zip(&other.standings) {
+            mine.merge(theirs);
+        }
+        Ok(())
+    }
 }
 
 /// The bot at `seat` in rotation `rotation`: seat `p` takes bot `(p + rotation) % k`, so
@@ -106,16 +178,31 @@ pub fn bot_at(seat: usize, rotation: usize, bots: usize) -> usize {
     (seat + rotation) % bots
 }
 
-/// Plays `n_games` games between `bots` (1 to the number of seats, dividing it). Game `i`
+/// Plays the games `0..n_games` (see [`evaluate_games`]).
+pub fn evaluate<G: Game>(
+    game: &G,
+    bots: &[&dyn DynBot],
+    n_games: u64,
+    seed: u64,
+    threads: Option<usize>,
+    stop: &(dyn Fn() -> bool + Sync),
+) -> Result<Evaluation> {
+    evaluate_games(game, bots, 0..n_games, seed, threads, stop)
+}
+
+/// Plays the games numbered `games` between `bots` (1 to the number of seats, dividing it). Game `i`
 /// is deal `i / k` (dealt from `rng::batch_seed(seed, i / k)`) in rotation `i % k`, so
 /// each deal is played once with every rotation of the seats (two-player games: twice,
 /// swapped). Each decision is seeded from the bot's seed, the deal, the rotation and the
 /// ply, so the result depends on the seed alone, never on `threads`. Stops with
 /// [`Error::Interrupted`] once `stop` returns true (asked before every action).
-pub fn evaluate<G: Game>(
+///
+/// A run split into ranges, played anywhere and merged with [`Evaluation::merge`], gives
+/// the same tally as the whole range at once: the bots must be made with the same seeds.
+pub fn evaluate_games<G: Game>(
     game: &G,
     bots: &[&dyn DynBot],
-    n_games: u64,
+    games: Range<u64>,
     seed: u64,
     threads: Option<usize>,
     stop: &(dyn Fn() -> bool + Sync),
@@ -165,7 +252,15 @@ pub fn evaluate<G: Game>(
         }
         Ok(Some(state.returns()))
     };
-    let run = || (0..n_games).into_par_iter().map(play).collect::<Vec<_>>();
+    if games.start > games.end {
+        return Err(Error::InvalidArgument(format!(
+            "the games {}..{} run backwards",
+            games.start, games.end
+        )));
+    }
+    let first = games.start;
+    let n_games = games.end - games.start;
+    let run = || games.into_par_iter().map(play).collect::<Vec<_>>();
     let results = crate::simulate::on_threads(threads, run)?;
     let utility = game.utility();
     let mut standings: Vec<Standing> = bots
@@ -183,12 +278,11 @@ pub fn evaluate<G: Game>(
             cards_left: Mean::default(),
         })
         .collect();
-    // Tallied in game order: the same sums whatever the threads did.
-    for (i, result) in results.into_iter().enumerate() {
+    for (i, result) in (first..).zip(results) {
         let Some(returns) = result? else {
             return Err(Error::Interrupted);
         };
-        let rotation = i % k;
+        let rotation = (i % k as u64) as usize;
         for (b, standing) in standings.iter_mut().enumerate() {
             let seats: Vec<usize> = (0..players).filter(|&p| bot_at(p, rotation, k) == b).collect();
             let ret = seats.iter().map(|&p| returns[p]).sum::<f64>() / seats.len() as f64;
@@ -226,4 +320,81 @@ pub fn evaluate<G: Game>(
         games: n_games,
         standings,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Map, json};
+
+    use super::{Evaluation, evaluate, evaluate_games};
+    use crate::bots::{DynBot, make};
+    use crate::caravan::CaravanGame;
+    use crate::error::Error;
+    use crate::game::Game;
+    use crate::the_game::TheGame;
+
+    fn params(v: serde_json::Value) -> Map<String, serde_json::Value> {
+        v.as_object().cloned().unwrap()
+    }
+
+    /// Plays `0..n` as the parts cut at `cuts`, merged in reverse order.
+    fn in_parts<G: Game>(game: &G, bots: &[&dyn DynBot], n: u64, cuts: &[u64]) -> Evaluation {
+        let mut bounds = vec![0];
+        bounds.extend_from_slice(cuts);
+        bounds.push(n);
+        let mut parts: Vec<Evaluation> = bounds
+            .windows(2)
+            .map(|w| evaluate_games(game, bots, w[0]..w[1], 7, Some(1), &|| false).unwrap())
+            .collect();
+        let mut merged = parts.pop().unwrap();
+        while let Some(part) = parts.pop() {
+            merged.merge(&part).unwrap();
+        }
+        merged
+    }
+
+    #[test]
+    fn parts_of_a_run_merge_into_the_whole_run() {
+        // Odd cuts split a deal's two seatings between parts.
+        let g = CaravanGame::from_options(&Map::new()).unwrap();
+        // Random bots with their own seeds: cheap in debug builds, and seat order matters.
+        let a = make::<CaravanGame>("random", &Map::new(), 5).unwrap();
+        let b = make::<CaravanGame>("random", &Map::new(), 6).unwrap();
+        let bots = [a.as_ref(), b.as_ref()];
+        let whole = evaluate(&g, &bots, 14, 7, None, &|| false).unwrap();
+        assert_eq!(in_parts(&g, &bots, 14, &[3, 4, 11]), whole);
+        assert_eq!(in_parts(&g, &bots, 14, &[0, 13]), whole);
+        // The Game: means of the cards left, whose values are many.
+        let g = TheGame::from_options(&params(json!({"players": 2}))).unwrap();
+        let r = make::<TheGame>("random", &Map::new(), 1).unwrap();
+        let whole = evaluate(&g, &[r.as_ref()], 40, 7, None, &|| false).unwrap();
+        let parts = in_parts(&g, &[r.as_ref()], 40, &[1, 17, 18, 39]);
+        assert_eq!(parts, whole);
+        assert_eq!(
+            parts.standings[0].cards_left.interval(),
+            whole.standings[0].cards_left.interval()
+        );
+        assert_eq!(whole.games, 40);
+        // A part round-trips through JSON (how parts travel between machines).
+        let text = serde_json::to_string(&whole).unwrap();
+        assert_eq!(serde_json::from_str::<Evaluation>(&text).unwrap(), whole);
+    }
+
+    #[test]
+    fn only_parts_of_one_evaluation_merge() {
+        let g = CaravanGame::from_options(&Map::new()).unwrap();
+        let r = make::<CaravanGame>("random", &Map::new(), 1).unwrap();
+        let i = make::<CaravanGame>("ismcts", &params(json!({"iterations": 4})), 1).unwrap();
+        let mut one = evaluate_games(&g, &[r.as_ref(), i.as_ref()], 0..2, 1, None, &|| false).unwrap();
+        let other = evaluate_games(&g, &[i.as_ref(), r.as_ref()], 2..4, 1, None, &|| false).unwrap();
+        assert!(matches!(one.merge(&other), Err(Error::InvalidArgument(_))));
+        #[allow(clippy::reversed_empty_ranges)] // a range backwards on purpose
+        let backwards = 3..2;
+        assert!(matches!(
+            evaluate_games(&g, &[r.as_ref()], backwards, 1, None, &|| false),
+            Err(Error::InvalidArgument(_))
+        ));
+        let empty = evaluate_games(&g, &[r.as_ref(), i.as_ref()], 5..5, 1, None, &|| false).unwrap();
+        assert_eq!(empty.games, 0);
+    }
 }
