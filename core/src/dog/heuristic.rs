@@ -119,7 +119,7 @@ fn risk(board: &Board, marble: usize, hunters: u16) -> f32 {
             }
         }
     }
-    if f % 16 == 0 {
+    if f.is_multiple_of(16) {
         let owner = f / 16;
         let owner_waiting = (4 * owner..4 * owner + 4).any(|m| board.marbles[m].place == Place::Kennel);
         if owner_waiting && hunters & (0xf << (4 * owner)) != 0 {
