@@ -3,9 +3,10 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use spielwerk_core::bots::RandomBot;
+use spielwerk_core::bots::{RandomBot, heuristic_playout};
 use spielwerk_core::dog::Dog;
 use spielwerk_core::game::{Game, GameState};
+use spielwerk_core::rng;
 use spielwerk_core::simulate::random_game;
 
 fn games(c: &mut Criterion) {
@@ -66,6 +67,31 @@ fn games(c: &mut Criterion) {
             });
         },
     );
+    // The heuristic's decision (it scores every legal play, and plans the seven's split).
+    group.bench_function("heuristic decision (crowded board, A 4 7 J JK in hand)", |b| {
+        b.iter(|| {
+            seed += 1;
+            black_box(black_box(&state).heuristic_action(0, &mut rng::seeded(seed, rng::STREAM_POLICY)))
+        });
+    });
+    // A whole game between heuristic players (the rollout of ismcts with heuristic
+    // rollouts); the mean number of actions is printed to turn it into time per decision.
+    let mut heuristic_actions = 0u64;
+    for s in 0..100 {
+        let mut st = game.new_initial_state(s);
+        heuristic_actions += heuristic_playout(&mut st, &mut rng::seeded(s, rng::STREAM_POLICY));
+    }
+    eprintln!("heuristic games: {} actions on average", heuristic_actions / 100);
+    group.bench_function("heuristic game (deal + playout)", |b| {
+        b.iter(|| {
+            seed += 1;
+            let mut st = game.new_initial_state(seed);
+            black_box(heuristic_playout(
+                &mut st,
+                &mut rng::seeded(seed, rng::STREAM_POLICY),
+            ))
+        });
+    });
     // The API serves views: one seat's view as JSON bytes (the information-state key).
     group.bench_function("view_json (one seat, crowded board)", |b| {
         b.iter(|| black_box(black_box(&state).view_json(Some(0))));

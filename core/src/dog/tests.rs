@@ -7,7 +7,7 @@ use crate::game::{Action, Game, GameState};
 
 /// A position in the play phase: marbles as (marble id, place, protected); every other
 /// marble in its kennel; the hands as card lists; the rest of the 110 cards in the pile.
-fn position(marbles: &[(usize, Place, bool)], hands: [&str; 4], current: u8) -> State {
+pub(super) fn position(marbles: &[(usize, Place, bool)], hands: [&str; 4], current: u8) -> State {
     let mut all = vec![json!({"place": "kennel", "protected": false}); 16];
     for &(m, place, protected) in marbles {
         all[m] = json!({"place": place, "protected": protected});
