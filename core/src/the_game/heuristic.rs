@@ -212,6 +212,93 @@ impl PileSight {
     }
 }
 
+/// One play (or a pair ten apart, played as one) and its price.
+#[derive(Clone, Copy, Debug)]
+struct Play {
+    cost: i32,
+    /// The card to lay first and its pile.
+    card: u8,
+    pile: usize,
+    /// The pile's top afterwards and the cards it uses (one, or two for a pair).
+    landing: u8,
+    used: u128,
+}
+
+/// At most: per pile a backward trick, two pairs and a few plain jumps.
+const MAX_PLAYS: usize = 32;
+
+/// The plays worth pricing from this position: per pile the backward trick, the best
+/// pair of each kind and the plain jumps that can still beat the nearest.
+fn plays(tops: &[u8; NUM_PILES], own: u128, unseen: u128, w: &Weights, out: &mut [Play; MAX_PLAYS]) -> usize {
+    // The cards each pile takes now (T4).
+    let takes: [u128; NUM_PILES] = std::array::from_fn(|p| {
+        let top = tops[p];
+        if ascending(p) {
+            (Hand::ALL.bits() & above(top)) | top.checked_sub(10).map_or(0, bit)
+        } else {
+            (bit(top) - 1) | if top <= 89 { bit(top + 10) } else { 0 }
+        }
+    });
+    let mut n = 0;
+    for pile in 0..NUM_PILES {
+        let sight = PileSight::new(pile, tops, &takes, own, unseen);
+        let top = sight.top;
+        let real = |c: u8| if ascending(pile) { c } else { 101 - c };
+        let mut push = |cost: i32, first: u8, landing: u8| {
+            if n < MAX_PLAYS {
+                out[n] = Play {
+                    cost,
+                    card: real(first),
+                    pile,
+                    landing: real(landing),
+                    used: bit(real(first)) | bit(real(landing)),
+                };
+                n += 1;
+            }
+        };
+        // A backward trick (T4) wins back the cards between.
+        if let Some(back) = top.checked_sub(10).filter(|&c| sight.own & bit(c) != 0) {
+            push(-w.reset - sight.weigh(between(back, top), w), back, back);
+        }
+        // Pairs ten apart: the far card first, then the near one as a backward trick.
+        let pairs = sight.own & (sight.own >> 10) & !((bit(top.saturating_sub(10)) << 1) - 1);
+        let below = pairs & (bit(top) - 1);
+        if below != 0 {
+            // Ends below the top: the lowest near card wins back the most.
+            let near = below.trailing_zeros() as u8;
+            push(-w.reset - sight.weigh(between(near, top), w), near + 10, near);
+        }
+        let higher = pairs & above(top);
+        if higher != 0 {
+            let near = higher.trailing_zeros() as u8;
+            push(sight.weigh(between(top, near), w) - w.reset / 2, near + 10, near);
+        }
+        // Plain jumps, nearest first: the price grows with the distance, up to the
+        // discount for an unseen card ten back.
+        let discount = w.partner.max(0);
+        let mut nearest: Option<i32> = None;
+        let mut plain = sight.own & above(top) & !(sight.own << 10);
+        while plain != 0 {
+            let card = plain.trailing_zeros() as u8;
+            plain &= plain - 1;
+            let base = sight.weigh(between(top, card), w);
+            if nearest.is_some_and(|c| base - discount >= c) {
+                break;
+            }
+            let partner = card > top + 10 && sight.unseen & bit(card - 10) != 0;
+            let cost = base - if partner { w.partner } else { 0 };
+            nearest = Some(nearest.map_or(cost, |c| c.min(cost)));
+            push(cost, card, card);
+        }
+    }
+    n
+}
+
+/// The cheapest of `plays`.
+fn cheapest(plays: &[Play]) -> Option<Play> {
+    plays.iter().copied().reduce(|a, b| if b.cost < a.cost { b } else { a })
+}
+
 /// The heuristic player's action for `seat`, `None` if it may not move now.
 pub(crate) fn choose(state: &State, seat: usize, _rng: &mut Rng) -> Option<Action> {
     if state.current_player() != Some(seat) {
@@ -223,69 +310,38 @@ pub(crate) fn choose(state: &State, seat: usize, _rng: &mut Rng) -> Option<Actio
     let unseen = Hand::ALL.without(state.played_cards()).without(hand).bits();
     let own = hand.bits();
     let tops = state.tops();
-    // The cards each pile takes now (T4).
-    let takes: [u128; NUM_PILES] = std::array::from_fn(|p| {
-        let top = tops[p];
-        if ascending(p) {
-            (Hand::ALL.bits() & above(top)) | top.checked_sub(10).map_or(0, bit)
-        } else {
-            (bit(top) - 1) | if top <= 89 { bit(top + 10) } else { 0 }
-        }
-    });
-    // (price, card in the pile's coordinates, pile)
-    let mut best: Option<(i32, u8, usize)> = None;
-    let consider = |cost: i32, card: u8, pile: usize, best: &mut Option<(i32, u8, usize)>| {
-        if best.is_none_or(|(c, _, _)| cost < c) {
-            *best = Some((cost, card, pile));
-        }
+    let mut buffer = [Play { cost: 0, card: 0, pile: 0, landing: 0, used: 0 }; MAX_PLAYS];
+    let n = plays(&tops, own, unseen, &w, &mut buffer);
+    let options = &buffer[..n];
+    let need = state.minimum().saturating_sub(state.played_this_turn());
+    let best = if need >= 2 {
+        // Two plays still due: price each first play with the cheapest second after it.
+        let mut next = buffer;
+        options
+            .iter()
+            .map(|&first| {
+                if first.used.count_ones() as usize >= need {
+                    return (first.cost, first);
+                }
+                let mut after = tops;
+                after[first.pile] = first.landing;
+                let m = plays(&after, own & !first.used, unseen, &w, &mut next);
+                let second = cheapest(&next[..m]).map_or(i32::MAX / 4, |p| p.cost);
+                (first.cost + second, first)
+            })
+            .reduce(|a, b| if b.0 < a.0 { b } else { a })
+            .map(|(_, first)| first)
+    } else {
+        cheapest(options)
     };
-    for pile in 0..NUM_PILES {
-        let sight = PileSight::new(pile, &tops, &takes, own, unseen);
-        let top = sight.top;
-        // A backward trick (T4) wins back the cards between.
-        if let Some(back) = top.checked_sub(10).filter(|&c| sight.own & bit(c) != 0) {
-            consider(-w.reset - sight.weigh(between(back, top), &w), back, pile, &mut best);
-        }
-        // Pairs ten apart: the far card first, then the near one as a backward trick.
-        let pairs = sight.own & (sight.own >> 10) & !((bit(top.saturating_sub(10)) << 1) - 1);
-        let below = pairs & (bit(top) - 1);
-        if below != 0 {
-            // Ends below the top: the lowest near card wins back the most.
-            let near = below.trailing_zeros() as u8;
-            consider(-w.reset - sight.weigh(between(near, top), &w), near + 10, pile, &mut best);
-        }
-        let higher = pairs & above(top);
-        if higher != 0 {
-            let near = higher.trailing_zeros() as u8;
-            consider(sight.weigh(between(top, near), &w) - w.reset / 2, near + 10, pile, &mut best);
-        }
-        // Plain jumps, nearest first: the price grows with the distance, up to the
-        // discount for an unseen card ten back.
-        let discount = w.partner.max(0);
-        let mut plain = sight.own & above(top) & !(sight.own << 10);
-        while plain != 0 {
-            let card = plain.trailing_zeros() as u8;
-            plain &= plain - 1;
-            let base = sight.weigh(between(top, card), &w);
-            if best.is_some_and(|(c, _, _)| base - discount >= c) {
-                break;
-            }
-            let partner = card > top + 10 && sight.unseen & bit(card - 10) != 0;
-            consider(base - if partner { w.partner } else { 0 }, card, pile, &mut best);
-        }
-    }
-    let must = state.played_this_turn() < state.minimum();
     let threshold = if state.draw_pile().is_empty() {
         w.extra_empty
     } else {
         w.extra
     };
     match best {
-        Some((cost, card, pile)) if must || cost <= threshold => {
-            let card = if ascending(pile) { card } else { 101 - card };
-            Some(play_action(card, pile))
-        }
-        _ if !must => Some(END_TURN),
+        Some(play) if need > 0 || play.cost <= threshold => Some(play_action(play.card, play.pile)),
+        _ if need == 0 => Some(END_TURN),
         _ => None,
     }
 }
