@@ -16,19 +16,22 @@
 //! pile) is played as one: the far card, then the near one as a backward trick, so
 //! the pile ends at the near card and two cards are gone.
 //!
-//! The player plays the cheapest play until the turn's minimum is reached (T3), then
-//! goes on only while the cheapest play costs at most a small threshold (one while the
-//! draw pile has cards, another once it is empty), so it keeps the piles open for the
-//! others. The weights differ by the number of players (hand sizes differ, T2) and
-//! were tuned by self-play (benches/README.md).
+//! Until the turn's minimum is reached (T3) the player must play: while two plays are
+//! still due it prices each first play together with the cheapest second one after it
+//! (so it does not take a cheap first card that leaves only a bad second), then plays
+//! the cheapest. Beyond the minimum it goes on only while the cheapest play costs at
+//! most a small threshold (one while the draw pile has cards, another once it is
+//! empty), and otherwise ends the turn, so the piles stay open for the others. The
+//! weights differ by the number of players (hand sizes differ, T2) and were tuned by
+//! self-play on other seeds than those measured in benches/README.md.
 
 use super::State;
 use super::state::{END_TURN, Hand, NUM_PILES, ascending, play_action};
 use crate::game::{Action, GameState};
 use crate::rng::Rng;
 
-/// The prices of one player count, in tenths of an unseen card that no other pile takes
-/// any more... see [`WEIGHTS`].
+/// The prices of one player count (integers; only their ratios and the thresholds
+/// matter).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Weights {
     /// An unseen card jumped over that no other pile takes any more.
@@ -118,27 +121,6 @@ pub(crate) const WEIGHTS: [Weights; 5] = [
     },
 ];
 
-fn weights(players: usize) -> Weights {
-    static W: std::sync::OnceLock<Option<Weights>> = std::sync::OnceLock::new();
-    let over = *W.get_or_init(|| {
-        std::env::var("TG_W").ok().map(|s| {
-            let v: Vec<i32> = s.split(',').map(|x| x.parse().unwrap()).collect();
-            Weights {
-                dead: v[0],
-                once: v[1],
-                more: v[2],
-                own: v[3],
-                reset: v[4],
-                extra: v[5],
-                extra_empty: v[6],
-                partner: v[7],
-                step: v[8],
-            }
-        })
-    });
-    over.unwrap_or(WEIGHTS[players - 1])
-}
-
 /// Bit `c` for card `c`: the masks below hold cards (and the starts 1 and 100) by number.
 const fn bit(card: u8) -> u128 {
     1 << card
@@ -175,7 +157,11 @@ struct PileSight {
 impl PileSight {
     fn new(pile: usize, tops: &[u8; NUM_PILES], takes: &[u128; NUM_PILES], own: u128, unseen: u128) -> Self {
         let mut others = (0..NUM_PILES).filter(|&q| q != pile).map(|q| takes[q]);
-        let (a, b, c) = (others.next().unwrap_or(0), others.next().unwrap_or(0), others.next().unwrap_or(0));
+        let (a, b, c) = (
+            others.next().unwrap_or(0),
+            others.next().unwrap_or(0),
+            others.next().unwrap_or(0),
+        );
         let any = a | b | c;
         let two = (a & b) | (a & c) | (b & c);
         let sight = PileSight {
@@ -296,7 +282,10 @@ fn plays(tops: &[u8; NUM_PILES], own: u128, unseen: u128, w: &Weights, out: &mut
 
 /// The cheapest of `plays`.
 fn cheapest(plays: &[Play]) -> Option<Play> {
-    plays.iter().copied().reduce(|a, b| if b.cost < a.cost { b } else { a })
+    plays
+        .iter()
+        .copied()
+        .reduce(|a, b| if b.cost < a.cost { b } else { a })
 }
 
 /// The heuristic player's action for `seat`, `None` if it may not move now.
@@ -304,13 +293,19 @@ pub(crate) fn choose(state: &State, seat: usize, _rng: &mut Rng) -> Option<Actio
     if state.current_player() != Some(seat) {
         return None;
     }
-    let w = weights(state.game().players as usize);
+    let w = WEIGHTS[state.game().players as usize - 1];
     let hand = state.hand_set(seat);
     // The played cards are public (the view shows them), so this is what the seat sees.
     let unseen = Hand::ALL.without(state.played_cards()).without(hand).bits();
     let own = hand.bits();
     let tops = state.tops();
-    let mut buffer = [Play { cost: 0, card: 0, pile: 0, landing: 0, used: 0 }; MAX_PLAYS];
+    let mut buffer = [Play {
+        cost: 0,
+        card: 0,
+        pile: 0,
+        landing: 0,
+        used: 0,
+    }; MAX_PLAYS];
     let n = plays(&tops, own, unseen, &w, &mut buffer);
     let options = &buffer[..n];
     let need = state.minimum().saturating_sub(state.played_this_turn());
@@ -438,10 +433,7 @@ mod tests {
     #[test]
     fn leaves_few_cards_for_every_player_count() {
         for (players, bound) in [(1, 25.0), (2, 14.0), (3, 18.0), (4, 13.0), (5, 12.0)] {
-            let rules = TheGame {
-                players,
-                pro: false,
-            };
+            let rules = TheGame { players, pro: false };
             let games = 100;
             let mut left = 0;
             let mut perfect = 0;
