@@ -33,32 +33,32 @@ use crate::rng::Rng;
 /// The prices of one player count (integers; only their ratios and the thresholds
 /// matter).
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Weights {
+struct Weights {
     /// An unseen card jumped over that no other pile takes any more.
-    pub dead: i32,
+    dead: i32,
     /// An unseen card jumped over that one other pile still takes.
-    pub once: i32,
+    once: i32,
     /// An unseen card jumped over that two or three other piles still take.
-    pub more: i32,
+    more: i32,
     /// An own card jumped over, in tenths of an unseen card of the same kind.
-    pub own: i32,
+    own: i32,
     /// The bonus of a backward trick (half of it for a pair ten apart that lands
     /// higher than the top).
-    pub reset: i32,
+    reset: i32,
     /// Plays beyond the minimum while the draw pile has cards, if they cost at most this.
-    pub extra: i32,
+    extra: i32,
     /// The same once the draw pile is empty.
-    pub extra_empty: i32,
+    extra_empty: i32,
     /// A jump whose card ten back is still unseen (a later backward trick may undo it):
     /// taken off its price (negative: added).
-    pub partner: i32,
+    partner: i32,
     /// Every step of a jump, played cards included.
-    pub step: i32,
+    step: i32,
 }
 
 /// The weights for 1 to 5 players, tuned by self-play on seeds apart from the ones
 /// measured in benches/README.md.
-pub(crate) const WEIGHTS: [Weights; 5] = [
+const WEIGHTS: [Weights; 5] = [
     // 1 player
     Weights {
         dead: 59,
@@ -142,7 +142,7 @@ fn mirror(mask: u128) -> u128 {
     mask.reverse_bits() >> (128 - 102)
 }
 
-/// What one pile's player sees, in that pile's ascending coordinates ([`mirror`]).
+/// What the seat sees of one pile, in that pile's ascending coordinates ([`mirror`]).
 struct PileSight {
     top: u8,
     own: u128,
