@@ -2,16 +2,18 @@
 //!
 //! `ismcts/1000 iterations/<game>`: one decision at 1,000 iterations from a mid-game
 //! position, on one core; the throughput line is iterations per second.
+//! `the_game heuristic/<n> players`: whole games of The Game's heuristic, one core.
 
 use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use serde_json::{Map, Value, json};
-use spielwerk_core::bots::{Bot, Ismcts, IsmctsParams, RandomBot};
+use spielwerk_core::bots::{Bot, Ismcts, IsmctsParams, RandomBot, heuristic_playout};
 use spielwerk_core::caravan::CaravanGame;
 use spielwerk_core::dog::Dog;
 use spielwerk_core::game::{Game, GameState};
+use spielwerk_core::rng;
 use spielwerk_core::schotten_totten::SchottenTotten;
 use spielwerk_core::the_game::TheGame;
 
@@ -86,5 +88,27 @@ fn ismcts(c: &mut Criterion) {
     decision(c, "dog", &Dog::from_options(&Map::new()).unwrap(), 60, 10);
 }
 
-criterion_group!(benches, ismcts);
+/// `the_game heuristic/<n> players`: whole games with the heuristic in every seat, one
+/// core; the throughput line is games per second (issue 11's target: 80,000).
+fn the_game_heuristic(c: &mut Criterion) {
+    let mut group = c.benchmark_group("the_game heuristic");
+    group.throughput(Throughput::Elements(1));
+    for players in [1, 2, 5] {
+        let game = TheGame::from_options(&options(json!({"players": players}))).unwrap();
+        let mut seed = 0u64;
+        group.bench_function(format!("{players} players"), |b| {
+            b.iter(|| {
+                seed += 1;
+                let mut state = game.new_initial_state(seed);
+                black_box(heuristic_playout(
+                    &mut state,
+                    &mut rng::seeded(seed, rng::STREAM_POLICY),
+                ))
+            });
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, ismcts, the_game_heuristic);
 criterion_main!(benches);

@@ -99,6 +99,10 @@ impl Hand {
     pub(super) fn without(self, other: Hand) -> Hand {
         Hand(self.0 & !other.0)
     }
+    /// The set as a bit mask: bit `c` for card `c`.
+    pub(super) fn bits(self) -> u128 {
+        self.0
+    }
 }
 
 impl FromIterator<u8> for Hand {
