@@ -41,7 +41,7 @@ const HAND_CARD: f32 = 0.85;
 const TEMPERATURE: f32 = 6.0;
 /// Strength between neighbouring formation kinds (S4: a kind beats every weaker one, and
 /// sums range 6-26, so a step above the widest sum gap keeps the kinds apart).
-const KIND_STEP: f32 = 20.0;
+const KIND_STEP: usize = 20;
 /// Expected value of a card not yet known, for a completion the model does not plan.
 const MEAN_VALUE: f32 = 5.0;
 /// Weight of a line of three adjacent stones (S7) that a player can still complete, and
@@ -64,10 +64,8 @@ pub(crate) fn choose(state: &State, seat: usize, rng: &mut Rng) -> Option<Action
                 .map_or(END_TURN, claim_action),
         );
     }
-    let open: Vec<usize> = (0..NUM_STONES)
-        .filter(|&s| stones[s].owner.is_none() && !stones[s].sides[seat].is_complete())
-        .collect();
-    if hand.is_empty() || open.is_empty() {
+    let open = |s: usize| stones[s].owner.is_none() && !stones[s].sides[seat].is_complete();
+    if hand.is_empty() || !(0..NUM_STONES).any(open) {
         return Some(PASS); // S3a: no card can be played
     }
     let model = Model::new(state, seat);
@@ -75,41 +73,78 @@ pub(crate) fn choose(state: &State, seat: usize, rng: &mut Rng) -> Option<Action
 
     // Each play is scored by the position after it: the weighted win chances of all
     // stones with the card gone from the hand, and at its stone with the card added.
-    let mut best: Vec<Action> = Vec::new();
+    // A stone's value with the whole hand is computed once, with the hand cards it
+    // depends on; it holds for every hand less a card it does not depend on.
+    let mut base = [0.0f32; NUM_STONES];
+    let mut depends = [CardSet::EMPTY; NUM_STONES];
+    for s in 0..NUM_STONES {
+        if stones[s].owner.is_none() {
+            let (w, used) = model.win_chance(state, s, None, hand);
+            base[s] = importance[s] * w;
+            depends[s] = used;
+        }
+    }
+    let mut best = [PASS; 6 * NUM_STONES];
+    let mut n_best = 0;
     let mut best_score = f32::NEG_INFINITY;
     let mut values = [0.0f32; NUM_STONES];
     for card in hand.iter() {
         let rest = hand.minus(CardSet(card.bit()));
         let mut total = 0.0;
         for s in 0..NUM_STONES {
-            if stones[s].owner.is_none() {
-                values[s] = importance[s] * model.win_chance(state, s, None, rest);
-                total += values[s];
-            }
+            values[s] = if depends[s].contains(card) {
+                importance[s] * model.win_chance(state, s, None, rest).0
+            } else {
+                base[s]
+            };
+            total += values[s];
         }
-        for &s in &open {
-            let after = importance[s] * model.win_chance(state, s, Some(card), rest);
+        for s in (0..NUM_STONES).filter(|&s| open(s)) {
+            let after = importance[s] * model.win_chance(state, s, Some(card), rest).0;
             let score = total - values[s] + after;
             if score > best_score + 1e-6 {
                 best_score = score;
-                best.clear();
+                n_best = 0;
             }
             if score > best_score - 1e-6 {
-                best.push(play_action(card, s));
+                best[n_best] = play_action(card, s);
+                n_best += 1;
             }
         }
     }
-    Some(best[rng.random_range(0..best.len())])
+    Some(best[rng.random_range(0..n_best)])
 }
 
-/// What the seat knows about who may still get which card.
+/// The chance that each of some cards reaches a side, with the chance that none of `k`
+/// of them does (`1 - p` to the power `k`) at hand for every `k`.
+struct Chance {
+    p: f32,
+    none_of: [f32; 55],
+}
+
+impl Chance {
+    fn new(p: f32) -> Chance {
+        let mut none_of = [1.0; 55];
+        for k in 1..none_of.len() {
+            none_of[k] = none_of[k - 1] * (1.0 - p);
+        }
+        Chance { p, none_of }
+    }
+}
+
+/// What the seat knows about who may still get which card, and the other side of each
+/// stone, which no play of the seat changes.
 struct Model {
     seat: usize,
     /// All 54 cards less the table and the seat's hand: the deck and the other hand.
     unseen: CardSet,
-    /// Chance that a given unseen card reaches the seat / the other player in time.
-    mine: f32,
-    theirs: f32,
+    /// A card of the seat's hand, an unseen card reaching the seat in time.
+    hand_card: Chance,
+    my_draw: Chance,
+    /// Per stone: the other side's best reachable formation from the unseen cards (S6,
+    /// without the seat's hand), `None` if it can never complete, and its expected strength.
+    their_best: [Option<Formation>; NUM_STONES],
+    their_strength: [f32; NUM_STONES],
 }
 
 impl Model {
@@ -118,19 +153,35 @@ impl Model {
         let pile = state.pile().len() as f32;
         let other_hand = state.hand_set(1 - seat).len() as f32; // its size is public
         let n = unseen.len().max(1) as f32;
-        // The seat draws after this turn, then the players alternate (S3c).
+        // The seat draws after this turn, then the players alternate (S3c); the other
+        // player holds some unseen cards already.
         let my_draws = (pile / 2.0).ceil();
         let their_draws = (pile / 2.0).floor();
-        Model {
+        let their_draw = Chance::new(((other_hand + their_draws) / n).min(1.0));
+        let no_hand = Chance::new(0.0);
+        let mut model = Model {
             seat,
             unseen,
-            mine: (my_draws / n).min(1.0),
-            theirs: ((other_hand + their_draws) / n).min(1.0),
+            hand_card: Chance::new(HAND_CARD),
+            my_draw: Chance::new((my_draws / n).min(1.0)),
+            their_best: [None; NUM_STONES],
+            their_strength: [0.0; NUM_STONES],
+        };
+        for (s, stone) in state.stones().iter().enumerate() {
+            if stone.owner.is_none() {
+                let theirs = stone.sides[1 - seat].cards();
+                model.their_best[s] = best_reachable(theirs, unseen).map(|r| r.formation);
+                model.their_strength[s] =
+                    expected_strength(theirs, CardSet::EMPTY, unseen, &no_hand, &their_draw).0;
+            }
         }
+        model
     }
 
-    /// The seat's chance to win `stone`, with `played` added to its side and `hand` left.
-    fn win_chance(&self, state: &State, stone: usize, played: Option<Card>, hand: CardSet) -> f32 {
+    /// The seat's chance to win `stone`, with `played` added to its side and `hand` left,
+    /// and the cards of `hand` the chance depends on: without any other card of it, the
+    /// chance is the same.
+    fn win_chance(&self, state: &State, stone: usize, played: Option<Card>, hand: CardSet) -> (f32, CardSet) {
         let s = &state.stones()[stone];
         let mut mine = [Card::from_index(0); 3];
         let mut n = 0;
@@ -139,108 +190,125 @@ impl Model {
             n += 1;
         }
         let mine = &mine[..n];
-        let theirs = s.sides[1 - self.seat].cards();
+        let theirs_complete = s.sides[1 - self.seat].is_complete();
         // The seat completed first if its side was complete before or it completes it now
         // while the other side is not complete (S4's tie-break).
-        let mine_first = s.completed_first == Some(self.seat as u8)
-            || (n == 3 && theirs.len() < 3 && s.completed_first.is_none());
+        let mine_first = s.completed_first == Some(self.seat as u8) || (n == 3 && !theirs_complete);
 
         if n == 3 {
             let f = formation([mine[0], mine[1], mine[2]]);
-            // Sure to win: the claim proof with the seat's own hand taken out of reach.
-            match best_reachable(theirs, self.unseen) {
-                None => return 1.0,
-                Some(b) if theirs.len() < 3 && b.formation <= f => return 1.0,
-                Some(b) if theirs.len() == 3 => {
-                    return if f > b.formation || (f == b.formation && mine_first) {
-                        1.0
-                    } else {
-                        0.0
-                    };
+            // Sure to win or lose: the claim proof with the seat's own hand out of reach.
+            match self.their_best[stone] {
+                None => return (1.0, CardSet::EMPTY),
+                Some(b) if !theirs_complete && b <= f => return (1.0, CardSet::EMPTY),
+                Some(b) if theirs_complete => {
+                    let won = f > b || (f == b && mine_first);
+                    return (if won { 1.0 } else { 0.0 }, CardSet::EMPTY);
                 }
                 _ => {}
             }
-        }
-        if theirs.len() == 3 {
-            // Lost for sure if even the best reachable formation (S6) cannot beat theirs;
-            // a tie goes to them, who completed first.
-            let f = formation([theirs[0], theirs[1], theirs[2]]);
-            if best_reachable(mine, hand.union(self.unseen)).is_none_or(|b| b.formation <= f) {
-                return 0.0;
+        } else if theirs_complete
+            && let Some(theirs) = self.their_best[stone]
+        {
+            // Lost for sure if even the best reachable formation (S6) cannot beat theirs
+            // (a tie goes to them, who completed first); fewer cards cannot change that.
+            if best_reachable(mine, hand.union(self.unseen)).is_none_or(|b| b.formation <= theirs) {
+                return (0.0, CardSet::EMPTY);
             }
         }
-        let my_strength = expected_strength(mine, hand, self.unseen, HAND_CARD, self.mine);
-        let their_strength = expected_strength(theirs, CardSet::EMPTY, self.unseen, 0.0, self.theirs);
-        1.0 / (1.0 + (-(my_strength - their_strength) / TEMPERATURE).exp())
+        let (my_strength, used) = expected_strength(mine, hand, self.unseen, &self.hand_card, &self.my_draw);
+        let w = 1.0 / (1.0 + (-(my_strength - self.their_strength[stone]) / TEMPERATURE).exp());
+        (w, used)
     }
 }
 
-fn strength(f: Formation) -> f32 {
+/// A formation as one number: [`KIND_STEP`] per kind above `sum` (S4), plus the sum.
+fn strength_index(f: Formation) -> usize {
     let kind = match f.kind {
-        FormationKind::Sum => 0.0,
-        FormationKind::Run => 1.0,
-        FormationKind::Color => 2.0,
-        FormationKind::ThreeOfAKind => 3.0,
-        FormationKind::ColorRun => 4.0,
+        FormationKind::Sum => 0,
+        FormationKind::Run => 1,
+        FormationKind::Color => 2,
+        FormationKind::ThreeOfAKind => 3,
+        FormationKind::ColorRun => 4,
     };
-    kind * KIND_STEP + f32::from(f.sum)
+    kind * KIND_STEP + usize::from(f.sum)
 }
 
-/// The expected strength of a side that completes from `hand` (each card with chance
-/// `p_hand`) and from `unseen` (each with chance `p_unseen`), taking the best it gets.
-fn expected_strength(side: &[Card], hand: CardSet, unseen: CardSet, p_hand: f32, p_unseen: f32) -> f32 {
+fn strength(f: Formation) -> f32 {
+    strength_index(f) as f32
+}
+
+/// The expected strength of a side that completes from `hand` and from `unseen` (each card
+/// reaching it with the given chance), taking the best it gets; and the cards of `hand`
+/// the estimate depends on.
+fn expected_strength(
+    side: &[Card],
+    hand: CardSet,
+    unseen: CardSet,
+    hand_card: &Chance,
+    draw: &Chance,
+) -> (f32, CardSet) {
     let side_sum: f32 = side.iter().map(|c| f32::from(c.value())).sum();
     let need = 3 - side.len();
     // What the side is worth if none of the planned completions comes: the cards it
     // gets by chance, as a plain sum.
     let fallback = side_sum + MEAN_VALUE * need as f32;
     match *side {
-        [a, b, c] => strength(formation([a, b, c])),
+        [a, b, c] => (strength(formation([a, b, c])), CardSet::EMPTY),
         [a, b] => {
             // One card to come: every candidate, strongest first, each with its chance.
-            let mut options = [(0.0f32, 0.0f32); 54];
-            let mut k = 0;
-            for (set, p) in [(hand, p_hand), (unseen, p_unseen)] {
-                if p <= 0.0 {
-                    continue;
-                }
+            // Strengths are whole numbers below 128, so candidates are counted per
+            // strength (hand and unseen apart) and read from the strongest down.
+            let mut counts = [[0u8; 2]; 128];
+            let mut present = 0u128;
+            for (k, set) in [hand, unseen].into_iter().enumerate() {
                 for x in set.iter() {
-                    options[k] = (strength(formation([a, b, x])), p);
-                    k += 1;
+                    let s = strength_index(formation([a, b, x]));
+                    counts[s][k] += 1;
+                    present |= 1 << s;
                 }
             }
-            let options = &mut options[..k];
-            options.sort_unstable_by(|x, y| y.0.total_cmp(&x.0));
             let mut missed = 1.0;
             let mut expected = 0.0;
-            for &(s, p) in options.iter() {
-                expected += missed * p * s;
-                missed *= 1.0 - p;
+            while present != 0 {
+                let s = 127 - present.leading_zeros() as usize;
+                present &= !(1 << s);
+                let [h, u] = counts[s];
+                let still = missed * hand_card.none_of[usize::from(h)] * draw.none_of[usize::from(u)];
+                expected += (missed - still) * s as f32;
+                missed = still;
             }
-            expected + missed * fallback
+            (expected + missed * fallback, hand)
         }
         _ => {
             // Two or three cards to come: the best plan over hand and unseen cards, the
             // best plan from the hand alone, else chance.
             let mut expected = 0.0;
             let mut missed = 1.0;
-            let pool = if p_unseen > 0.0 { hand.union(unseen) } else { hand };
+            let mut used = CardSet::EMPTY;
+            let pool = if draw.p > 0.0 { hand.union(unseen) } else { hand };
             if let Some(r) = best_reachable(side, pool) {
-                let p: f32 = r.cards[side.len()..]
-                    .iter()
-                    .map(|&c| if hand.contains(c) { p_hand } else { p_unseen })
-                    .product();
+                let mut p = 1.0;
+                for &c in &r.cards[side.len()..] {
+                    if hand.contains(c) {
+                        p *= hand_card.p;
+                        used.insert(c);
+                    } else {
+                        p *= draw.p;
+                    }
+                }
                 expected += p * strength(r.formation);
                 missed *= 1.0 - p;
             }
-            if p_hand > 0.0
+            if hand_card.p > 0.0
                 && let Some(r) = best_reachable(side, hand)
             {
-                let p = p_hand.powi(need as i32);
+                let p = hand_card.p.powi(need as i32);
+                used = used.union(r.cards[side.len()..].iter().copied().collect());
                 expected += missed * p * strength(r.formation);
                 missed *= 1.0 - p;
             }
-            expected + missed * fallback
+            (expected + missed * fallback, used)
         }
     }
 }
