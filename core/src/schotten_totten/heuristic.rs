@@ -21,7 +21,7 @@
 //!   the least valuable one.
 //!
 //! The unseen cards are the deck and the other hand as one multiset: all 54 cards less
-//! the table and the bot's hand. Cards in hand count with probability [`HAND_CARD`] (a hand
+//! the table and the bot's hand. Cards in hand count with probability [`Params::hand_card`] (a hand
 //! card may be needed elsewhere); an unseen card reaches a player with a probability
 //! from the draws left to it.
 
@@ -34,23 +34,49 @@ use super::state::{END_TURN, NUM_STONES, PASS, Phase, claim_action, play_action}
 use crate::game::Action;
 use crate::rng::Rng;
 
-/// Probability that a card in the bot's hand ends up where the plan wants it.
-const HAND_CARD: f32 = 0.85;
-/// Scale of the logistic that turns a strength difference into a win chance: a strength
-/// point is one point of sum, a formation kind is [`KIND_STEP`] points.
-const TEMPERATURE: f32 = 6.0;
+/// The player's weights. One set is used; it is a value so that variants can be played
+/// against each other when tuning.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Params {
+    /// Probability that a card in the bot's hand ends up where the plan wants it (it may
+    /// be needed elsewhere).
+    pub hand_card: f32,
+    /// Scale of the logistic that turns a strength difference into a win chance: a
+    /// strength point is one point of sum, a formation kind is [`KIND_STEP`] points.
+    pub temperature: f32,
+    /// Expected value of a card not yet known, for a completion the model does not plan.
+    pub mean_value: f32,
+    /// Weight of a line of three adjacent stones (S7) that a player can still complete,
+    /// and the extra for each stone of it the player already owns.
+    pub line_weight: f32,
+    pub line_owned: f32,
+    /// Scales the chance that an unseen card reaches a player (the pile may not last, the
+    /// stone may be decided first).
+    pub draw_factor: f32,
+}
+
+impl Params {
+    pub const DEFAULT: Params = Params {
+        hand_card: 0.65,
+        temperature: 20.0,
+        mean_value: 5.0,
+        line_weight: 0.25,
+        line_owned: 0.5,
+        draw_factor: 1.8,
+    };
+}
+
 /// Strength between neighbouring formation kinds (S4: a kind beats every weaker one, and
-/// sums range 6-26, so a step above the widest sum gap keeps the kinds apart).
+/// sums range 6-26, so a step near the widest sum gap keeps the kinds apart).
 const KIND_STEP: usize = 20;
-/// Expected value of a card not yet known, for a completion the model does not plan.
-const MEAN_VALUE: f32 = 5.0;
-/// Weight of a line of three adjacent stones (S7) that a player can still complete, and
-/// the extra for each stone of it the player already owns.
-const LINE_WEIGHT: f32 = 0.25;
-const LINE_OWNED: f32 = 0.5;
 
 /// The heuristic player's action for `seat`, `None` if it may not move now.
 pub(crate) fn choose(state: &State, seat: usize, rng: &mut Rng) -> Option<Action> {
+    choose_with(state, seat, rng, &Params::DEFAULT)
+}
+
+/// [`choose`] with the given weights.
+pub(crate) fn choose_with(state: &State, seat: usize, rng: &mut Rng, params: &Params) -> Option<Action> {
     if state.phase() == Phase::Over || usize::from(state.current) != seat {
         return None;
     }
@@ -68,8 +94,8 @@ pub(crate) fn choose(state: &State, seat: usize, rng: &mut Rng) -> Option<Action
     if hand.is_empty() || !(0..NUM_STONES).any(open) {
         return Some(PASS); // S3a: no card can be played
     }
-    let model = Model::new(state, seat);
-    let importance = importance(state, seat);
+    let model = Model::new(state, seat, params);
+    let importance = importance(state, seat, params);
 
     // Each play is scored by the position after it: the weighted win chances of all
     // stones with the card gone from the hand, and at its stone with the card added.
@@ -136,6 +162,8 @@ impl Chance {
 /// stone, which no play of the seat changes.
 struct Model {
     seat: usize,
+    temperature: f32,
+    mean_value: f32,
     /// All 54 cards less the table and the seat's hand: the deck and the other hand.
     unseen: CardSet,
     /// A card of the seat's hand, an unseen card reaching the seat in time.
@@ -148,7 +176,7 @@ struct Model {
 }
 
 impl Model {
-    fn new(state: &State, seat: usize) -> Model {
+    fn new(state: &State, seat: usize, params: &Params) -> Model {
         let unseen = CardSet::ALL.minus(state.table()).minus(state.hand_set(seat));
         let pile = state.pile().len() as f32;
         let other_hand = state.hand_set(1 - seat).len() as f32; // its size is public
@@ -157,13 +185,15 @@ impl Model {
         // player holds some unseen cards already.
         let my_draws = (pile / 2.0).ceil();
         let their_draws = (pile / 2.0).floor();
-        let their_draw = Chance::new(((other_hand + their_draws) / n).min(1.0));
+        let their_draw = Chance::new((params.draw_factor * (other_hand + their_draws) / n).min(1.0));
         let no_hand = Chance::new(0.0);
         let mut model = Model {
             seat,
+            temperature: params.temperature,
+            mean_value: params.mean_value,
             unseen,
-            hand_card: Chance::new(HAND_CARD),
-            my_draw: Chance::new((my_draws / n).min(1.0)),
+            hand_card: Chance::new(params.hand_card),
+            my_draw: Chance::new((params.draw_factor * my_draws / n).min(1.0)),
             their_best: [None; NUM_STONES],
             their_strength: [0.0; NUM_STONES],
         };
@@ -172,7 +202,7 @@ impl Model {
                 let theirs = stone.sides[1 - seat].cards();
                 model.their_best[s] = best_reachable(theirs, unseen).map(|r| r.formation);
                 model.their_strength[s] =
-                    expected_strength(theirs, CardSet::EMPTY, unseen, &no_hand, &their_draw).0;
+                    expected_strength(theirs, CardSet::EMPTY, unseen, &no_hand, &their_draw, params.mean_value).0;
             }
         }
         model
@@ -216,8 +246,8 @@ impl Model {
                 return (0.0, CardSet::EMPTY);
             }
         }
-        let (my_strength, used) = expected_strength(mine, hand, self.unseen, &self.hand_card, &self.my_draw);
-        let w = 1.0 / (1.0 + (-(my_strength - self.their_strength[stone]) / TEMPERATURE).exp());
+        let (my_strength, used) = expected_strength(mine, hand, self.unseen, &self.hand_card, &self.my_draw, self.mean_value);
+        let w = 1.0 / (1.0 + (-(my_strength - self.their_strength[stone]) / self.temperature).exp());
         (w, used)
     }
 }
@@ -247,12 +277,13 @@ fn expected_strength(
     unseen: CardSet,
     hand_card: &Chance,
     draw: &Chance,
+    mean_value: f32,
 ) -> (f32, CardSet) {
     let side_sum: f32 = side.iter().map(|c| f32::from(c.value())).sum();
     let need = 3 - side.len();
     // What the side is worth if none of the planned completions comes: the cards it
     // gets by chance, as a plain sum.
-    let fallback = side_sum + MEAN_VALUE * need as f32;
+    let fallback = side_sum + mean_value * need as f32;
     match *side {
         [a, b, c] => (strength(formation([a, b, c])), CardSet::EMPTY),
         [a, b] => {
@@ -316,7 +347,7 @@ fn expected_strength(
 /// How much each stone matters for winning the game (S7: three adjacent stones or five):
 /// one, plus for each line of three adjacent stones through it that a player can still
 /// complete (none of its stones owned by the other), more the more of it the player owns.
-fn importance(state: &State, seat: usize) -> [f32; NUM_STONES] {
+fn importance(state: &State, seat: usize, params: &Params) -> [f32; NUM_STONES] {
     let stones = state.stones();
     let mut weight = [1.0f32; NUM_STONES];
     for start in 0..NUM_STONES - 2 {
@@ -327,9 +358,45 @@ fn importance(state: &State, seat: usize) -> [f32; NUM_STONES] {
             }
             let owned = line.iter().filter(|s| s.owner == Some(player as u8)).count();
             for w in &mut weight[start..start + 3] {
-                *w += LINE_WEIGHT + LINE_OWNED * owned as f32;
+                *w += params.line_weight + params.line_owned * owned as f32;
             }
         }
     }
     weight
+}
+
+#[cfg(test)]
+mod tune {
+    use super::*;
+    use crate::game::{Game, GameState};
+    use crate::rng;
+    use crate::schotten_totten::SchottenTotten;
+
+    #[test]
+    #[ignore = "tuning"]
+    fn tune_variant() {
+        let mut v = Params::DEFAULT;
+        let get = |k: &str, d: f32| std::env::var(k).ok().map_or(d, |x| x.parse().unwrap());
+        v.hand_card = get("HC", v.hand_card);
+        v.temperature = get("T", v.temperature);
+        v.mean_value = get("MV", v.mean_value);
+        v.line_weight = get("LW", v.line_weight);
+        v.line_owned = get("LO", v.line_owned);
+        v.draw_factor = get("DF", v.draw_factor);
+        let n: u64 = get("N", 1000.0) as u64;
+        let mut wins = 0.0;
+        for seed in 0..n {
+            for variant_seat in 0..2 {
+                let mut state = SchottenTotten::default().new_initial_state(seed + 777_000);
+                let mut r = rng::seeded(seed, rng::STREAM_POLICY);
+                while let Some(p) = state.current_player() {
+                    let params = if p == variant_seat { &v } else { &Params::DEFAULT };
+                    let a = choose_with(&state, p, &mut r, params).unwrap();
+                    state.apply_action(a).unwrap();
+                }
+                wins += (state.returns()[variant_seat] + 1.0) / 2.0;
+            }
+        }
+        println!("variant {v:?}: {:.2}%", 100.0 * wins / (2 * n) as f64);
+    }
 }
