@@ -86,7 +86,9 @@ pub(crate) fn choose_with(state: &State, seat: usize, rng: &mut Rng, params: &Pa
         // S3b: every provable stone is claimed; the claim phase is only entered with one.
         return Some(
             (0..NUM_STONES)
-                .find(|&s| stones[s].owner.is_none() && state.claim_check(s, seat).is_some_and(|c| c.provable))
+                .find(|&s| {
+                    stones[s].owner.is_none() && state.claim_check(s, seat).is_some_and(|c| c.provable)
+                })
                 .map_or(END_TURN, claim_action),
         );
     }
@@ -201,8 +203,15 @@ impl Model {
             if stone.owner.is_none() {
                 let theirs = stone.sides[1 - seat].cards();
                 model.their_best[s] = best_reachable(theirs, unseen).map(|r| r.formation);
-                model.their_strength[s] =
-                    expected_strength(theirs, CardSet::EMPTY, unseen, &no_hand, &their_draw, params.mean_value).0;
+                model.their_strength[s] = expected_strength(
+                    theirs,
+                    CardSet::EMPTY,
+                    unseen,
+                    &no_hand,
+                    &their_draw,
+                    params.mean_value,
+                )
+                .0;
             }
         }
         model
@@ -237,16 +246,21 @@ impl Model {
                 }
                 _ => {}
             }
-        } else if theirs_complete
-            && let Some(theirs) = self.their_best[stone]
-        {
+        } else if theirs_complete && let Some(theirs) = self.their_best[stone] {
             // Lost for sure if even the best reachable formation (S6) cannot beat theirs
             // (a tie goes to them, who completed first); fewer cards cannot change that.
             if best_reachable(mine, hand.union(self.unseen)).is_none_or(|b| b.formation <= theirs) {
                 return (0.0, CardSet::EMPTY);
             }
         }
-        let (my_strength, used) = expected_strength(mine, hand, self.unseen, &self.hand_card, &self.my_draw, self.mean_value);
+        let (my_strength, used) = expected_strength(
+            mine,
+            hand,
+            self.unseen,
+            &self.hand_card,
+            &self.my_draw,
+            self.mean_value,
+        );
         let w = 1.0 / (1.0 + (-(my_strength - self.their_strength[stone]) / self.temperature).exp());
         (w, used)
     }
@@ -363,40 +377,4 @@ fn importance(state: &State, seat: usize, params: &Params) -> [f32; NUM_STONES] 
         }
     }
     weight
-}
-
-#[cfg(test)]
-mod tune {
-    use super::*;
-    use crate::game::{Game, GameState};
-    use crate::rng;
-    use crate::schotten_totten::SchottenTotten;
-
-    #[test]
-    #[ignore = "tuning"]
-    fn tune_variant() {
-        let mut v = Params::DEFAULT;
-        let get = |k: &str, d: f32| std::env::var(k).ok().map_or(d, |x| x.parse().unwrap());
-        v.hand_card = get("HC", v.hand_card);
-        v.temperature = get("T", v.temperature);
-        v.mean_value = get("MV", v.mean_value);
-        v.line_weight = get("LW", v.line_weight);
-        v.line_owned = get("LO", v.line_owned);
-        v.draw_factor = get("DF", v.draw_factor);
-        let n: u64 = get("N", 1000.0) as u64;
-        let mut wins = 0.0;
-        for seed in 0..n {
-            for variant_seat in 0..2 {
-                let mut state = SchottenTotten::default().new_initial_state(seed + 777_000);
-                let mut r = rng::seeded(seed, rng::STREAM_POLICY);
-                while let Some(p) = state.current_player() {
-                    let params = if p == variant_seat { &v } else { &Params::DEFAULT };
-                    let a = choose_with(&state, p, &mut r, params).unwrap();
-                    state.apply_action(a).unwrap();
-                }
-                wins += (state.returns()[variant_seat] + 1.0) / 2.0;
-            }
-        }
-        println!("variant {v:?}: {:.2}%", 100.0 * wins / (2 * n) as f64);
-    }
 }
