@@ -6,8 +6,8 @@
 //!   by the other side, so every provable stone is claimed at once.
 //! - **Build towards the strongest formation each stone can still reach.** For every
 //!   open stone the bot estimates its chance `w` of winning it, from the expected
-//!   strength of its own side (completions from its hand, which are nearly certain, and
-//!   from the unseen cards, which it may still draw) against the other side's (completions
+//!   strength of its own side (completions from its hand, which are likely, and from
+//!   the unseen cards, which it may still draw) against the other side's (completions
 //!   from the unseen cards only: S5's available set less the bot's own hand, which the
 //!   other player can never get). Known outcomes are exact: a stone the bot is sure to
 //!   win (the claim proof with its own hand taken out of the available set) has `w = 1`,
@@ -21,14 +21,14 @@
 //!   the least valuable one.
 //!
 //! The unseen cards are the deck and the other hand as one multiset: all 54 cards less
-//! the table and the bot's hand. Cards in hand count with probability [`Params::hand_card`] (a hand
-//! card may be needed elsewhere); an unseen card reaches a player with a probability
-//! from the draws left to it.
+//! the table and the bot's hand. Cards in hand count with probability
+//! [`Params::hand_card`] (a hand card may be needed elsewhere); an unseen card reaches a
+//! player with a probability from the draws left to it.
 
 use rand::RngExt;
 
 use super::State;
-use super::cards::{Card, CardSet};
+use super::cards::{Card, CardSet, NUM_CARDS};
 use super::formation::{Formation, FormationKind, best_reachable, formation};
 use super::state::{END_TURN, NUM_STONES, PASS, Phase, claim_action, play_action};
 use crate::game::Action;
@@ -112,7 +112,9 @@ pub(crate) fn choose_with(state: &State, seat: usize, rng: &mut Rng, params: &Pa
             depends[s] = used;
         }
     }
-    let mut best = [PASS; 6 * NUM_STONES];
+    // Ties are drawn at random; a hand holds six cards in play, but hand-built positions
+    // may hold more.
+    let mut best = [PASS; NUM_CARDS as usize * NUM_STONES];
     let mut n_best = 0;
     let mut best_score = f32::NEG_INFINITY;
     let mut values = [0.0f32; NUM_STONES];
