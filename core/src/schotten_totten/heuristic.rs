@@ -1,19 +1,382 @@
-//! The `heuristic` bot of schotten_totten: PLACEHOLDER (uniform among the legal actions) until the
-//! rules-based player lands. Reads only what `seat` may see.
+//! The `heuristic` bot of Schotten Totten: a rules-based player that reads only what its
+//! seat may see (its own hand, the table, the pile's size and the other hand's size).
+//!
+//! How a good human plays, made into numbers:
+//! - **Claim whenever provable** (S3b, S5). A claim costs nothing and cannot be undone
+//!   by the other side, so every provable stone is claimed at once.
+//! - **Build towards the strongest formation each stone can still reach.** For every
+//!   open stone the bot estimates its chance `w` of winning it, from the expected
+//!   strength of its own side (completions from its hand, which are likely, and from
+//!   the unseen cards, which it may still draw) against the other side's (completions
+//!   from the unseen cards only: S5's available set less the bot's own hand, which the
+//!   other player can never get). Known outcomes are exact: a stone the bot is sure to
+//!   win (the claim proof with its own hand taken out of the available set) has `w = 1`,
+//!   one it cannot win even with its best reachable formation (S6) has `w = 0`.
+//! - **Keep the game structure in mind (S7).** Each stone weighs by the lines of three
+//!   adjacent stones through it that either player can still complete, more for lines in
+//!   which a player already owns stones.
+//! - **Dump hopeless cards.** Each play is scored by the whole position after it: the
+//!   weighted sum of `w` over the stones, with the played card gone from the hand. A card
+//!   that helps nowhere then goes where it costs least: a stone already lost or won, or
+//!   the least valuable one.
+//!
+//! The unseen cards are the deck and the other hand as one multiset: all 54 cards less
+//! the table and the bot's hand. Cards in hand count with probability
+//! [`Params::hand_card`] (a hand card may be needed elsewhere); an unseen card reaches a
+//! player with a probability from the draws left to it.
 
 use rand::RngExt;
 
 use super::State;
-use crate::game::{Action, GameState};
+use super::cards::{Card, CardSet, NUM_CARDS};
+use super::formation::{Formation, FormationKind, best_reachable, formation};
+use super::state::{END_TURN, NUM_STONES, PASS, Phase, claim_action, play_action};
+use crate::game::Action;
 use crate::rng::Rng;
+
+/// The player's weights. One set is used; it is a value so that variants can be played
+/// against each other when tuning.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Params {
+    /// Probability that a card in the bot's hand ends up where the plan wants it (it may
+    /// be needed elsewhere).
+    pub hand_card: f32,
+    /// Scale of the logistic that turns a strength difference into a win chance: a
+    /// strength point is one point of sum, a formation kind is [`KIND_STEP`] points.
+    pub temperature: f32,
+    /// Expected value of a card not yet known, for a completion the model does not plan.
+    pub mean_value: f32,
+    /// Weight of a line of three adjacent stones (S7) that a player can still complete,
+    /// and the extra for each stone of it the player already owns.
+    pub line_weight: f32,
+    pub line_owned: f32,
+    /// Scales the chance that an unseen card reaches a player (the pile may not last, the
+    /// stone may be decided first).
+    pub draw_factor: f32,
+}
+
+impl Params {
+    pub const DEFAULT: Params = Params {
+        hand_card: 0.65,
+        temperature: 20.0,
+        mean_value: 5.0,
+        line_weight: 0.25,
+        line_owned: 0.5,
+        draw_factor: 1.8,
+    };
+}
+
+/// Strength between neighbouring formation kinds (S4: a kind beats every weaker one, and
+/// sums range 6-26, so a step near the widest sum gap keeps the kinds apart).
+const KIND_STEP: usize = 20;
 
 /// The heuristic player's action for `seat`, `None` if it may not move now.
 pub(crate) fn choose(state: &State, seat: usize, rng: &mut Rng) -> Option<Action> {
-    let mut legal = Vec::new();
-    state.legal_actions_for(seat, &mut legal);
-    if legal.is_empty() {
-        None
-    } else {
-        Some(legal[rng.random_range(0..legal.len())])
+    choose_with(state, seat, rng, &Params::DEFAULT)
+}
+
+/// [`choose`] with the given weights.
+pub(crate) fn choose_with(state: &State, seat: usize, rng: &mut Rng, params: &Params) -> Option<Action> {
+    if state.phase() == Phase::Over || usize::from(state.current) != seat {
+        return None;
     }
+    let stones = state.stones();
+    let hand = state.hand_set(seat);
+    if state.phase() == Phase::Claim {
+        // S3b: every provable stone is claimed; the claim phase is only entered with one.
+        return Some(
+            (0..NUM_STONES)
+                .find(|&s| {
+                    stones[s].owner.is_none() && state.claim_check(s, seat).is_some_and(|c| c.provable)
+                })
+                .map_or(END_TURN, claim_action),
+        );
+    }
+    let open = |s: usize| stones[s].owner.is_none() && !stones[s].sides[seat].is_complete();
+    if hand.is_empty() || !(0..NUM_STONES).any(open) {
+        return Some(PASS); // S3a: no card can be played
+    }
+    let model = Model::new(state, seat, params);
+    let importance = importance(state, seat, params);
+
+    // Each play is scored by the position after it: the weighted win chances of all
+    // stones with the card gone from the hand, and at its stone with the card added.
+    // A stone's value with the whole hand is computed once, with the hand cards it
+    // depends on; it holds for every hand less a card it does not depend on.
+    let mut base = [0.0f32; NUM_STONES];
+    let mut depends = [CardSet::EMPTY; NUM_STONES];
+    for s in 0..NUM_STONES {
+        if stones[s].owner.is_none() {
+            let (w, used) = model.win_chance(state, s, None, hand);
+            base[s] = importance[s] * w;
+            depends[s] = used;
+        }
+    }
+    // Ties are drawn at random; a hand holds six cards in play, but hand-built positions
+    // may hold more.
+    let mut best = [PASS; NUM_CARDS as usize * NUM_STONES];
+    let mut n_best = 0;
+    let mut best_score = f32::NEG_INFINITY;
+    let mut values = [0.0f32; NUM_STONES];
+    for card in hand.iter() {
+        let rest = hand.minus(CardSet(card.bit()));
+        let mut total = 0.0;
+        for s in 0..NUM_STONES {
+            values[s] = if depends[s].contains(card) {
+                importance[s] * model.win_chance(state, s, None, rest).0
+            } else {
+                base[s]
+            };
+            total += values[s];
+        }
+        for s in (0..NUM_STONES).filter(|&s| open(s)) {
+            let after = importance[s] * model.win_chance(state, s, Some(card), rest).0;
+            let score = total - values[s] + after;
+            if score > best_score + 1e-6 {
+                best_score = score;
+                n_best = 0;
+            }
+            if score > best_score - 1e-6 {
+                best[n_best] = play_action(card, s);
+                n_best += 1;
+            }
+        }
+    }
+    Some(best[rng.random_range(0..n_best)])
+}
+
+/// The chance that each of some cards reaches a side, with the chance that none of `k`
+/// of them does (`1 - p` to the power `k`) at hand for every `k`.
+struct Chance {
+    p: f32,
+    none_of: [f32; 55],
+}
+
+impl Chance {
+    fn new(p: f32) -> Chance {
+        let mut none_of = [1.0; 55];
+        for k in 1..none_of.len() {
+            none_of[k] = none_of[k - 1] * (1.0 - p);
+        }
+        Chance { p, none_of }
+    }
+}
+
+/// What the seat knows about who may still get which card, and the other side of each
+/// stone, which no play of the seat changes.
+struct Model {
+    seat: usize,
+    temperature: f32,
+    mean_value: f32,
+    /// All 54 cards less the table and the seat's hand: the deck and the other hand.
+    unseen: CardSet,
+    /// A card of the seat's hand, an unseen card reaching the seat in time.
+    hand_card: Chance,
+    my_draw: Chance,
+    /// Per stone: the other side's best reachable formation from the unseen cards (S6,
+    /// without the seat's hand), `None` if it can never complete, and its expected strength.
+    their_best: [Option<Formation>; NUM_STONES],
+    their_strength: [f32; NUM_STONES],
+}
+
+impl Model {
+    fn new(state: &State, seat: usize, params: &Params) -> Model {
+        let unseen = CardSet::ALL.minus(state.table()).minus(state.hand_set(seat));
+        let pile = state.pile().len() as f32;
+        let other_hand = state.hand_set(1 - seat).len() as f32; // its size is public
+        let n = unseen.len().max(1) as f32;
+        // The seat draws after this turn, then the players alternate (S3c); the other
+        // player holds some unseen cards already.
+        let my_draws = (pile / 2.0).ceil();
+        let their_draws = (pile / 2.0).floor();
+        let their_draw = Chance::new((params.draw_factor * (other_hand + their_draws) / n).min(1.0));
+        let no_hand = Chance::new(0.0);
+        let mut model = Model {
+            seat,
+            temperature: params.temperature,
+            mean_value: params.mean_value,
+            unseen,
+            hand_card: Chance::new(params.hand_card),
+            my_draw: Chance::new((params.draw_factor * my_draws / n).min(1.0)),
+            their_best: [None; NUM_STONES],
+            their_strength: [0.0; NUM_STONES],
+        };
+        for (s, stone) in state.stones().iter().enumerate() {
+            if stone.owner.is_none() {
+                let theirs = stone.sides[1 - seat].cards();
+                model.their_best[s] = best_reachable(theirs, unseen).map(|r| r.formation);
+                model.their_strength[s] = expected_strength(
+                    theirs,
+                    CardSet::EMPTY,
+                    unseen,
+                    &no_hand,
+                    &their_draw,
+                    params.mean_value,
+                )
+                .0;
+            }
+        }
+        model
+    }
+
+    /// The seat's chance to win `stone`, with `played` added to its side and `hand` left,
+    /// and the cards of `hand` the chance depends on: without any other card of it, the
+    /// chance is the same.
+    fn win_chance(&self, state: &State, stone: usize, played: Option<Card>, hand: CardSet) -> (f32, CardSet) {
+        let s = &state.stones()[stone];
+        let mut mine = [Card::from_index(0); 3];
+        let mut n = 0;
+        for &c in s.sides[self.seat].cards().iter().chain(played.iter()) {
+            mine[n] = c;
+            n += 1;
+        }
+        let mine = &mine[..n];
+        let theirs_complete = s.sides[1 - self.seat].is_complete();
+        // The seat completed first if its side was complete before or it completes it now
+        // while the other side is not complete (S4's tie-break).
+        let mine_first = s.completed_first == Some(self.seat as u8) || (n == 3 && !theirs_complete);
+
+        if n == 3 {
+            let f = formation([mine[0], mine[1], mine[2]]);
+            // Sure to win or lose: the claim proof with the seat's own hand out of reach.
+            match self.their_best[stone] {
+                None => return (1.0, CardSet::EMPTY),
+                Some(b) if !theirs_complete && b <= f => return (1.0, CardSet::EMPTY),
+                Some(b) if theirs_complete => {
+                    let won = f > b || (f == b && mine_first);
+                    return (if won { 1.0 } else { 0.0 }, CardSet::EMPTY);
+                }
+                _ => {}
+            }
+        } else if theirs_complete && let Some(theirs) = self.their_best[stone] {
+            // Lost for sure if even the best reachable formation (S6) cannot beat theirs
+            // (a tie goes to them, who completed first); fewer cards cannot change that.
+            if best_reachable(mine, hand.union(self.unseen)).is_none_or(|b| b.formation <= theirs) {
+                return (0.0, CardSet::EMPTY);
+            }
+        }
+        let (my_strength, used) = expected_strength(
+            mine,
+            hand,
+            self.unseen,
+            &self.hand_card,
+            &self.my_draw,
+            self.mean_value,
+        );
+        let w = 1.0 / (1.0 + (-(my_strength - self.their_strength[stone]) / self.temperature).exp());
+        (w, used)
+    }
+}
+
+/// A formation as one number: [`KIND_STEP`] per kind above `sum` (S4), plus the sum.
+fn strength_index(f: Formation) -> usize {
+    let kind = match f.kind {
+        FormationKind::Sum => 0,
+        FormationKind::Run => 1,
+        FormationKind::Color => 2,
+        FormationKind::ThreeOfAKind => 3,
+        FormationKind::ColorRun => 4,
+    };
+    kind * KIND_STEP + usize::from(f.sum)
+}
+
+fn strength(f: Formation) -> f32 {
+    strength_index(f) as f32
+}
+
+/// The expected strength of a side that completes from `hand` and from `unseen` (each card
+/// reaching it with the given chance), taking the best it gets; and the cards of `hand`
+/// the estimate depends on.
+fn expected_strength(
+    side: &[Card],
+    hand: CardSet,
+    unseen: CardSet,
+    hand_card: &Chance,
+    draw: &Chance,
+    mean_value: f32,
+) -> (f32, CardSet) {
+    let side_sum: f32 = side.iter().map(|c| f32::from(c.value())).sum();
+    let need = 3 - side.len();
+    // What the side is worth if none of the planned completions comes: the cards it
+    // gets by chance, as a plain sum.
+    let fallback = side_sum + mean_value * need as f32;
+    match *side {
+        [a, b, c] => (strength(formation([a, b, c])), CardSet::EMPTY),
+        [a, b] => {
+            // One card to come: every candidate, strongest first, each with its chance.
+            // Strengths are whole numbers below 128, so candidates are counted per
+            // strength (hand and unseen apart) and read from the strongest down.
+            let mut counts = [[0u8; 2]; 128];
+            let mut present = 0u128;
+            for (k, set) in [hand, unseen].into_iter().enumerate() {
+                for x in set.iter() {
+                    let s = strength_index(formation([a, b, x]));
+                    counts[s][k] += 1;
+                    present |= 1 << s;
+                }
+            }
+            let mut missed = 1.0;
+            let mut expected = 0.0;
+            while present != 0 {
+                let s = 127 - present.leading_zeros() as usize;
+                present &= !(1 << s);
+                let [h, u] = counts[s];
+                let still = missed * hand_card.none_of[usize::from(h)] * draw.none_of[usize::from(u)];
+                expected += (missed - still) * s as f32;
+                missed = still;
+            }
+            (expected + missed * fallback, hand)
+        }
+        _ => {
+            // Two or three cards to come: the best plan over hand and unseen cards, the
+            // best plan from the hand alone, else chance.
+            let mut expected = 0.0;
+            let mut missed = 1.0;
+            let mut used = CardSet::EMPTY;
+            let pool = if draw.p > 0.0 { hand.union(unseen) } else { hand };
+            if let Some(r) = best_reachable(side, pool) {
+                let mut p = 1.0;
+                for &c in &r.cards[side.len()..] {
+                    if hand.contains(c) {
+                        p *= hand_card.p;
+                        used.insert(c);
+                    } else {
+                        p *= draw.p;
+                    }
+                }
+                expected += p * strength(r.formation);
+                missed *= 1.0 - p;
+            }
+            if hand_card.p > 0.0
+                && let Some(r) = best_reachable(side, hand)
+            {
+                let p = hand_card.p.powi(need as i32);
+                used = used.union(r.cards[side.len()..].iter().copied().collect());
+                expected += missed * p * strength(r.formation);
+                missed *= 1.0 - p;
+            }
+            (expected + missed * fallback, used)
+        }
+    }
+}
+
+/// How much each stone matters for winning the game (S7: three adjacent stones or five):
+/// one, plus for each line of three adjacent stones through it that a player can still
+/// complete (none of its stones owned by the other), more the more of it the player owns.
+fn importance(state: &State, seat: usize, params: &Params) -> [f32; NUM_STONES] {
+    let stones = state.stones();
+    let mut weight = [1.0f32; NUM_STONES];
+    for start in 0..NUM_STONES - 2 {
+        for player in [seat, 1 - seat] {
+            let line = &stones[start..start + 3];
+            if line.iter().any(|s| s.owner == Some(1 - player as u8)) {
+                continue;
+            }
+            let owned = line.iter().filter(|s| s.owner == Some(player as u8)).count();
+            for w in &mut weight[start..start + 3] {
+                *w += params.line_weight + params.line_owned * owned as f32;
+            }
+        }
+    }
+    weight
 }
