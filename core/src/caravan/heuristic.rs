@@ -224,13 +224,13 @@ impl<'a> Judge<'a> {
         let shape = &mut shapes[caravan];
         match card.kind() {
             Kind::Number(value) => {
-                shape.direction = (shape.last != 0).then(|| {
-                    if value > shape.last {
-                        Direction::Ascending
-                    } else {
-                        Direction::Descending
-                    }
-                });
+                // C3: the new card and the one before it set the base direction.
+                let base = if value > shape.last {
+                    Direction::Ascending
+                } else {
+                    Direction::Descending
+                };
+                shape.direction = (shape.last != 0).then_some(base);
                 shape.suit = match target.slots.first() {
                     Some(first) if rules.founding_suit => first.number.card.suit(),
                     _ => card.suit(),
