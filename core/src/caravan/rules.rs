@@ -8,6 +8,7 @@ use serde_json::{Map, Value};
 use super::cards::{Card, NUM_FACES};
 use super::codec::Move;
 use super::state::State;
+use super::table::Slot;
 use super::view::View;
 use crate::error::{Error, Result};
 use crate::game::{Action, Game, parse_state, reject_unknown_options};
@@ -150,6 +151,27 @@ impl CaravanGame {
     }
     pub(super) fn num_actions(&self) -> usize {
         self.disband_base() as usize + NUM_CARAVANS
+    }
+    /// C7: whether a joker played onto `target`, the number card at `(caravan, position)`,
+    /// removes `slot`, the number card at `at`. On an ace: every other number card of that
+    /// suit, aces included (*Schild der Dame*: not one carrying a queen); on 2–10: every
+    /// other number card of that value. *Geschützter Joker*: nothing of its own caravan.
+    pub(super) fn joker_removes(
+        &self,
+        target: Card,
+        (caravan, position): (usize, usize),
+        at: (usize, usize),
+        slot: &Slot,
+    ) -> bool {
+        if at == (caravan, position) || (self.protected_joker && at.0 == caravan) {
+            return false;
+        }
+        let card = slot.number.card;
+        if target.value() == 1 {
+            card.suit() == target.suit() && !(self.queens_shield && slot.queens().next().is_some())
+        } else {
+            card.value() == target.value()
+        }
     }
 }
 

@@ -38,6 +38,17 @@ pub struct Outcome {
     pub reason: EndReason,
 }
 
+/// C9: who sells a pair whose caravans are worth `a` (player 0's) and `b` (player 1's).
+pub(super) fn seller(a: u32, b: u32) -> Option<u8> {
+    let sellable = |v: u32| (SELL_MIN..=SELL_MAX).contains(&v);
+    match (sellable(a), sellable(b)) {
+        (true, false) => Some(0),
+        (true, true) if a != b => Some(u8::from(a <= b)),
+        (false, true) => Some(1),
+        _ => None,
+    }
+}
+
 /// A position of Caravan.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -100,14 +111,7 @@ impl State {
 
     /// C9: who sells pair `i` (caravan `i` against caravan `3 + i`) as the table stands.
     pub fn sells(&self, pair: usize) -> Option<u8> {
-        let (a, b) = (self.value(pair), self.value(3 + pair));
-        let sellable = |v: u32| (SELL_MIN..=SELL_MAX).contains(&v);
-        match (sellable(a), sellable(b)) {
-            (true, false) => Some(0),
-            (false, true) => Some(1),
-            (true, true) if a != b => Some(u8::from(a <= b)),
-            _ => None,
-        }
+        seller(self.value(pair), self.value(3 + pair))
     }
 
     pub(super) fn has_number_card(&self, player: usize) -> bool {
@@ -199,23 +203,11 @@ impl State {
             Kind::Joker => {
                 self.caravans[caravan].slots[position].faces.push(placed);
                 let target = self.caravans[caravan].slots[position].number.card;
-                let shield = self.rules.queens_shield;
+                let rules = self.rules;
                 for c in 0..NUM_CARAVANS {
-                    if self.rules.protected_joker && c == caravan {
-                        continue;
-                    }
-                    let is_target = |i: usize| c == caravan && i == position;
-                    if target.value() == 1 {
-                        // C7: on an ace, every other number card of that suit, aces included.
-                        self.remove_slots(c, |i, s| {
-                            !is_target(i)
-                                && s.number.card.suit() == target.suit()
-                                && !(shield && s.queens().next().is_some())
-                        });
-                    } else {
-                        // C7: on 2–10, every other number card of that value.
-                        self.remove_slots(c, |i, s| !is_target(i) && s.number.card.value() == target.value());
-                    }
+                    self.remove_slots(c, |i, s| {
+                        rules.joker_removes(target, (caravan, position), (c, i), s)
+                    });
                 }
             }
             _ => self.caravans[caravan].slots[position].faces.push(placed),

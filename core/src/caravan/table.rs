@@ -34,6 +34,15 @@ impl Slot {
     pub(super) fn queens(&self) -> impl Iterator<Item = &Owned> {
         self.faces.iter().filter(|f| f.card.kind() == Kind::Queen)
     }
+    /// C7: the printed value doubled per king (*Könige addieren*: plus the value per king).
+    pub(super) fn value(&self, rules: &CaravanGame) -> u32 {
+        let v = u32::from(self.number.card.value());
+        if rules.kings_add {
+            v * (1 + self.kings())
+        } else {
+            v << self.kings()
+        }
+    }
 }
 
 /// Which way a caravan runs (C3): shown with the queens on its last card applied.
@@ -104,17 +113,7 @@ impl Caravan {
 
     /// The sum of the number cards, each doubled per king (*Könige addieren*: plus its value per king).
     pub fn value(&self, rules: &CaravanGame) -> u32 {
-        self.slots
-            .iter()
-            .map(|s| {
-                let v = u32::from(s.number.card.value());
-                if rules.kings_add {
-                    v * (1 + s.kings())
-                } else {
-                    v << s.kings()
-                }
-            })
-            .sum()
+        self.slots.iter().map(|s| s.value(rules)).sum()
     }
 
     pub(super) fn cards(&self) -> impl Iterator<Item = &Owned> {
