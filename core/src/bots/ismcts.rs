@@ -376,6 +376,9 @@ impl Ismcts {
                 }
                 untried.clear();
                 untried.extend(legal.iter().copied().filter(|&a| mask.take(a)));
+                // Plain UCB1 tries every legal action once before choosing among them;
+                // with a prior, the heuristic's action first, then an untried one only
+                // when no tried child scores above one neutral visit.
                 let expand = !untried.is_empty()
                     && (prior == 0.0
                         || favourite.is_some_and(|f| untried.contains(&f))
