@@ -57,7 +57,7 @@ def test_unknown_names_and_parameters_name_the_allowed_ones() -> None:
         spielwerk.bots.make("alphazero", "caravan")
     assert isinstance(unknown.value, SpielwerkError)
     assert unknown.value.code == "unknown_bot"
-    with pytest.raises(SpielwerkError, match="c, iterations, rollout, time_ms") as bad:
+    with pytest.raises(SpielwerkError, match="c, iterations, prior, rollout, time_ms") as bad:
         spielwerk.bots.make("ismcts", "caravan", depth=3)
     assert bad.value.code == "invalid_bot_params"
     bad_params: list[dict[str, Any]] = [
@@ -65,6 +65,7 @@ def test_unknown_names_and_parameters_name_the_allowed_ones() -> None:
         {"iterations": "many"},
         {"c": -1},
         {"rollout": "smart"},
+        {"prior": -0.5},
     ]
     for params in bad_params:
         with pytest.raises(SpielwerkError) as e:
@@ -81,7 +82,13 @@ def test_unknown_names_and_parameters_name_the_allowed_ones() -> None:
 def test_a_bot_tells_what_it_is() -> None:
     bot = spielwerk.bots.make("ismcts", "schotten_totten", seed=4, iterations=50)
     assert (bot.name, bot.seed, bot.game.name) == ("ismcts", 4, "schotten_totten")
-    assert bot.params == {"c": 0.7, "iterations": 50, "rollout": "random", "time_ms": None}
+    assert bot.params == {
+        "c": 0.7,
+        "iterations": 50,
+        "prior": 0.0,
+        "rollout": "random",
+        "time_ms": None,
+    }
     assert "iterations=50" in repr(bot) and "rollout='random'" in repr(bot)
     assert spielwerk.bots.make("ismcts", "dog", time_ms=5).params["time_ms"] == 5
     assert spielwerk.bots.make("random", "dog").params == {}

@@ -21,8 +21,11 @@ that looks the same to the seat. The bots:
 - ``ismcts``: single-observer information-set Monte Carlo tree search (Cowling, Powley and
   Whitehouse 2012). Parameters: ``iterations`` (default 1000), ``time_ms`` (a time budget
   per move; alone it lifts the iteration limit; decisions then depend on the machine),
-  ``c`` (UCB1 exploration for rewards in [0, 1], default 0.7) and ``rollout``
-  (``"random"``, or ``"heuristic"``: every seat plays the heuristic in the playouts).
+  ``c`` (UCB1 exploration for rewards in [0, 1], default 0.7), ``rollout``
+  (``"random"``, or ``"heuristic"``: every seat plays the heuristic in the playouts) and
+  ``prior`` (default 0, up to 100: a progressive bias towards the heuristic's action,
+  ``prior / (1 + visits)`` added to its UCB value at every node; it is tried first, and
+  untried actions count as one visit at the neutral reward instead of infinitely urgent).
 
 An unknown name or parameter is a ``spielwerk.errors.SpielwerkError`` (a ``ValueError``)
 with the code ``unknown_bot`` or ``invalid_bot_params`` that names the allowed ones.

@@ -12,6 +12,15 @@
 //! A child's exploration term counts how often it was *available* (legal in the deal of
 //! a visit to its parent), not the parent's visits: the paper's fix for actions that are
 //! legal in only some deals.
+//!
+//! With a `prior` > 0 the search leans on the game's heuristic (progressive bias,
+//! Chaslot et al., "Progressive strategies for Monte-Carlo tree search", 2008): at each
+//! node the child for the action the heuristic picks for the actor (at the root the
+//! searching seat's own, computed once from its view; deeper the actor's in the current
+//! deal) adds `prior / (1 + visits)` to its UCB value and is expanded first. An action not
+//! yet tried is then no longer infinitely urgent: it scores as one visit at the neutral
+//! reward ½ (first-play urgency), so a few iterations among 20–170 legal actions follow
+//! the heuristic instead of trying every action once.
 
 use std::time::{Duration, Instant};
 
@@ -57,6 +66,8 @@ pub struct IsmctsParams {
     /// UCB1's exploration constant for rewards in [0, 1].
     pub c: f64,
     pub rollout: Rollout,
+    /// The progressive bias towards the heuristic's action (0: none, plain UCB1).
+    pub prior: f64,
 }
 
 impl Default for IsmctsParams {
@@ -66,12 +77,13 @@ impl Default for IsmctsParams {
             time_ms: None,
             c: 0.7,
             rollout: Rollout::Random,
+            prior: 0.0,
         }
     }
 }
 
 impl IsmctsParams {
-    pub const NAMES: &'static [&'static str] = &["c", "iterations", "rollout", "time_ms"];
+    pub const NAMES: &'static [&'static str] = &["c", "iterations", "prior", "rollout", "time_ms"];
     /// The most iterations a decision may ask for.
     pub const MAX_ITERATIONS: u64 = 100_000_000;
 
@@ -110,6 +122,12 @@ impl IsmctsParams {
                 .filter(|c| c.is_finite() && (0.0..=100.0).contains(c))
                 .ok_or_else(|| bad("c", "a number from 0 to 100"))?;
         }
+        if let Some(v) = params.get("prior") {
+            out.prior = v
+                .as_f64()
+                .filter(|p| p.is_finite() && (0.0..=100.0).contains(p))
+                .ok_or_else(|| bad("prior", "a number from 0 to 100"))?;
+        }
         if let Some(v) = params.get("rollout") {
             out.rollout = match v.as_str() {
                 Some("random") => Rollout::Random,
@@ -125,6 +143,7 @@ impl IsmctsParams {
         let mut m = Map::new();
         m.insert("c".into(), self.c.into());
         m.insert("iterations".into(), self.iterations.into());
+        m.insert("prior".into(), self.prior.into());
         m.insert("rollout".into(), self.rollout.name().into());
         m.insert("time_ms".into(), self.time_ms.map_or(Value::Null, Value::from));
         m
@@ -218,6 +237,12 @@ fn rewards_into(utility: Utility, returns: &[f64], out: &mut Vec<f64>) {
     }));
 }
 
+/// The UCB value of an action not yet tried when the search has a prior: one visit at the
+/// neutral reward ½ out of `available` (first-play urgency), instead of infinity.
+fn untried_score(c: f64, available: f64) -> f64 {
+    0.5 + c * available.ln().sqrt()
+}
+
 impl Ismcts {
     pub fn new(params: IsmctsParams) -> Self {
         Self { params }
@@ -258,6 +283,14 @@ impl Ismcts {
         let game = state.game();
         let utility = game.utility();
         let c = self.params.c;
+        let prior = self.params.prior;
+        // The seat's own heuristic action, from a deal of its view (the heuristic reads
+        // only the view, so any deal gives the same): the root's favourite in every deal.
+        let root_favourite = if prior > 0.0 {
+            first.heuristic_action(seat, &mut rng)
+        } else {
+            None
+        };
         let deadline = self
             .params
             .time_ms
@@ -315,6 +348,13 @@ impl Ismcts {
                 for &a in &legal {
                     mask.set(a);
                 }
+                let favourite = if prior == 0.0 {
+                    None
+                } else if node == 0 {
+                    root_favourite
+                } else {
+                    deal.heuristic_action(actor, &mut rng)
+                };
                 let mut best = NONE;
                 let mut best_score = f64::NEG_INFINITY;
                 let mut child = nodes[node].first_child;
@@ -323,7 +363,10 @@ impl Ismcts {
                     if mask.take(n.action) {
                         n.available += 1;
                         let visits = f64::from(n.visits);
-                        let score = n.reward / visits + c * (f64::from(n.available).ln() / visits).sqrt();
+                        let mut score = n.reward / visits + c * (f64::from(n.available).ln() / visits).sqrt();
+                        if favourite == Some(n.action) {
+                            score += prior / (1.0 + visits);
+                        }
                         if score > best_score {
                             best_score = score;
                             best = child;
@@ -333,9 +376,19 @@ impl Ismcts {
                 }
                 untried.clear();
                 untried.extend(legal.iter().copied().filter(|&a| mask.take(a)));
-                let expand = !untried.is_empty();
+                // Plain UCB1 tries every legal action once before choosing among them;
+                // with a prior, the heuristic's action first, then an untried one only
+                // when no tried child scores above one neutral visit.
+                let expand = !untried.is_empty()
+                    && (prior == 0.0
+                        || favourite.is_some_and(|f| untried.contains(&f))
+                        || best == NONE
+                        || best_score <= untried_score(c, f64::from(nodes[node].visits + 1)));
                 let (next, action) = if expand {
-                    let action = untried[rng.random_range(0..untried.len())];
+                    let action = match favourite {
+                        Some(f) if untried.contains(&f) => f,
+                        _ => untried[rng.random_range(0..untried.len())],
+                    };
                     let id = u32::try_from(nodes.len()).expect("fewer than 2^32 nodes");
                     nodes.push(Node {
                         action,

@@ -3,7 +3,7 @@
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 
-use super::{Bot, DynBot, Ismcts, IsmctsParams, RandomBot, evaluate, make, names};
+use super::{Bot, DynBot, Ismcts, IsmctsParams, RandomBot, Rollout, evaluate, make, names};
 use crate::caravan::CaravanGame;
 use crate::dog::Dog;
 use crate::error::Error;
@@ -40,7 +40,12 @@ fn position<G: Game>(game: &G, seed: u64, plies: u64) -> G::State {
 /// (equal information states, different hidden cards) get the same decision for the
 /// same seed, and the decision is legal in both.
 fn decides_from_the_view_alone<G: Game>(seed: u64, plies: u64, iterations: u64) {
-    let game = game::<G>();
+    decides_from_the_view_alone_with(game::<G>(), seed, plies, &ismcts(iterations));
+}
+
+/// As [`decides_from_the_view_alone`], for any search parameters (e.g. a prior, which
+/// also reads the heuristic's choice at the root and in the deals below).
+fn decides_from_the_view_alone_with<G: Game>(game: G, seed: u64, plies: u64, bot: &Ismcts) {
     let state = position(&game, seed, plies);
     // The last seat to move: in Dog's exchange not the current player.
     let Some(&seat) = state.seats_to_move().last() else {
@@ -51,7 +56,6 @@ fn decides_from_the_view_alone<G: Game>(seed: u64, plies: u64, iterations: u64) 
         state.information_state_key(seat),
         other.information_state_key(seat)
     );
-    let bot = ismcts(iterations);
     let a = bot
         .choose(&state, seat, seed)
         .unwrap()
@@ -90,6 +94,100 @@ proptest! {
     fn ismcts_sees_only_the_view_dog(seed in any::<u64>(), plies in 0u64..200) {
         decides_from_the_view_alone::<Dog>(seed, plies, 20);
     }
+}
+
+/// ISMCTS biased towards the heuristic's action, with heuristic rollouts.
+fn guided(iterations: u64, prior: f64) -> Ismcts {
+    Ismcts::new(IsmctsParams {
+        iterations,
+        prior,
+        rollout: Rollout::Heuristic,
+        ..IsmctsParams::default()
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 8, ..ProptestConfig::default() })]
+
+    // The prior reads the heuristic's choice: at the root from the seat's view, below it
+    // from the deal. Neither may let the hidden cards through.
+    #[test]
+    fn ismcts_with_a_prior_sees_only_the_view(seed in any::<u64>(), plies in 0u64..120) {
+        let bot = guided(30, 1.0);
+        decides_from_the_view_alone_with(game::<SchottenTotten>(), seed, plies / 2, &bot);
+        decides_from_the_view_alone_with(game::<CaravanGame>(), seed, plies, &bot);
+        decides_from_the_view_alone_with(game::<TheGame>(), seed, plies / 3, &bot);
+        decides_from_the_view_alone_with(game::<Dog>(), seed, plies, &guided(10, 1.0));
+    }
+}
+
+/// A prior far above any reward keeps every iteration on the heuristic's action, so the
+/// search plays it: the bias reaches the root's choice.
+fn a_strong_prior_follows_the_heuristic<G: Game>(seeds: std::ops::Range<u64>, plies: u64) {
+    let game = game::<G>();
+    let mut checked = 0;
+    for seed in seeds {
+        let state = position(&game, seed, plies);
+        let Some(&seat) = state.seats_to_move().last() else {
+            continue;
+        };
+        let mut legal = Vec::new();
+        state.legal_actions_for(seat, &mut legal);
+        if legal.len() < 2 {
+            continue;
+        }
+        let search = guided(20, 100.0).search(&state, seat, seed).unwrap().unwrap();
+        // Only the heuristic's action was ever expanded.
+        assert_eq!(search.children.len(), 1, "{} seed {seed}", G::NAME);
+        // The search draws the heuristic's tie-breaks from its own stream: compare with
+        // the heuristic's action as the search computes it (first deal, then its call).
+        let mut rng = rng::seeded(seed, rng::STREAM_POLICY);
+        let first = state.resample(seat, rng.next_u64()).unwrap();
+        let favourite = first.heuristic_action(seat, &mut rng);
+        assert_eq!(Some(search.action), favourite, "{} seed {seed}", G::NAME);
+        checked += 1;
+    }
+    assert!(checked > 0, "{}: no position with a choice", G::NAME);
+}
+
+#[test]
+fn a_strong_prior_follows_the_heuristic_in_every_game() {
+    a_strong_prior_follows_the_heuristic::<SchottenTotten>(0..6, 10);
+    a_strong_prior_follows_the_heuristic::<CaravanGame>(0..6, 20);
+    a_strong_prior_follows_the_heuristic::<TheGame>(0..6, 5);
+    a_strong_prior_follows_the_heuristic::<Dog>(0..3, 30);
+}
+
+/// Prior 0 (the default) is the plain search: fixed searches give the visit counts they
+/// gave before the prior existed (recorded at commit 9cb9f7f).
+#[test]
+fn no_prior_searches_as_before() {
+    assert_eq!(IsmctsParams::default().prior, 0.0);
+    let visits = |search: super::ismcts::SearchResult| {
+        let visits: Vec<(Action, u32)> = search.children.iter().map(|&(a, v, _)| (a, v)).collect();
+        (visits, search.action, search.nodes)
+    };
+    let st = game::<SchottenTotten>();
+    let state = position(&st, 4, 12);
+    let seat = state.current_player().unwrap();
+    let (children, action, nodes) = visits(ismcts(300).search(&state, seat, 9).unwrap().unwrap());
+    assert_eq!((action, nodes), (364, 301));
+    #[rustfmt::skip]
+    let before = [
+        (153, 3), (154, 5), (155, 9), (156, 4), (157, 5), (158, 9), (159, 7), (160, 5),
+        (161, 4), (234, 2), (235, 4), (236, 11), (237, 4), (238, 5), (239, 2), (240, 5),
+        (241, 2), (242, 8), (351, 4), (352, 7), (353, 3), (354, 9), (355, 6), (356, 7),
+        (357, 6), (358, 2), (359, 9), (360, 7), (361, 7), (362, 7), (363, 5), (364, 12),
+        (365, 2), (366, 9), (367, 5), (368, 4), (405, 4), (406, 4), (407, 2), (408, 8),
+        (409, 10), (410, 5), (411, 8), (412, 3), (413, 8), (441, 2), (442, 8), (443, 2),
+        (444, 5), (445, 8), (446, 2), (447, 2), (448, 10), (449, 4),
+    ];
+    assert_eq!(children, before);
+    let dog = game::<Dog>();
+    let state = position(&dog, 3, 40);
+    let seat = *state.seats_to_move().last().unwrap();
+    let found = visits(ismcts(60).search(&state, seat, 2).unwrap().unwrap());
+    assert_eq!(found, (vec![(0, 3), (1, 22), (4, 5), (13, 30)], 13, 61));
 }
 
 #[test]
@@ -308,13 +406,18 @@ fn bots_by_name_refuse_unknown_names_and_parameters() {
         .err()
         .unwrap();
     assert_eq!(e.code(), "invalid_bot_params");
-    assert!(e.to_string().contains("c, iterations, rollout, time_ms"), "{e}");
+    assert!(
+        e.to_string().contains("c, iterations, prior, rollout, time_ms"),
+        "{e}"
+    );
     for bad in [
         json!({"iterations": 0}),
         json!({"iterations": -1}),
         json!({"c": "x"}),
         json!({"rollout": "greedy"}),
         json!({"time_ms": 0}),
+        json!({"prior": -1}),
+        json!({"prior": "strong"}),
     ] {
         let e = make::<Dog>("ismcts", &params(bad.clone()), 0).err().unwrap();
         assert_eq!(e.code(), "invalid_bot_params", "{bad}");
