@@ -33,7 +33,9 @@ def batch(game: spielwerk.Game, n: int) -> list[spielwerk.State]:
 
 
 @pytest.mark.parametrize("name", GAMES)
-@pytest.mark.parametrize(("bot_name", "params"), [("random", {}), ("ismcts", {"iterations": 100})])
+@pytest.mark.parametrize(
+    ("bot_name", "params"), [("random", {}), ("heuristic", {}), ("ismcts", {"iterations": 100})]
+)
 def test_step_many(benchmark: Any, name: str, bot_name: str, params: dict[str, Any]) -> None:
     """One ``step_many`` over 64 positions on all cores: moves per second is 64 / time."""
     game = spielwerk.load_game(name)
