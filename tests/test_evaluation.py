@@ -3,11 +3,13 @@ on a local Ray instance, merges into exactly the standings of the run played at 
 
 from __future__ import annotations
 
+import json
 import pickle
 from typing import Any
 
 import pytest
 import spielwerk
+from spielwerk._spielwerk import _restore_evaluation_part
 from spielwerk.errors import SpielwerkError
 from spielwerk.evaluation import merge, play_in_parts
 
@@ -79,3 +81,14 @@ def test_ray_checks_the_bots_before_it_plays(local_ray: Any) -> None:
         spielwerk.evaluate("caravan", ["mystery"], 2, backend="ray")
     with pytest.raises(SpielwerkError, match="made for caravan"):
         spielwerk.evaluate("dog", [spielwerk.bots.make("random", "caravan")], 4, backend="ray")
+
+
+def test_a_forged_pickled_part_is_refused() -> None:
+    """A pickle is input from outside (``pickle.loads`` calls ``_restore_evaluation_part``):
+    its tally is checked before it is believed."""
+    part = spielwerk.evaluate_games("caravan", ["random", "random"], 0, 4, seed=1)
+    data = json.loads(part.to_json())
+    assert _restore_evaluation_part(json.dumps(data)).games == 4
+    data["standings"][0]["wins"] = 99
+    with pytest.raises(SpielwerkError, match="does not add up"):
+        _restore_evaluation_part(json.dumps(data))

@@ -1276,8 +1276,10 @@ impl EvaluationPart {
 
 #[pyfunction]
 fn _restore_evaluation_part(py: Python<'_>, data: &str) -> PyResult<EvaluationPart> {
-    let inner = serde_json::from_str(data)
+    let inner: bots::Evaluation = serde_json::from_str(data)
         .map_err(|e| raise(py, Error::InvalidState(format!("pickled evaluation: {e}"))))?;
+    // Read from outside: derived figures are trusted only once they add up.
+    inner.validate().map_err(err(py))?;
     Ok(EvaluationPart { inner })
 }
 

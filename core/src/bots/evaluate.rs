@@ -70,6 +70,13 @@ impl Mean {
                 (sum + x * count, squares + x * x * count)
             })
     }
+    /// Whether the counts add up to `n` (a tally read from outside may not).
+    fn consistent(&self) -> bool {
+        self.counts
+            .values()
+            .try_fold(0u64, |sum, &count| sum.checked_add(count))
+            == Some(self.n)
+    }
     pub fn mean(&self) -> f64 {
         if self.n == 0 {
             0.0
@@ -150,6 +157,12 @@ impl Evaluation {
                 .iter()
                 .zip(&other.standings)
                 .all(|(a, b)| a.name == b.name && a.params == b.params);
+        let Some(games) = self.games.checked_add(other.games) else {
+            return Err(Error::InvalidArgument(format!(
+                "these parts tally more games together than can be counted ({} and {})",
+                self.games, other.games
+            )));
+        };
         if self.utility != other.utility || !same_bots {
             let bots = |e: &Evaluation| {
                 e.standings
@@ -164,9 +177,41 @@ impl Evaluation {
                 bots(other)
             )));
         }
-        self.games += other.games;
+        // Every count of a consistent part is at most its games (`validate`), so no sum
+        // below can overflow once the games do not.
+        self.games = games;
         for (mine, theirs) in self.standings.iter_mut().zip(&other.standings) {
             mine.merge(theirs);
+        }
+        Ok(())
+    }
+}
+
+impl Evaluation {
+    /// Refuses a tally no run could have produced (a forged or damaged pickle): a bot with
+    /// more games than the run, outcomes or means that do not add up to its games.
+    pub fn validate(&self) -> Result<()> {
+        for s in &self.standings {
+            let outcomes = s.wins.checked_add(s.draws).and_then(|n| n.checked_add(s.losses));
+            let fits = s.games <= self.games
+                && outcomes.is_some_and(|n| n <= s.games)
+                && s.perfect <= s.games
+                && s.under_10 <= s.games
+                && s.returns.n == s.games
+                && s.cards_left.n <= s.games
+                && s.returns.consistent()
+                && s.cards_left.consistent();
+            if !fits {
+                return Err(Error::InvalidState(format!(
+                    "the tally of bot '{}' does not add up: {} games of {}, {} wins, {} draws, {} losses",
+                    crate::error::shorten(&s.name),
+                    s.games,
+                    self.games,
+                    s.wins,
+                    s.draws,
+                    s.losses
+                )));
+            }
         }
         Ok(())
     }
@@ -378,6 +423,35 @@ mod tests {
         // A part round-trips through JSON (how parts travel between machines).
         let text = serde_json::to_string(&whole).unwrap();
         assert_eq!(serde_json::from_str::<Evaluation>(&text).unwrap(), whole);
+        whole.validate().unwrap();
+    }
+
+    /// A tally read from outside (a pickle) is refused unless it adds up, and parts whose
+    /// games together overflow do not merge.
+    #[test]
+    fn forged_tallies_are_refused() {
+        let g = CaravanGame::from_options(&Map::new()).unwrap();
+        let r = make::<CaravanGame>("random", &Map::new(), 1).unwrap();
+        let i = make::<CaravanGame>("random", &Map::new(), 2).unwrap();
+        let real = evaluate(&g, &[r.as_ref(), i.as_ref()], 6, 1, None, &|| false).unwrap();
+        real.validate().unwrap();
+        let mut more_wins = real.clone();
+        more_wins.standings[0].wins = real.standings[0].games + 1;
+        let mut more_games = real.clone();
+        more_games.standings[1].games = real.games + 1;
+        let mut lost_returns = real.clone();
+        lost_returns.standings[0].returns = super::Mean::default();
+        let mut huge = real.clone();
+        huge.standings[0].wins = u64::MAX;
+        huge.standings[0].draws = u64::MAX;
+        for forged in [&more_wins, &more_games, &lost_returns, &huge] {
+            let e = forged.validate().unwrap_err();
+            assert_eq!(e.code(), "invalid_state", "{e}");
+        }
+        let mut all = real.clone();
+        all.games = u64::MAX;
+        let e = all.clone().merge(&real).unwrap_err();
+        assert!(e.to_string().contains("more games"), "{e}");
     }
 
     #[test]
