@@ -52,6 +52,13 @@ def test_names(name: str) -> None:
     assert spielwerk.bots.names(spielwerk.load_game(name)) == ["heuristic", "ismcts", "random"]
 
 
+@pytest.mark.parametrize("name", spielwerk.list_games())
+def test_only_the_search_says_it_searches(name: str) -> None:
+    # The web API runs searching bots off its event loop, one move per request.
+    searching = {bot: spielwerk.bots.make(bot, name).searches for bot in spielwerk.bots.names(name)}
+    assert searching == {"heuristic": False, "ismcts": True, "random": False}
+
+
 def test_unknown_names_and_parameters_name_the_allowed_ones() -> None:
     with pytest.raises(ValueError, match="heuristic, ismcts, random") as unknown:
         spielwerk.bots.make("alphazero", "caravan")

@@ -9,6 +9,7 @@ search may do per move is bounded here.
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 from typing import Any
 
@@ -35,9 +36,12 @@ def check(name: str, game: spielwerk.Game, params: dict[str, Any]) -> None:
     spielwerk.bots.make(name, game, 0, **params)  # the engine's own checks
 
 
-def searches(name: str) -> bool:
-    """Whether the bot takes long enough to run off the event loop."""
-    return name not in ("random", "heuristic")
+@functools.lru_cache(maxsize=64)
+def searches(game: str, name: str) -> bool:
+    """Whether the engine says the bot searches (``Bot.searches``): its decisions take long
+    enough to run off the event loop, one per request. Only names of stored, checked seats
+    reach here; the cache is bounded all the same."""
+    return spielwerk.bots.make(name, spielwerk.load_game(game), 0).searches
 
 
 def decision_seed(match_seed: int, ply: int, seat: int) -> int:
@@ -49,7 +53,7 @@ async def decide(
     name: str, params: dict[str, Any], state: spielwerk.State, seat: int, match_seed: int, ply: int
 ) -> int:
     bot = spielwerk.bots.make(name, state.game, decision_seed(match_seed, ply, seat), **params)
-    if searches(name):
+    if bot.searches:
         # The search releases the GIL: other requests go on meanwhile.
         return await asyncio.to_thread(bot.step, state, seat)
     return bot.step(state, seat)

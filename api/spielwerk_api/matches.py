@@ -539,7 +539,7 @@ class Matches:
             await session.flush()
             session.add_all(PresenceRow(match_id=match_id, seat=p, last_seen=now) for p in m.persons())
         self.cache[match_id] = m
-        if m.persons() or not any(bots.searches(s.get("bot", "")) for s in seats if s["kind"] == "bot"):
+        if m.persons() or not any(bots.searches(game.name, s["bot"]) for s in seats if s["kind"] == "bot"):
             await self.advance_bots(m)
         else:
             # Bots only: they play on in the background (a search bot's game may take
@@ -664,7 +664,7 @@ class Matches:
                 ply = Ply("move", seat, action, self.clock.now())
                 trial.replay(ply)
                 plies.append(ply)
-                if bots.searches(spec["bot"]):
+                if bots.searches(trial.game.name, spec["bot"]):
                     break
             if not plies:
                 return

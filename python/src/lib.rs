@@ -963,6 +963,14 @@ impl Bot {
         to_py(py, &Value::Object(self.inner.params()))
     }
 
+    /// Whether a decision is a search whose work grows with its parameters (`ismcts`)
+    /// rather than a rule-based answer in microseconds (`random`, `heuristic`): a server
+    /// runs searches off its event loop.
+    #[getter]
+    fn searches(&self) -> bool {
+        self.inner.searches()
+    }
+
     /// The action of `seat` (default: the player to move) in `state`, from what that seat
     /// may see. Several seats may move only in Dog's exchange; a seat not to move, or a
     /// finished game, is a `SpielwerkError`. Runs without the GIL.

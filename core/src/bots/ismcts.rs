@@ -163,6 +163,10 @@ impl Params for Ismcts {
 }
 
 impl<S: GameState> Bot<S> for Ismcts {
+    fn searches(&self) -> bool {
+        true
+    }
+
     fn choose(&self, state: &S, seat: usize, seed: u64) -> Result<Option<Action>> {
         self.search(state, seat, seed).map(|s| s.map(|s| s.action))
     }

@@ -52,6 +52,13 @@ pub trait Bot<S: GameState>: Send + Sync {
         }
         self.choose(state, seat, seed)
     }
+
+    /// Whether a decision is a search whose work grows with its parameters (`ismcts`),
+    /// rather than a rule-based answer in microseconds: a server runs searches off its
+    /// event loop and lets a search bot move once per request.
+    fn searches(&self) -> bool {
+        false
+    }
 }
 
 /// Never stop.
@@ -70,6 +77,8 @@ pub trait DynBot: Send + Sync {
     fn seed(&self) -> u64;
     /// Every parameter with its value, defaults included (round-trips through [`make`]).
     fn params(&self) -> Map<String, Value>;
+    /// As [`Bot::searches`].
+    fn searches(&self) -> bool;
     /// As [`Bot::choose_until`]; a state of another game is refused.
     fn choose_until(
         &self,
@@ -247,6 +256,9 @@ impl<G: Game, B: Bot<G::State> + Params + Clone + 'static> DynBot for ForGame<G,
     }
     fn params(&self) -> Map<String, Value> {
         self.bot.params()
+    }
+    fn searches(&self) -> bool {
+        Bot::<G::State>::searches(&self.bot)
     }
     fn choose_until(
         &self,
