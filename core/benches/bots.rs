@@ -91,7 +91,7 @@ fn ismcts(c: &mut Criterion) {
         &SchottenTotten::from_options(&Map::new()).unwrap(),
         20,
         30,
-        IsmctsParams::from_json(&options(json!({"rollout_depth": 0, "c": 0.2}))).unwrap(),
+        IsmctsParams::from_json(&options(json!({"rollout_depth": 0, "c": 0.4, "dominant": true}))).unwrap(),
     );
     decision(
         c,
