@@ -612,23 +612,21 @@ fn ismcts_makes_a_provable_claim_without_searching() {
     assert_eq!(found, 10);
 }
 
-/// A strength check that cannot flake: the recommended search against the heuristic
-/// over a fixed set of seeded games (55.7% [50.0, 61.2] over 300 games at 1,000 iterations,
-/// benches/README.md; here a margin far below it, on few games to stay fast in debug).
+/// A strength check that cannot flake: the recommended search with few iterations
+/// against `random` over a fixed set of seeded games (50 iterations won 60 of 60 such
+/// games on seeds 11-13; at 1,000 iterations 300-0, and 55.7% [50.0, 61.2] against
+/// `heuristic`, benches/README.md). Cheap enough for a debug build.
 #[test]
-fn ismcts_with_the_estimate_holds_its_own_against_the_heuristic() {
+fn ismcts_with_the_estimate_beats_random_at_schotten_totten() {
     let g = game::<SchottenTotten>();
     let ismcts = make::<SchottenTotten>(
         "ismcts",
-        &params(json!({"iterations": 100, "rollout_depth": 0, "c": 0.4, "dominant": true})),
+        &params(json!({"iterations": 50, "rollout_depth": 0, "c": 0.4, "dominant": true})),
         1,
     )
     .unwrap();
-    let heuristic = make::<SchottenTotten>("heuristic", &Map::new(), 2).unwrap();
-    let e = evaluate::evaluate(&g, &[ismcts.as_ref(), heuristic.as_ref()], 20, 11, None, &|| {
-        false
-    })
-    .unwrap();
+    let random = make::<SchottenTotten>("random", &Map::new(), 2).unwrap();
+    let e = evaluate::evaluate(&g, &[ismcts.as_ref(), random.as_ref()], 20, 11, None, &|| false).unwrap();
     assert_eq!(e.standings[0].games, 20);
-    assert!(e.standings[0].wins >= 4, "{:?}", e.standings[0]);
+    assert!(e.standings[0].wins >= 17, "{:?}", e.standings[0]);
 }
