@@ -64,7 +64,7 @@ def test_unknown_names_and_parameters_name_the_allowed_ones() -> None:
         spielwerk.bots.make("alphazero", "caravan")
     assert isinstance(unknown.value, SpielwerkError)
     assert unknown.value.code == "unknown_bot"
-    with pytest.raises(SpielwerkError, match="c, iterations, prior, rollout, time_ms") as bad:
+    with pytest.raises(SpielwerkError, match="c, dominant, iterations, prior, rollout, rollout_depth, time_ms") as bad:
         spielwerk.bots.make("ismcts", "caravan", depth=3)
     assert bad.value.code == "invalid_bot_params"
     bad_params: list[dict[str, Any]] = [
@@ -73,6 +73,8 @@ def test_unknown_names_and_parameters_name_the_allowed_ones() -> None:
         {"c": -1},
         {"rollout": "smart"},
         {"prior": -0.5},
+        {"rollout_depth": -1},
+        {"dominant": "yes"},
     ]
     for params in bad_params:
         with pytest.raises(SpielwerkError) as e:
@@ -91,9 +93,11 @@ def test_a_bot_tells_what_it_is() -> None:
     assert (bot.name, bot.seed, bot.game.name) == ("ismcts", 4, "schotten_totten")
     assert bot.params == {
         "c": 0.7,
+        "dominant": False,
         "iterations": 50,
         "prior": 0.0,
         "rollout": "random",
+        "rollout_depth": None,
         "time_ms": None,
     }
     assert "iterations=50" in repr(bot) and "rollout='random'" in repr(bot)

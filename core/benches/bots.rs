@@ -36,12 +36,24 @@ fn mid_game<G: Game>(game: &G, seed: u64, plies: usize) -> G::State {
 }
 
 fn decision<G: Game>(c: &mut Criterion, label: &str, game: &G, plies: usize, samples: usize) {
-    let state = mid_game(game, 7, plies);
-    let seat = state.current_player().unwrap();
-    let bot = Ismcts::new(IsmctsParams {
+    let params = IsmctsParams {
         iterations: ITERATIONS,
         ..IsmctsParams::default()
-    });
+    };
+    decision_with(c, label, game, plies, samples, params);
+}
+
+fn decision_with<G: Game>(
+    c: &mut Criterion,
+    label: &str,
+    game: &G,
+    plies: usize,
+    samples: usize,
+    params: IsmctsParams,
+) {
+    let state = mid_game(game, 7, plies);
+    let seat = state.current_player().unwrap();
+    let bot = Ismcts::new(params);
     let mut group = c.benchmark_group("ismcts/1000 iterations");
     group.throughput(Throughput::Elements(ITERATIONS));
     group.sample_size(samples);
@@ -70,6 +82,16 @@ fn ismcts(c: &mut Criterion) {
         &SchottenTotten::from_options(&Map::new()).unwrap(),
         20,
         30,
+    );
+    // Schotten Totten's recommended search: rollouts stopped at once and the position
+    // scored by the game's estimate (benches/README.md, "Schotten Totten ismcts").
+    decision_with(
+        c,
+        "schotten_totten/rollout_depth 0",
+        &SchottenTotten::from_options(&Map::new()).unwrap(),
+        20,
+        30,
+        IsmctsParams::from_json(&options(json!({"rollout_depth": 0, "c": 0.4, "dominant": true}))).unwrap(),
     );
     decision(
         c,

@@ -100,6 +100,20 @@ pub trait GameState: Clone + Send + Sync + Serialize + DeserializeOwned + 'stati
     /// cannot see (the bots' tests check it against `resample`) and breaking ties with
     /// `rng`. It is also the rollout policy of `ismcts` with `rollout="heuristic"`.
     fn heuristic_action(&self, seat: usize, rng: &mut crate::rng::Rng) -> Option<Action>;
+    /// An estimate of each seat's reward in [0, 1] (its chance to win) in this position,
+    /// written to `out`, for search that stops its rollouts early (`ismcts`'s
+    /// `rollout_depth`); `false` where the game has none, and the rollout plays to the
+    /// end. It may read every card of the state: search calls it on its own deals.
+    fn heuristic_value_into(&self, out: &mut Vec<f64>) -> bool {
+        let _ = out;
+        false
+    }
+    /// An action of the player to move that is at least as good as any other, so that
+    /// search may take it without weighing the rest (`ismcts`'s `dominant`): in Schotten
+    /// Totten a provable claim (S3b, S5). `None` where the game knows of none.
+    fn dominant_action(&self) -> Option<Action> {
+        None
+    }
     /// Says why `action` is illegal here, without changing anything.
     fn check_action(&self, action: Action) -> Result<(), IllegalAction>;
     /// As [`GameState::check_action`], for the action of `seat`: a seat not to move is

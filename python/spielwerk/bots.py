@@ -25,7 +25,13 @@ that looks the same to the seat. The bots:
   (``"random"``, or ``"heuristic"``: every seat plays the heuristic in the playouts) and
   ``prior`` (default 0, up to 100: a progressive bias towards the heuristic's action,
   ``prior / (1 + visits)`` added to its UCB value at every node; it is tried first, and
-  untried actions count as one visit at the neutral reward instead of infinitely urgent).
+  untried actions count as one visit at the neutral reward instead of infinitely urgent),
+  ``rollout_depth`` (default ``None``: rollouts play to the end; a number from 0 to 10000
+  stops each rollout after that many actions and scores the position by the game's
+  estimate of each seat's chance to win, where the game has one: Schotten Totten) and
+  ``dominant`` (default ``False``; ``True`` takes the game's dominant actions at once
+  instead of searching them: Schotten Totten's provable claims, S3b/S5). Recommended for
+  Schotten Totten: ``rollout_depth=0, c=0.4, dominant=True`` (see ``benches/README.md``).
 
 An unknown name or parameter is a ``spielwerk.errors.SpielwerkError`` (a ``ValueError``)
 with the code ``unknown_bot`` or ``invalid_bot_params`` that names the allowed ones.

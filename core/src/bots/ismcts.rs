@@ -68,6 +68,14 @@ pub struct IsmctsParams {
     pub rollout: Rollout,
     /// The progressive bias towards the heuristic's action (0: none, plain UCB1).
     pub prior: f64,
+    /// The most rollout actions before the game's estimate of the position
+    /// ([`GameState::heuristic_value_into`]) stands in for the result (0: the new node
+    /// itself is scored); `None`, or a game without an estimate, plays to the end.
+    pub rollout_depth: Option<u32>,
+    /// Takes the game's dominant actions ([`GameState::dominant_action`], e.g. Schotten
+    /// Totten's provable claims) at once, in the tree and at the root, instead of
+    /// searching them as choices.
+    pub dominant: bool,
 }
 
 impl Default for IsmctsParams {
@@ -78,12 +86,22 @@ impl Default for IsmctsParams {
             c: 0.7,
             rollout: Rollout::Random,
             prior: 0.0,
+            rollout_depth: None,
+            dominant: false,
         }
     }
 }
 
 impl IsmctsParams {
-    pub const NAMES: &'static [&'static str] = &["c", "iterations", "prior", "rollout", "time_ms"];
+    pub const NAMES: &'static [&'static str] = &[
+        "c",
+        "dominant",
+        "iterations",
+        "prior",
+        "rollout",
+        "rollout_depth",
+        "time_ms",
+    ];
     /// The most iterations a decision may ask for.
     pub const MAX_ITERATIONS: u64 = 100_000_000;
 
@@ -128,6 +146,17 @@ impl IsmctsParams {
                 .filter(|p| p.is_finite() && (0.0..=100.0).contains(p))
                 .ok_or_else(|| bad("prior", "a number from 0 to 100"))?;
         }
+        if let Some(v) = params.get("rollout_depth").filter(|v| !v.is_null()) {
+            out.rollout_depth = Some(
+                v.as_u64()
+                    .and_then(|d| u32::try_from(d).ok())
+                    .filter(|&d| d <= 10_000)
+                    .ok_or_else(|| bad("rollout_depth", "a whole number from 0 to 10000, or null"))?,
+            );
+        }
+        if let Some(v) = params.get("dominant") {
+            out.dominant = v.as_bool().ok_or_else(|| bad("dominant", "true or false"))?;
+        }
         if let Some(v) = params.get("rollout") {
             out.rollout = match v.as_str() {
                 Some("random") => Rollout::Random,
@@ -142,9 +171,14 @@ impl IsmctsParams {
     pub fn to_json(&self) -> Map<String, Value> {
         let mut m = Map::new();
         m.insert("c".into(), self.c.into());
+        m.insert("dominant".into(), self.dominant.into());
         m.insert("iterations".into(), self.iterations.into());
         m.insert("prior".into(), self.prior.into());
         m.insert("rollout".into(), self.rollout.name().into());
+        m.insert(
+            "rollout_depth".into(),
+            self.rollout_depth.map_or(Value::Null, Value::from),
+        );
         m.insert("time_ms".into(), self.time_ms.map_or(Value::Null, Value::from));
         m
     }
@@ -247,6 +281,31 @@ fn untried_score(c: f64, available: f64) -> f64 {
     0.5 + c * available.ln().sqrt()
 }
 
+/// Plays at most `depth` actions of `state` by `rollout`'s policy, stopping at the end.
+fn short_playout<S: GameState>(
+    state: &mut S,
+    rollout: Rollout,
+    depth: u32,
+    rng: &mut rng::Rng,
+    buf: &mut Vec<Action>,
+) {
+    for _ in 0..depth {
+        let Some(seat) = state.current_player() else {
+            return;
+        };
+        let action = match rollout {
+            Rollout::Random => {
+                state.legal_actions_into(buf);
+                buf[rng.random_range(0..buf.len())]
+            }
+            Rollout::Heuristic => state
+                .heuristic_action(seat, rng)
+                .expect("the player to move has a legal action"),
+        };
+        state.apply_action(action).expect("a legal action applies");
+    }
+}
+
 impl Ismcts {
     pub fn new(params: IsmctsParams) -> Self {
         Self { params }
@@ -272,6 +331,18 @@ impl Ismcts {
         // The root's actions are the seat's own: the same in every deal.
         let first = state.resample(seat, rng.next_u64())?;
         first.legal_actions_for(seat, &mut legal);
+        let dominant = self.params.dominant;
+        if dominant
+            && first.current_player() == Some(seat)
+            && let Some(action) = first.dominant_action()
+        {
+            return Ok(Some(SearchResult {
+                action,
+                iterations: 0,
+                nodes: 1,
+                children: vec![(action, 0, 0.0)],
+            }));
+        }
         match legal.len() {
             0 => return Ok(None),
             1 => {
@@ -338,6 +409,15 @@ impl Ismcts {
             let mut node = 0usize;
             // Selection and expansion.
             while !deal.is_terminal() {
+                // Below the root (which has none, see above), a dominant action is
+                // taken without a node of its own.
+                if dominant
+                    && node != 0
+                    && let Some(action) = deal.dominant_action()
+                {
+                    deal.apply_action(action).expect("a dominant action is legal");
+                    continue;
+                }
                 let actor = if node == 0 {
                     seat
                 } else {
@@ -420,17 +500,23 @@ impl Ismcts {
                     break;
                 }
             }
-            // Simulation.
-            match self.params.rollout {
-                Rollout::Random => {
-                    random_playout(&mut deal, &mut rng, &mut legal);
+            // Simulation: a few actions and the game's estimate, or on to the end.
+            let estimated = self.params.rollout_depth.is_some_and(|depth| {
+                short_playout(&mut deal, self.params.rollout, depth, &mut rng, &mut legal);
+                !deal.is_terminal() && deal.heuristic_value_into(&mut rewards)
+            });
+            if !estimated {
+                match self.params.rollout {
+                    Rollout::Random => {
+                        random_playout(&mut deal, &mut rng, &mut legal);
+                    }
+                    Rollout::Heuristic => {
+                        super::heuristic_playout(&mut deal, &mut rng);
+                    }
                 }
-                Rollout::Heuristic => {
-                    super::heuristic_playout(&mut deal, &mut rng);
-                }
+                rewards_into(utility, &deal.returns(), &mut rewards);
             }
             // Backpropagation.
-            rewards_into(utility, &deal.returns(), &mut rewards);
             for &n in &path {
                 let n = &mut nodes[n as usize];
                 n.visits += 1;

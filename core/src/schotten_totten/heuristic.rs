@@ -380,3 +380,110 @@ fn importance(state: &State, seat: usize, params: &Params) -> [f32; NUM_STONES] 
     }
     weight
 }
+
+/// Player 0's chance to win the game from `state`, for search that stops its rollouts
+/// early ([`crate::game::GameState::heuristic_value_into`]); 1 or 0 once it is over.
+///
+/// Each open stone goes to player 0 with the mean of the two players' own estimates
+/// (the win chances the heuristic plays by, each from that player's side of the table:
+/// player 0's chance and one less player 1's); owned stones are decided. The stones are
+/// then taken as independent, and every way the open ones can fall is scored by S7 with
+/// all nine stones given out ([`allocation_value`]).
+pub(crate) fn game_value(state: &State) -> f64 {
+    if let Some(outcome) = state.outcome() {
+        return match outcome.winner {
+            Some(0) => 1.0,
+            Some(_) => 0.0,
+            None => 0.5,
+        };
+    }
+    let p0 = view_chances(state);
+    // Stones whose owner is certain (owned, or sure to be won: a provable claim is made
+    // at the owner's next claim step) count as owned when a race is timed.
+    let mut sure = [0u16; 2];
+    for (s, &p) in p0.iter().enumerate() {
+        if p >= 1.0 {
+            sure[0] |= 1 << s;
+        } else if p <= 0.0 {
+            sure[1] |= 1 << s;
+        }
+    }
+    // The chance of every allocation of the stones (bit s: player 0 gets stone s),
+    // built one stone at a time.
+    let mut chance = [0.0f32; 1 << NUM_STONES];
+    chance[0] = 1.0;
+    for (s, &p) in p0.iter().enumerate() {
+        let bit = 1 << s;
+        for m in 0..bit {
+            chance[m | bit] = chance[m] * p;
+            chance[m] *= 1.0 - p;
+        }
+    }
+    let mut value = 0.0f32;
+    for (m, &c) in chance.iter().enumerate() {
+        if c > 0.0 {
+            value += c * f32::from(allocation_value(m as u16, sure));
+        }
+    }
+    f64::from(value / 2.0).clamp(0.0, 1.0)
+}
+
+/// Every set of three adjacent stones (S7), as a bit mask.
+const LINES: [u16; NUM_STONES - 2] = {
+    let mut lines = [0u16; NUM_STONES - 2];
+    let mut i = 0;
+    while i < NUM_STONES - 2 {
+        lines[i] = 0b111 << i;
+        i += 1;
+    }
+    lines
+};
+
+/// S7 on a complete allocation of the nine stones (bit s: player 0 owns stone s), given
+/// the stones each player is sure of: twice player 0's result (2 a win, 0 a loss, 1
+/// even). With all nine given out, one player holds five stones and the other may hold
+/// three adjacent ones as well; then the one who needs fewer stones beyond those it is
+/// sure of is taken to get there first, and equal needs count as even.
+fn allocation_value(mine: u16, sure: [u16; 2]) -> u8 {
+    const ALL: u16 = (1 << NUM_STONES) - 1;
+    let need = |owned: u16, sure: u16| -> u32 {
+        let line = LINES
+            .iter()
+            .filter(|&&l| owned & l == l)
+            .map(|&l| (l & !sure).count_ones())
+            .min()
+            .unwrap_or(u32::MAX);
+        if owned.count_ones() >= 5 {
+            line.min(5u32.saturating_sub(sure.count_ones()))
+        } else {
+            line
+        }
+    };
+    let (n0, n1) = (need(mine, sure[0]), need(ALL & !mine, sure[1]));
+    match n0.cmp(&n1) {
+        std::cmp::Ordering::Less => 2,
+        std::cmp::Ordering::Greater => 0,
+        std::cmp::Ordering::Equal => 1,
+    }
+}
+
+/// Per stone, player 0's chance to win it: the mean of both players' own estimates.
+fn view_chances(state: &State) -> [f32; NUM_STONES] {
+    let params = &Params::DEFAULT;
+    let stones = state.stones();
+    let models = [Model::new(state, 0, params), Model::new(state, 1, params)];
+    let hands = [state.hand_set(0), state.hand_set(1)];
+    let mut p0 = [0.0f32; NUM_STONES];
+    for (s, stone) in stones.iter().enumerate() {
+        p0[s] = match stone.owner {
+            Some(0) => 1.0,
+            Some(_) => 0.0,
+            None => {
+                let w0 = models[0].win_chance(state, s, None, hands[0]).0;
+                let w1 = models[1].win_chance(state, s, None, hands[1]).0;
+                0.5 * (w0 + 1.0 - w1)
+            }
+        };
+    }
+    p0
+}

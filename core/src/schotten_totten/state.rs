@@ -1073,6 +1073,25 @@ impl GameState for State {
     fn heuristic_action(&self, seat: usize, rng: &mut crate::rng::Rng) -> Option<Action> {
         super::heuristic::choose(self, seat, rng)
     }
+    fn heuristic_value_into(&self, out: &mut Vec<f64>) -> bool {
+        let value = super::heuristic::game_value(self);
+        out.clear();
+        out.extend([value, 1.0 - value]);
+        true
+    }
+    /// S3b, S5: a provable claim can only help. The stone is the claimant's for good,
+    /// the other player can never claim it, it may end the game at once (S7), and the
+    /// settlement would give it to the claimant anyway (S9 step 1); ending the turn
+    /// instead only gives up that chance.
+    fn dominant_action(&self) -> Option<Action> {
+        if self.phase != Phase::Claim {
+            return None;
+        }
+        let available = CardSet::ALL.minus(self.table());
+        (0..NUM_STONES)
+            .find(|&s| self.claimable(s, self.current as usize, available))
+            .map(claim_action)
+    }
     type Game = SchottenTotten;
 
     fn game(&self) -> &SchottenTotten {

@@ -1347,3 +1347,94 @@ fn heuristic_beats_random_in_nearly_every_game() {
         "the heuristic won {wins} of 200 games against random"
     );
 }
+
+#[test]
+fn s3b_the_dominant_action_is_a_provable_claim_in_the_claim_step_only() {
+    let mut state = Pos::new()
+        .stone(4, "R7 R8", "")
+        .hand(0, "R9 B1")
+        .hand(1, "B2 B3")
+        .build();
+    assert_eq!(
+        state.dominant_action(),
+        None,
+        "S3a: which card to play is a choice"
+    );
+    state.apply_action(play("R9", 4)).unwrap();
+    assert_eq!(
+        state.dominant_action(),
+        Some(claim_action(4)),
+        "S5: R7-R8-R9 is provable"
+    );
+    state.apply_action(claim_action(4)).unwrap();
+    assert_eq!(state.current_player(), Some(1));
+    assert_eq!(state.dominant_action(), None);
+}
+
+/// Player 0's value from `heuristic_value_into`, checking that the two add up to one.
+fn value_of(state: &State) -> f64 {
+    let mut out = Vec::new();
+    assert!(state.heuristic_value_into(&mut out));
+    assert_eq!(out.len(), 2);
+    assert!((out[0] + out[1] - 1.0).abs() < 1e-9, "{out:?}");
+    assert!((0.0..=1.0).contains(&out[0]), "{out:?}");
+    out[0]
+}
+
+#[test]
+fn s7_the_value_of_a_position_follows_the_stones_and_the_lines() {
+    // A game over is exact.
+    let over = finished_game(EndReason::FiveStones);
+    let winner = over.outcome().unwrap().winner.unwrap();
+    assert_eq!(value_of(&over), if winner == 0 { 1.0 } else { 0.0 });
+    // Two adjacent stones owned and the third sure (a complete colour run against an
+    // empty side, S5): player 0 is all but home, whatever the other stones do.
+    let sure = Pos::new()
+        .stone(3, "R1 R2 R3", "")
+        .owned(3, 0)
+        .stone(4, "O1 O2 O3", "")
+        .owned(4, 0)
+        .stone(5, "Y7 Y8 Y9", "")
+        .hand(0, "B1 B2")
+        .hand(1, "G1 G2")
+        .current(1)
+        .build();
+    assert!(value_of(&sure) > 0.95, "{}", value_of(&sure));
+    // The same stones the other way round.
+    let lost = Pos::new()
+        .stone(3, "", "R1 R2 R3")
+        .owned(3, 1)
+        .stone(4, "", "O1 O2 O3")
+        .owned(4, 1)
+        .stone(5, "", "Y7 Y8 Y9")
+        .hand(0, "B1 B2")
+        .hand(1, "G1 G2")
+        .build();
+    assert!(value_of(&lost) < 0.05, "{}", value_of(&lost));
+    // An empty table is even, near enough: the model is not symmetric in the hands.
+    let start = SchottenTotten::default().new_initial_state(3);
+    assert!((value_of(&start) - 0.5).abs() < 0.2, "{}", value_of(&start));
+    // Owning two stones apart is worth less than two adjacent ones (a line is open).
+    let apart = Pos::new()
+        .stone(0, "R1 R2 R3", "")
+        .owned(0, 0)
+        .stone(8, "O1 O2 O3", "")
+        .owned(8, 0)
+        .hand(0, "B1 B2")
+        .hand(1, "G1 G2")
+        .build();
+    let adjacent = Pos::new()
+        .stone(3, "R1 R2 R3", "")
+        .owned(3, 0)
+        .stone(4, "O1 O2 O3", "")
+        .owned(4, 0)
+        .hand(0, "B1 B2")
+        .hand(1, "G1 G2")
+        .build();
+    assert!(
+        value_of(&adjacent) > value_of(&apart) + 0.05,
+        "{} vs {}",
+        value_of(&adjacent),
+        value_of(&apart)
+    );
+}
