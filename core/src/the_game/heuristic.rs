@@ -426,15 +426,21 @@ fn cheapest(plays: &[Play]) -> Option<Play> {
         .reduce(|a, b| if b.cost < a.cost { b } else { a })
 }
 
-/// The price of the cheapest second play after `first`, from the `options` of the
-/// position before it: the first's pile is priced anew from its landing; a play on
-/// another pile keeps its price unless the cards it jumps over changed (the first
-/// play took one of them out of the hand, or changed which piles still take them).
-fn cheapest_second(position: &Position, first: &Play, options: &[Play], w: &Weights) -> i32 {
-    let next = position.after(first);
+/// The plays after `first`, each handed to `visit`, from the `options` of the position
+/// before it (`next` is the position after it): the first's pile is priced anew from
+/// its landing; a play on another pile keeps its price unless the cards it jumps over
+/// changed (the first play took one of them out of the hand, or changed which piles
+/// still take them).
+fn plays_after(
+    position: &Position,
+    next: &Position,
+    first: &Play,
+    options: &[Play],
+    w: &Weights,
+    mut visit: impl FnMut(Play),
+) {
     let p = first.pile();
-    let mut best = NO_PLAY;
-    pile_plays(p, &next.sight(p), w, |play| best = best.min(play.cost));
+    pile_plays(p, &next.sight(p), w, &mut visit);
     let used = [first.used(), mirror_cards(first.used())];
     let changed: [u128; 2] = std::array::from_fn(|k| position.takes[p][k] ^ next.takes[p][k]);
     for play in options
@@ -442,13 +448,23 @@ fn cheapest_second(position: &Position, first: &Play, options: &[Play], w: &Weig
         .filter(|o| o.pile() != p && o.used() & used[0] == 0)
     {
         let k = coords(play.pile());
-        let cost = if between(play.lo, play.hi) & (changed[k] | used[k]) == 0 {
-            play.cost
+        if between(play.lo, play.hi) & (changed[k] | used[k]) == 0 {
+            visit(*play);
         } else {
-            play.priced(&next.sight(play.pile()), w)
-        };
-        best = best.min(cost);
+            visit(Play {
+                cost: play.priced(&next.sight(play.pile()), w),
+                ..*play
+            });
+        }
     }
+}
+
+/// The price of the cheapest play after `first` ([`plays_after`]).
+fn cheapest_second(position: &Position, first: &Play, options: &[Play], w: &Weights) -> i32 {
+    let mut best = NO_PLAY;
+    plays_after(position, &position.after(first), first, options, w, |play| {
+        best = best.min(play.cost);
+    });
     best
 }
 
@@ -471,7 +487,13 @@ fn value(position: &Position, play: &Play, options: &[Play], need: usize, w: &We
     // A second play is due: every second after this one, each with its own look ahead.
     let next = position.after(play);
     let mut buffer = [EMPTY_PLAY; MAX_PLAYS];
-    let n = plays(&next, w, &mut buffer);
+    let mut n = 0;
+    plays_after(position, &next, play, options, w, |second| {
+        if n < MAX_PLAYS {
+            buffer[n] = second;
+            n += 1;
+        }
+    });
     let seconds = &buffer[..n];
     let second = seconds
         .iter()
