@@ -694,7 +694,7 @@ mod tests {
     /// means over 10,000 games are in benches/README.md, each well below these bounds).
     #[test]
     fn leaves_few_cards_for_every_player_count() {
-        for (players, bound) in [(1, 25.0), (2, 14.0), (3, 18.0), (4, 13.0), (5, 12.0)] {
+        for (players, bound) in [(1, 18.0), (2, 14.0), (3, 18.0), (4, 13.0), (5, 12.0)] {
             let rules = TheGame { players, pro: false };
             let games = 100;
             let mut left = 0;
@@ -708,9 +708,9 @@ mod tests {
             }
             let mean = f64::from(left) / games as f64;
             assert!(mean < bound, "{players} players: mean cards left {mean}");
-            if players > 1 {
-                assert!(perfect > 0, "{players} players: no perfect game in {games}");
-            }
+            // Solo wins about 13% of its games (benches/README.md), so a hundred deals
+            // without a win would mean the look-ahead broke.
+            assert!(perfect > 0, "{players} players: no perfect game in {games}");
         }
     }
 }
