@@ -115,7 +115,7 @@ fn ismcts(c: &mut Criterion) {
 fn the_game_heuristic(c: &mut Criterion) {
     let mut group = c.benchmark_group("the_game heuristic");
     group.throughput(Throughput::Elements(1));
-    for players in [1, 2, 5] {
+    for players in 1..=5 {
         let game = TheGame::from_options(&options(json!({"players": players}))).unwrap();
         let mut seed = 0u64;
         group.bench_function(format!("{players} players"), |b| {

@@ -114,6 +114,23 @@ pub trait GameState: Clone + Send + Sync + Serialize + DeserializeOwned + 'stati
     fn dominant_action(&self) -> Option<Action> {
         None
     }
+    /// Plays to the end with every seat following [`GameState::heuristic_action`];
+    /// returns the number of actions. A game may override it with a faster loop that
+    /// makes exactly the same decisions (its tests compare the two).
+    fn heuristic_playout(&mut self, rng: &mut crate::rng::Rng) -> u64
+    where
+        Self: Sized,
+    {
+        let mut n = 0;
+        while let Some(seat) = self.current_player() {
+            let action = self
+                .heuristic_action(seat, rng)
+                .expect("the player to move has a legal action");
+            self.apply_action(action).expect("a heuristic action is legal");
+            n += 1;
+        }
+        n
+    }
     /// Says why `action` is illegal here, without changing anything.
     fn check_action(&self, action: Action) -> Result<(), IllegalAction>;
     /// As [`GameState::check_action`], for the action of `seat`: a seat not to move is

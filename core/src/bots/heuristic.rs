@@ -20,13 +20,5 @@ impl<S: GameState> Bot<S> for HeuristicBot {
 /// Plays `state` to the end with every seat following its heuristic; returns the
 /// number of actions. Ties are drawn from `rng`.
 pub fn heuristic_playout<S: GameState>(state: &mut S, rng: &mut rng::Rng) -> u64 {
-    let mut n = 0;
-    while let Some(seat) = state.current_player() {
-        let action = state
-            .heuristic_action(seat, rng)
-            .expect("the player to move has a legal action");
-        state.apply_action(action).expect("a heuristic action is legal");
-        n += 1;
-    }
-    n
+    state.heuristic_playout(rng)
 }

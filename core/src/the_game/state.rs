@@ -741,6 +741,11 @@ impl GameState for State {
     fn heuristic_action(&self, seat: usize, rng: &mut crate::rng::Rng) -> Option<Action> {
         super::heuristic::choose(self, seat, rng)
     }
+    /// The same decisions as [`GameState::heuristic_action`] in a loop that keeps the
+    /// played cards up to date itself (the heuristic's tests compare the two).
+    fn heuristic_playout(&mut self, _rng: &mut crate::rng::Rng) -> u64 {
+        super::heuristic::playout(self)
+    }
     type Game = TheGame;
 
     fn game(&self) -> &TheGame {
