@@ -11,50 +11,43 @@ use super::state::State;
 use super::table::{Caravan, Direction};
 use crate::game::Action;
 
-/// What a number card played onto a caravan must satisfy (C5).
-#[derive(Clone, Copy)]
-enum Course {
-    /// An empty caravan takes any number card.
-    Open,
-    /// One number card: any other value.
-    Started { last: u8 },
-    /// A direction: further that way, or in the caravan's suit (C4), never the same value.
-    Running { last: u8, direction: Direction, suit: Option<u8> },
+/// A set of card faces as bits by card index (`suit * 13 + rank - 1`, jokers 52–55).
+type Cards = u64;
+
+/// Bits 0–9 of a suit's 13: its number cards A–10.
+const SUIT_NUMBERS: Cards = (1 << 10) - 1;
+/// One bit per suit at the same rank: times a suit's bits, the same ranks of every suit.
+const EVERY_SUIT: Cards = 1 | 1 << 13 | 1 << 26 | 1 << 39;
+/// Every number card of every suit.
+const NUMBERS: Cards = SUIT_NUMBERS * EVERY_SUIT;
+
+/// The number cards of every suit whose value lies in `low..=high` (1–10).
+const fn values(low: u8, high: u8) -> Cards {
+    if low > high {
+        return 0;
+    }
+    let ranks = ((1 << (high - low + 1)) - 1) << (low - 1);
+    ranks * EVERY_SUIT
 }
 
-impl Course {
-    fn of(caravan: &Caravan, rules: &super::rules::CaravanGame) -> Course {
-        let Some(last) = caravan.slots.last() else {
-            return Course::Open;
-        };
-        let last_value = last.number.card.value();
-        match caravan.direction(rules) {
-            None => Course::Started { last: last_value },
-            Some(direction) => Course::Running {
-                last: last_value,
-                direction,
-                suit: caravan.suit(rules),
-            },
-        }
-    }
-
-    fn allows(self, card: Card, value: u8) -> bool {
-        match self {
-            Course::Open => true,
-            Course::Started { last } => value != last,
-            Course::Running {
-                last,
-                direction,
-                suit,
-            } => {
-                value != last
-                    && (match direction {
-                        Direction::Ascending => value > last,
-                        Direction::Descending => value < last,
-                    } || card.suit() == suit)
-            }
-        }
-    }
+/// The number cards that may follow a caravan's end (C4, C5): any on an empty caravan;
+/// after one card any other value; then further in the caravan's direction, or any value
+/// in its suit, never the same value twice in a row.
+fn followers(caravan: &Caravan, rules: &super::rules::CaravanGame) -> Cards {
+    let Some(last) = caravan.slots.last() else {
+        return NUMBERS;
+    };
+    let last = last.number.card.value();
+    let same = values(last, last);
+    let Some(direction) = caravan.direction(rules) else {
+        return NUMBERS & !same;
+    };
+    let onward = match direction {
+        Direction::Ascending => values(last + 1, 10),
+        Direction::Descending => values(1, last - 1),
+    };
+    let in_suit = caravan.suit(rules).map_or(0, |suit| SUIT_NUMBERS << (13 * suit));
+    (onward | in_suit) & !same
 }
 
 /// The face-card index of the action space (`mod.rs`): J Q K of each suit, then the jokers.
@@ -76,37 +69,40 @@ impl State {
         let me = self.current as usize;
         let opening = self.in_opening(me);
         let rules = &self.rules;
-        // The hand is sorted; a second copy (Doppeldeck) gives the same actions, so each
-        // loop below skips a card equal to the one before it.
-        let hand = &self.hands[me];
-        let repeats = |i: usize| i > 0 && hand[i - 1] == hand[i];
+        // The distinct cards in hand: a second copy (Doppeldeck) gives the same actions,
+        // and ascending card indices give ascending ids in every kind of move below.
+        let hand: Cards = self.hands[me].iter().fold(0, |m, c| m | 1 << c.index());
+        let in_hand = |set: Cards| {
+            let mut rest = set;
+            std::iter::from_fn(move || {
+                (rest != 0).then(|| {
+                    let i = rest.trailing_zeros();
+                    rest &= rest - 1;
+                    Card::from_index(i as u8)
+                })
+            })
+        };
 
         // Number plays (C2, C5): `number * 6 + caravan`, onto the own caravans (in the
-        // opening only the empty ones).
-        let mut courses = [(0usize, Course::Open); 3];
-        let mut n_courses = 0;
+        // opening only the empty ones), card by card.
+        let mut targets = [(0usize, 0 as Cards); 3];
+        let mut n_targets = 0;
+        let mut playable = 0;
         for c in 3 * me..3 * me + 3 {
             let caravan = &self.caravans[c];
             if !opening || caravan.slots.is_empty() {
-                courses[n_courses] = (c, Course::of(caravan, rules));
-                n_courses += 1;
+                let cards = hand & followers(caravan, rules);
+                targets[n_targets] = (c, cards);
+                n_targets += 1;
+                playable |= cards;
             }
         }
-        let courses = &courses[..n_courses];
-        let mut has_number = false;
-        let mut has_face = false;
-        for (i, &card) in hand.iter().enumerate() {
-            let Kind::Number(value) = card.kind() else {
-                has_face = true;
-                continue;
-            };
-            has_number = true;
-            if repeats(i) {
-                continue;
-            }
-            let number = card.suit().unwrap_or(0) as usize * 10 + value as usize - 1;
-            for &(caravan, course) in courses {
-                if course.allows(card, value) {
+        let targets = &targets[..n_targets];
+        for card in in_hand(playable) {
+            let number = card.suit().unwrap_or(0) as usize * 10 + card.value() as usize - 1;
+            let bit = 1 << card.index();
+            for &(caravan, cards) in targets {
+                if cards & bit != 0 {
                     out.push((number * NUM_CARAVANS + caravan) as Action);
                 }
             }
@@ -115,13 +111,11 @@ impl State {
         // Face plays (C6): onto any number card on the table that carries fewer than three
         // face cards (any number, *Unbegrenzte Bildkarten*); a queen only onto the last of
         // its caravan (anywhere, *Damen überall*). None in the opening (C2).
-        if !opening && has_face {
+        let faces = hand & !NUMBERS;
+        if !opening && faces != 0 {
             let positions = rules.positions();
             let cap = if rules.unlimited_face_cards { usize::MAX } else { 3 };
-            for (i, &card) in hand.iter().enumerate() {
-                if card.is_number() || repeats(i) {
-                    continue;
-                }
+            for card in in_hand(faces) {
                 let last_only = card.kind() == Kind::Queen && !rules.queens_anywhere;
                 let base = rules.face_base() as usize + face_index(card) * NUM_CARAVANS * positions;
                 for (c, caravan) in self.caravans.iter().enumerate() {
@@ -138,13 +132,9 @@ impl State {
         }
 
         // Discards (C8): any card, in the opening only without a number card in hand (C2).
-        if !opening || !has_number {
+        if !opening || hand & NUMBERS == 0 {
             let base = rules.discard_base();
-            for (i, &card) in hand.iter().enumerate() {
-                if !repeats(i) {
-                    out.push(base + card.index() as Action);
-                }
-            }
+            out.extend(in_hand(hand).map(|card| base + card.index() as Action));
         }
 
         // Disbands (C8): an own caravan holding cards, not in the opening (C2).

@@ -218,20 +218,31 @@ impl State {
     /// running out of cards. Derived after every move and when a state is read, never
     /// trusted from a stored copy.
     pub(super) fn derived_outcome(&self) -> Option<Outcome> {
-        let sales: [Option<u8>; 3] = [self.sells(0), self.sells(1), self.sells(2)];
-        let count = |p: u8| sales.iter().filter(|&&s| s == Some(p)).count();
+        let mut sold = [0u8; 2];
+        let mut all_decided = true;
+        for pair in 0..3 {
+            match self.sells(pair) {
+                Some(p) => sold[p as usize] += 1,
+                None => {
+                    all_decided = false;
+                    // Without *Schnellverkauf* one open pair settles it: not sold out.
+                    if !self.rules.quick_sale {
+                        break;
+                    }
+                }
+            }
+        }
         if self.rules.quick_sale
-            && let Some(p) = (0..2).find(|&p| count(p) >= 2)
+            && let Some(p) = (0..2).find(|&p| sold[p] >= 2)
         {
             return Some(Outcome {
-                winner: Some(p),
+                winner: Some(p as u8),
                 reason: EndReason::QuickSale,
             });
         }
-        if sales.iter().all(Option::is_some) {
-            let winner = u8::from(count(0) < 2);
+        if all_decided {
             return Some(Outcome {
-                winner: Some(winner),
+                winner: Some(u8::from(sold[0] < 2)),
                 reason: EndReason::Sold,
             });
         }

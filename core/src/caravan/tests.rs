@@ -1526,6 +1526,23 @@ fn variant_combinations() -> Vec<CaravanGame> {
     sets
 }
 
+/// The fast generation (`legal.rs`) against the slow obvious one: every action id through
+/// the move check, over random positions of 31 rule sets, in the middle and late game too.
+#[test]
+fn legal_actions_are_exactly_the_ids_the_move_check_allows() {
+    let mut faces_seen = 0;
+    for rules in variant_combinations() {
+        for state in positions(rules, 3, 4) {
+            let checked: Vec<Action> = (0..rules.num_distinct_actions() as Action)
+                .filter(|&a| state.check_action(a).is_ok())
+                .collect();
+            assert_eq!(state.legal_actions(), checked, "{rules:?}\n{}", state.to_json());
+            faces_seen += checked.iter().filter(|&&a| (rules.face_base()..rules.discard_base()).contains(&a)).count();
+        }
+    }
+    assert!(faces_seen > 1000, "the positions hold face-card plays: {faces_seen}");
+}
+
 #[test]
 fn heuristic_plays_legal_games_to_the_end_under_variant_combinations() {
     for rules in variant_combinations() {
