@@ -76,6 +76,12 @@ impl Card {
     pub const fn is_number(self) -> bool {
         self.value() != 0
     }
+    /// The card's index in the action space (`mod.rs`): among the 40 number cards
+    /// (`suit * 10 + value - 1`), else among the 16 face cards (`suit * 3 + rank - 11`
+    /// for J Q K, `11 + n` for `JKn`).
+    pub(super) const fn play_index(self) -> usize {
+        FACTS[self.0 as usize].play_index as usize
+    }
     /// The printed value of a number card (C3: kings do not count).
     pub const fn value(self) -> u8 {
         FACTS[self.0 as usize].value
@@ -112,6 +118,9 @@ struct Facts {
     suit: u8,
     /// The printed value of a number card, 0 for face cards and jokers.
     value: u8,
+    /// Its index among the number cards (`suit * 10 + value - 1`, 0–39) or among the face
+    /// cards (`suit * 3 + rank - 11` for J Q K, 0–11; `11 + n` for `JKn`): the action space.
+    play_index: u8,
 }
 
 const NO_SUIT: u8 = u8::MAX;
@@ -122,21 +131,33 @@ const FACTS: [Facts; NUM_FACES] = {
         rank: 0,
         suit: NO_SUIT,
         value: 0,
+        play_index: 0,
     }; NUM_FACES];
+    let mut i = 52;
+    while i < NUM_FACES {
+        facts[i].play_index = (12 + i - 52) as u8;
+        i += 1;
+    }
     let mut i = 0;
     while i < 52 {
-        let rank = (i % 13) as u8 + 1;
+        let (rank, suit) = ((i % 13) as u8 + 1, (i / 13) as u8);
         let (kind, value) = match rank {
             JACK => (Kind::Jack, 0),
             QUEEN => (Kind::Queen, 0),
             KING => (Kind::King, 0),
             v => (Kind::Number(v), v),
         };
+        let play_index = if value > 0 {
+            suit * 10 + value - 1
+        } else {
+            suit * 3 + rank - JACK
+        };
         facts[i] = Facts {
             kind,
             rank,
-            suit: (i / 13) as u8,
+            suit,
             value,
+            play_index,
         };
         i += 1;
     }
@@ -207,6 +228,7 @@ mod tests {
             if i >= 52 {
                 assert!(card.is_joker() && card.kind() == Kind::Joker);
                 assert_eq!((card.rank(), card.suit(), card.value()), (None, None, 0));
+                assert_eq!(card.play_index(), usize::from(i) - 52 + 12);
                 continue;
             }
             let (suit, rank) = (i / 13, i % 13 + 1);
@@ -222,6 +244,12 @@ mod tests {
                 v => Kind::Number(v),
             };
             assert_eq!(card.kind(), kind);
+            let play_index = if number {
+                suit * 10 + rank - 1
+            } else {
+                suit * 3 + rank - JACK
+            };
+            assert_eq!(card.play_index(), usize::from(play_index));
         }
     }
 

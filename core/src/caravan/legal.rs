@@ -5,7 +5,7 @@
 //! per card, and writes the ids straight out in increasing order: number plays, face
 //! plays, discards and disbands in turn, each ordered by card, caravan and position.
 
-use super::cards::{Card, JACK, Kind};
+use super::cards::{Card, Kind};
 use super::rules::NUM_CARAVANS;
 use super::state::State;
 use super::table::{Caravan, Direction};
@@ -20,6 +20,24 @@ const SUIT_NUMBERS: Cards = (1 << 10) - 1;
 const EVERY_SUIT: Cards = 1 | 1 << 13 | 1 << 26 | 1 << 39;
 /// Every number card of every suit.
 const NUMBERS: Cards = SUIT_NUMBERS * EVERY_SUIT;
+
+/// The cards of a set in increasing index.
+fn each(set: Cards) -> impl Iterator<Item = Card> {
+    struct Each(Cards);
+    impl Iterator for Each {
+        type Item = Card;
+        #[inline]
+        fn next(&mut self) -> Option<Card> {
+            if self.0 == 0 {
+                return None;
+            }
+            let i = self.0.trailing_zeros();
+            self.0 &= self.0 - 1;
+            Some(Card::from_index(i as u8))
+        }
+    }
+    Each(set)
+}
 
 /// The number cards of every suit whose value lies in `low..=high` (1–10).
 const fn values(low: u8, high: u8) -> Cards {
@@ -39,23 +57,15 @@ fn followers(caravan: &Caravan, rules: &super::rules::CaravanGame) -> Cards {
     };
     let last = last.number.card.value();
     let same = values(last, last);
-    let Some(direction) = caravan.direction(rules) else {
+    let (Some(direction), suit) = caravan.direction_and_suit(rules) else {
         return NUMBERS & !same;
     };
     let onward = match direction {
         Direction::Ascending => values(last + 1, 10),
         Direction::Descending => values(1, last - 1),
     };
-    let in_suit = caravan.suit(rules).map_or(0, |suit| SUIT_NUMBERS << (13 * suit));
+    let in_suit = suit.map_or(0, |suit| SUIT_NUMBERS << (13 * suit));
     (onward | in_suit) & !same
-}
-
-/// The face-card index of the action space (`mod.rs`): J Q K of each suit, then the jokers.
-fn face_index(card: Card) -> usize {
-    match (card.suit(), card.rank()) {
-        (Some(suit), Some(rank)) => suit as usize * 3 + (rank - JACK) as usize,
-        _ => 12 + card.index() - 52,
-    }
 }
 
 impl State {
@@ -72,17 +82,6 @@ impl State {
         // The distinct cards in hand: a second copy (Doppeldeck) gives the same actions,
         // and ascending card indices give ascending ids in every kind of move below.
         let hand: Cards = self.hands[me].iter().fold(0, |m, c| m | 1 << c.index());
-        let in_hand = |set: Cards| {
-            let mut rest = set;
-            std::iter::from_fn(move || {
-                (rest != 0).then(|| {
-                    let i = rest.trailing_zeros();
-                    rest &= rest - 1;
-                    Card::from_index(i as u8)
-                })
-            })
-        };
-
         // Number plays (C2, C5): `number * 6 + caravan`, onto the own caravans (in the
         // opening only the empty ones), card by card.
         let mut targets = [(0usize, 0 as Cards); 3];
@@ -98,8 +97,8 @@ impl State {
             }
         }
         let targets = &targets[..n_targets];
-        for card in in_hand(playable) {
-            let number = card.suit().unwrap_or(0) as usize * 10 + card.value() as usize - 1;
+        for card in each(playable) {
+            let number = card.play_index();
             let bit = 1 << card.index();
             for &(caravan, cards) in targets {
                 if cards & bit != 0 {
@@ -115,9 +114,9 @@ impl State {
         if !opening && faces != 0 {
             let positions = rules.positions();
             let cap = if rules.unlimited_face_cards { usize::MAX } else { 3 };
-            for card in in_hand(faces) {
+            for card in each(faces) {
                 let last_only = card.kind() == Kind::Queen && !rules.queens_anywhere;
-                let base = rules.face_base() as usize + face_index(card) * NUM_CARAVANS * positions;
+                let base = rules.face_base() as usize + card.play_index() * NUM_CARAVANS * positions;
                 for (c, caravan) in self.caravans.iter().enumerate() {
                     let slots = &caravan.slots;
                     let first = if last_only { slots.len().saturating_sub(1) } else { 0 };
@@ -134,7 +133,7 @@ impl State {
         // Discards (C8): any card, in the opening only without a number card in hand (C2).
         if !opening || hand & NUMBERS == 0 {
             let base = rules.discard_base();
-            out.extend(in_hand(hand).map(|card| base + card.index() as Action));
+            out.extend(each(hand).map(|card| base + card.index() as Action));
         }
 
         // Disbands (C8): an own caravan holding cards, not in the opening (C2).

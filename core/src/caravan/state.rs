@@ -155,8 +155,15 @@ impl State {
             self.reshuffles[player] += 1;
         }
         if let Some(card) = self.decks[player].pop() {
-            let at = self.hands[player].partition_point(|&c| c < card);
-            self.hands[player].insert(at, card);
+            // Into the sorted hand from its end (hands are short).
+            let hand = &mut self.hands[player];
+            hand.push(card);
+            let mut at = hand.len() - 1;
+            while at > 0 && hand[at - 1] > card {
+                hand[at] = hand[at - 1];
+                at -= 1;
+            }
+            hand[at] = card;
         }
     }
 

@@ -1537,6 +1537,10 @@ fn legal_actions_are_exactly_the_ids_the_move_check_allows() {
                 .filter(|&a| state.check_action(a).is_ok())
                 .collect();
             assert_eq!(state.legal_actions(), checked, "{rules:?}\n{}", state.to_json());
+            for caravan in state.caravans() {
+                let both = (caravan.direction(&rules), caravan.suit(&rules));
+                assert_eq!(caravan.direction_and_suit(&rules), both);
+            }
             faces_seen += checked.iter().filter(|&&a| (rules.face_base()..rules.discard_base()).contains(&a)).count();
         }
     }
