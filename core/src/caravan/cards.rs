@@ -50,6 +50,11 @@ impl Card {
         assert!((index as usize) < NUM_FACES);
         Card(index)
     }
+    /// The card of a bit in a set of cards by index (`legal.rs`).
+    pub(super) const fn from_bit(bit: u32) -> Card {
+        debug_assert!((bit as usize) < NUM_FACES);
+        Card(bit as u8)
+    }
     pub const fn index(self) -> usize {
         self.0 as usize
     }
@@ -125,14 +130,16 @@ struct Facts {
 
 const NO_SUIT: u8 = u8::MAX;
 
-const FACTS: [Facts; NUM_FACES] = {
+/// 256 entries, so that indexing by the card's byte needs no bounds check; only the
+/// first [`NUM_FACES`] are cards.
+const FACTS: [Facts; 256] = {
     let mut facts = [Facts {
         kind: Kind::Joker,
         rank: 0,
         suit: NO_SUIT,
         value: 0,
         play_index: 0,
-    }; NUM_FACES];
+    }; 256];
     let mut i = 52;
     while i < NUM_FACES {
         facts[i].play_index = (12 + i - 52) as u8;

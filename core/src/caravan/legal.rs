@@ -33,7 +33,7 @@ fn each(set: Cards) -> impl Iterator<Item = Card> {
             }
             let i = self.0.trailing_zeros();
             self.0 &= self.0 - 1;
-            Some(Card::from_index(i as u8))
+            Some(Card::from_bit(i))
         }
     }
     Each(set)
@@ -57,8 +57,11 @@ fn followers(caravan: &Caravan, rules: &super::rules::CaravanGame) -> Cards {
     };
     let last = last.number.card.value();
     let same = values(last, last);
-    let (Some(direction), suit) = caravan.direction_and_suit(rules) else {
+    if caravan.slots.len() < 2 {
         return NUMBERS & !same;
+    }
+    let (Some(direction), suit) = caravan.direction_and_suit(rules) else {
+        unreachable!("two number cards give a direction (C3)")
     };
     let onward = match direction {
         Direction::Ascending => values(last + 1, 10),

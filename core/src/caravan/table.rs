@@ -113,6 +113,7 @@ impl Caravan {
 
     /// [`Caravan::direction`] and [`Caravan::suit`] at once, with one look at the queens
     /// on the last number card: what the legal moves and the move check ask of a caravan.
+    #[inline]
     pub(super) fn direction_and_suit(&self, rules: &CaravanGame) -> (Option<Direction>, Option<u8>) {
         let Some(last) = self.slots.last() else {
             return (None, None);
