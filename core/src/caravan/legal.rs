@@ -21,6 +21,31 @@ const EVERY_SUIT: Cards = 1 | 1 << 13 | 1 << 26 | 1 << 39;
 /// Every number card of every suit.
 const NUMBERS: Cards = SUIT_NUMBERS * EVERY_SUIT;
 
+/// Action ids gathered on the stack and handed to the output in batches: cheaper than a
+/// push onto the vector per id in this loop.
+struct Ids<'a> {
+    out: &'a mut Vec<Action>,
+    batch: [Action; 32],
+    len: usize,
+}
+
+impl Ids<'_> {
+    #[inline]
+    fn push(&mut self, id: Action) {
+        if self.len == self.batch.len() {
+            self.flush();
+            self.len = 0;
+        }
+        self.batch[self.len] = id;
+        self.len += 1;
+    }
+
+    #[inline(never)]
+    fn flush(&mut self) {
+        self.out.extend_from_slice(&self.batch[..self.len]);
+    }
+}
+
 /// The cards of a set in increasing index.
 fn each(set: Cards) -> impl Iterator<Item = Card> {
     struct Each(Cards);
@@ -85,6 +110,11 @@ impl State {
         // The distinct cards in hand: a second copy (Doppeldeck) gives the same actions,
         // and ascending card indices give ascending ids in every kind of move below.
         let hand: Cards = self.hands[me].iter().fold(0, |m, c| m | 1 << c.index());
+        let mut ids = Ids {
+            out,
+            batch: [0; 32],
+            len: 0,
+        };
         // Number plays (C2, C5): `number * 6 + caravan`, onto the own caravans (in the
         // opening only the empty ones), card by card.
         let mut targets = [(0usize, 0 as Cards); 3];
@@ -105,7 +135,7 @@ impl State {
             let bit = 1 << card.index();
             for &(caravan, cards) in targets {
                 if cards & bit != 0 {
-                    out.push((number * NUM_CARAVANS + caravan) as Action);
+                    ids.push((number * NUM_CARAVANS + caravan) as Action);
                 }
             }
         }
@@ -126,7 +156,7 @@ impl State {
                     let at = base + c * positions;
                     for (position, slot) in slots.iter().enumerate().skip(first) {
                         if slot.faces.len() < cap {
-                            out.push((at + position) as Action);
+                            ids.push((at + position) as Action);
                         }
                     }
                 }
@@ -136,7 +166,9 @@ impl State {
         // Discards (C8): any card, in the opening only without a number card in hand (C2).
         if !opening || hand & NUMBERS == 0 {
             let base = rules.discard_base();
-            out.extend(each(hand).map(|card| base + card.index() as Action));
+            for card in each(hand) {
+                ids.push(base + card.index() as Action);
+            }
         }
 
         // Disbands (C8): an own caravan holding cards, not in the opening (C2).
@@ -144,10 +176,11 @@ impl State {
             let base = rules.disband_base();
             for c in 3 * me..3 * me + 3 {
                 if !self.caravans[c].slots.is_empty() {
-                    out.push(base + c as Action);
+                    ids.push(base + c as Action);
                 }
             }
         }
+        ids.flush();
         debug_assert!(out.is_sorted(), "legal actions come out in id order");
     }
 }

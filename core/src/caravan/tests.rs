@@ -1532,7 +1532,7 @@ fn variant_combinations() -> Vec<CaravanGame> {
 fn legal_actions_are_exactly_the_ids_the_move_check_allows() {
     let mut faces_seen = 0;
     for rules in variant_combinations() {
-        for state in positions(rules, 3, 4) {
+        for state in positions(rules, 2, 5) {
             let checked: Vec<Action> = (0..rules.num_distinct_actions() as Action)
                 .filter(|&a| state.check_action(a).is_ok())
                 .collect();
@@ -1544,7 +1544,7 @@ fn legal_actions_are_exactly_the_ids_the_move_check_allows() {
             faces_seen += checked.iter().filter(|&&a| (rules.face_base()..rules.discard_base()).contains(&a)).count();
         }
     }
-    assert!(faces_seen > 1000, "the positions hold face-card plays: {faces_seen}");
+    assert!(faces_seen > 300, "the positions hold face-card plays: {faces_seen}");
 }
 
 #[test]
