@@ -37,7 +37,8 @@ impl CaravanGame {
                     (card.play_index() * NUM_CARAVANS + caravan) as Action
                 } else {
                     self.face_base()
-                        + ((card.play_index() * NUM_CARAVANS + caravan) * self.positions() + position) as Action
+                        + ((card.play_index() * NUM_CARAVANS + caravan) * self.positions() + position)
+                            as Action
                 }
             }
             Decoded::Discard(card) => self.discard_base() + card.index() as Action,

@@ -152,7 +152,11 @@ impl State {
                 let base = rules.face_base() as usize + card.play_index() * NUM_CARAVANS * positions;
                 for (c, caravan) in self.caravans.iter().enumerate() {
                     let slots = &caravan.slots;
-                    let first = if last_only { slots.len().saturating_sub(1) } else { 0 };
+                    let first = if last_only {
+                        slots.len().saturating_sub(1)
+                    } else {
+                        0
+                    };
                     let at = base + c * positions;
                     for (position, slot) in slots.iter().enumerate().skip(first) {
                         if slot.faces.len() < cap {

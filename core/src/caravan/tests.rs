@@ -1541,10 +1541,16 @@ fn legal_actions_are_exactly_the_ids_the_move_check_allows() {
                 let both = (caravan.direction(&rules), caravan.suit(&rules));
                 assert_eq!(caravan.direction_and_suit(&rules), both);
             }
-            faces_seen += checked.iter().filter(|&&a| (rules.face_base()..rules.discard_base()).contains(&a)).count();
+            faces_seen += checked
+                .iter()
+                .filter(|&&a| (rules.face_base()..rules.discard_base()).contains(&a))
+                .count();
         }
     }
-    assert!(faces_seen > 300, "the positions hold face-card plays: {faces_seen}");
+    assert!(
+        faces_seen > 300,
+        "the positions hold face-card plays: {faces_seen}"
+    );
 }
 
 #[test]
