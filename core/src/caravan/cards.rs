@@ -50,6 +50,11 @@ impl Card {
         assert!((index as usize) < NUM_FACES);
         Card(index)
     }
+    /// The card of a bit in a set of cards by index (`legal.rs`).
+    pub(super) const fn from_bit(bit: u32) -> Card {
+        debug_assert!((bit as usize) < NUM_FACES);
+        Card(bit as u8)
+    }
     pub const fn index(self) -> usize {
         self.0 as usize
     }
@@ -58,34 +63,33 @@ impl Card {
     }
     /// 1 (ace) to 13 (king); `None` for a joker.
     pub const fn rank(self) -> Option<u8> {
-        if self.is_joker() {
-            None
-        } else {
-            Some(self.0 % 13 + 1)
+        match FACTS[self.0 as usize].rank {
+            0 => None,
+            rank => Some(rank),
         }
     }
     /// Index into [`SUITS`]; `None` for a joker, which never counts as any suit (C4).
     pub const fn suit(self) -> Option<u8> {
-        if self.is_joker() { None } else { Some(self.0 / 13) }
-    }
-    pub const fn kind(self) -> Kind {
-        match self.rank() {
-            None => Kind::Joker,
-            Some(JACK) => Kind::Jack,
-            Some(QUEEN) => Kind::Queen,
-            Some(KING) => Kind::King,
-            Some(v) => Kind::Number(v),
+        match FACTS[self.0 as usize].suit {
+            NO_SUIT => None,
+            suit => Some(suit),
         }
     }
+    pub const fn kind(self) -> Kind {
+        FACTS[self.0 as usize].kind
+    }
     pub const fn is_number(self) -> bool {
-        matches!(self.kind(), Kind::Number(_))
+        self.value() != 0
+    }
+    /// The card's index in the action space (`mod.rs`): among the 40 number cards
+    /// (`suit * 10 + value - 1`), else among the 16 face cards (`suit * 3 + rank - 11`
+    /// for J Q K, `11 + n` for `JKn`).
+    pub(super) const fn play_index(self) -> usize {
+        FACTS[self.0 as usize].play_index as usize
     }
     /// The printed value of a number card (C3: kings do not count).
     pub const fn value(self) -> u8 {
-        match self.kind() {
-            Kind::Number(v) => v,
-            _ => 0,
-        }
+        FACTS[self.0 as usize].value
     }
     /// The notation, e.g. `"10H"`, `"JK1"`.
     pub const fn name(self) -> &'static str {
@@ -107,6 +111,65 @@ const NAMES: [&str; NUM_FACES] = [
     "9H", "10H", "JH", "QH", "KH", "AS", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "10S", "JS", "QS",
     "KS", "JK1", "JK2", "JK3", "JK4",
 ];
+
+/// What the playouts ask of a card again and again, looked up instead of derived with a
+/// division each time (legal actions, move checks and caravan values read it per card).
+#[derive(Clone, Copy)]
+struct Facts {
+    kind: Kind,
+    /// 1–13, 0 for a joker.
+    rank: u8,
+    /// 0–3, [`NO_SUIT`] for a joker.
+    suit: u8,
+    /// The printed value of a number card, 0 for face cards and jokers.
+    value: u8,
+    /// Its index among the number cards (`suit * 10 + value - 1`, 0–39) or among the face
+    /// cards (`suit * 3 + rank - 11` for J Q K, 0–11; `11 + n` for `JKn`): the action space.
+    play_index: u8,
+}
+
+const NO_SUIT: u8 = u8::MAX;
+
+/// 256 entries, so that indexing by the card's byte needs no bounds check; only the
+/// first [`NUM_FACES`] are cards.
+const FACTS: [Facts; 256] = {
+    let mut facts = [Facts {
+        kind: Kind::Joker,
+        rank: 0,
+        suit: NO_SUIT,
+        value: 0,
+        play_index: 0,
+    }; 256];
+    let mut i = 52;
+    while i < NUM_FACES {
+        facts[i].play_index = (12 + i - 52) as u8;
+        i += 1;
+    }
+    let mut i = 0;
+    while i < 52 {
+        let (rank, suit) = ((i % 13) as u8 + 1, (i / 13) as u8);
+        let (kind, value) = match rank {
+            JACK => (Kind::Jack, 0),
+            QUEEN => (Kind::Queen, 0),
+            KING => (Kind::King, 0),
+            v => (Kind::Number(v), v),
+        };
+        let play_index = if value > 0 {
+            suit * 10 + value - 1
+        } else {
+            suit * 3 + rank - JACK
+        };
+        facts[i] = Facts {
+            kind,
+            rank,
+            suit,
+            value,
+            play_index,
+        };
+        i += 1;
+    }
+    facts
+};
 
 impl fmt::Display for Card {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -164,6 +227,38 @@ serde_as_text!(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn looked_up_facts_agree_with_the_index() {
+        for i in 0..NUM_FACES as u8 {
+            let card = Card::from_index(i);
+            if i >= 52 {
+                assert!(card.is_joker() && card.kind() == Kind::Joker);
+                assert_eq!((card.rank(), card.suit(), card.value()), (None, None, 0));
+                assert_eq!(card.play_index(), usize::from(i) - 52 + 12);
+                continue;
+            }
+            let (suit, rank) = (i / 13, i % 13 + 1);
+            assert_eq!(card, Card::new(suit, rank));
+            assert_eq!((card.rank(), card.suit()), (Some(rank), Some(suit)));
+            let number = rank <= 10;
+            assert_eq!(card.is_number(), number);
+            assert_eq!(card.value(), if number { rank } else { 0 });
+            let kind = match rank {
+                JACK => Kind::Jack,
+                QUEEN => Kind::Queen,
+                KING => Kind::King,
+                v => Kind::Number(v),
+            };
+            assert_eq!(card.kind(), kind);
+            let play_index = if number {
+                suit * 10 + rank - 1
+            } else {
+                suit * 3 + rank - JACK
+            };
+            assert_eq!(card.play_index(), usize::from(play_index));
+        }
+    }
 
     #[test]
     fn notation_round_trips() {

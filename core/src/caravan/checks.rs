@@ -105,12 +105,11 @@ impl State {
                         .with("last", last_card.to_string())
                         .with("caravan", caravan));
                     }
-                    if let Some(direction) = target.direction(&self.rules) {
+                    if let (Some(direction), suit) = target.direction_and_suit(&self.rules) {
                         let follows = match direction {
                             Direction::Ascending => value > last_card.value(),
                             Direction::Descending => value < last_card.value(),
                         };
-                        let suit = target.suit(&self.rules);
                         if !follows && card.suit() != suit {
                             let (dir, dir_de, name) = match direction {
                                 Direction::Ascending => ("an ascending", "einer steigenden", "ascending"),

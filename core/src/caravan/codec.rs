@@ -8,7 +8,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::cards::{Card, JACK, Kind};
+use super::cards::{Card, JACK};
 use super::rules::{CaravanGame, NUM_CARAVANS};
 use crate::error::{Error, Result};
 use crate::game::Action;
@@ -32,20 +32,15 @@ impl CaravanGame {
                 card,
                 caravan,
                 position,
-            } => match card.kind() {
-                Kind::Number(v) => {
-                    let number = card.suit().unwrap() as usize * 10 + v as usize - 1;
-                    (number * NUM_CARAVANS + caravan) as Action
-                }
-                _ => {
-                    let face = match card.suit() {
-                        Some(suit) => suit as usize * 3 + (card.rank().unwrap() - JACK) as usize,
-                        None => 12 + card.index() - 52,
-                    };
+            } => {
+                if card.is_number() {
+                    (card.play_index() * NUM_CARAVANS + caravan) as Action
+                } else {
                     self.face_base()
-                        + ((face * NUM_CARAVANS + caravan) * self.positions() + position) as Action
+                        + ((card.play_index() * NUM_CARAVANS + caravan) * self.positions() + position)
+                            as Action
                 }
-            },
+            }
             Decoded::Discard(card) => self.discard_base() + card.index() as Action,
             Decoded::Disband(caravan) => self.disband_base() + caravan as Action,
         }

@@ -275,7 +275,8 @@ impl Game for CaravanGame {
             reshuffle_seed: seed,
             decks,
             hands,
-            discards: Default::default(),
+            // Room for every card at once, so that the piles never grow during a game.
+            discards: std::array::from_fn(|_| Vec::with_capacity(self.deck_size())),
             caravans: Default::default(),
             opening_done: [false; 2],
             reshuffles: [0; 2],

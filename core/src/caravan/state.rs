@@ -49,6 +49,15 @@ pub(super) fn seller(a: u32, b: u32) -> Option<u8> {
     }
 }
 
+/// A slot leaving the table (C7, C8): its number card, then its face cards in the order
+/// they came, each onto its owner's discard pile (C1).
+fn discard(discards: &mut [Vec<Card>; 2], slot: &Slot) {
+    discards[slot.number.owner as usize].push(slot.number.card);
+    for face in &slot.faces {
+        discards[face.owner as usize].push(face.card);
+    }
+}
+
 /// A position of Caravan.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -146,39 +155,37 @@ impl State {
             self.reshuffles[player] += 1;
         }
         if let Some(card) = self.decks[player].pop() {
-            let at = self.hands[player].partition_point(|&c| c < card);
-            self.hands[player].insert(at, card);
-        }
-    }
-
-    pub(super) fn discard_owned(&mut self, cards: impl IntoIterator<Item = Owned>) {
-        for o in cards {
-            self.discards[o.owner as usize].push(o.card);
+            // Into the sorted hand from its end (hands are short).
+            let hand = &mut self.hands[player];
+            hand.push(card);
+            let mut at = hand.len() - 1;
+            while at > 0 && hand[at - 1] > card {
+                hand[at] = hand[at - 1];
+                at -= 1;
+            }
+            hand[at] = card;
         }
     }
 
     /// Removes the slots of `caravan` for which `remove` holds (C7), keeping *Fester Kurs*.
+    /// In place: the removed cards go to their owners' discard piles in table order.
     pub(super) fn remove_slots(&mut self, caravan: usize, remove: impl Fn(usize, &Slot) -> bool) {
         let before = self.caravans[caravan].base_direction(&self.rules);
-        let slots = std::mem::take(&mut self.caravans[caravan].slots);
-        let mut kept = Vec::with_capacity(slots.len());
-        let mut removed = Vec::new();
-        for (i, slot) in slots.into_iter().enumerate() {
-            if remove(i, &slot) {
-                removed.push(slot);
-            } else {
-                kept.push(slot);
+        let c = &mut self.caravans[caravan];
+        let discards = &mut self.discards;
+        let held = c.slots.len();
+        let mut i = 0;
+        c.slots.retain(|slot| {
+            let gone = remove(i, slot);
+            i += 1;
+            if gone {
+                discard(discards, slot);
             }
-        }
-        if removed.is_empty() {
-            self.caravans[caravan].slots = kept;
+            !gone
+        });
+        if c.slots.len() == held {
             return;
         }
-        for slot in removed {
-            self.discard_owned(std::iter::once(slot.number).chain(slot.faces));
-        }
-        let c = &mut self.caravans[caravan];
-        c.slots = kept;
         let n = c.slots.len();
         if self.rules.fixed_course
             && n >= 2
@@ -197,7 +204,7 @@ impl State {
         match card.kind() {
             Kind::Jack => {
                 // C7: the jack removes its number card with everything on it, and itself.
-                self.discard_owned([placed]);
+                self.discards[me].push(card);
                 self.remove_slots(caravan, |i, _| i == position);
             }
             Kind::Joker => {
@@ -218,20 +225,31 @@ impl State {
     /// running out of cards. Derived after every move and when a state is read, never
     /// trusted from a stored copy.
     pub(super) fn derived_outcome(&self) -> Option<Outcome> {
-        let sales: [Option<u8>; 3] = [self.sells(0), self.sells(1), self.sells(2)];
-        let count = |p: u8| sales.iter().filter(|&&s| s == Some(p)).count();
+        let mut sold = [0u8; 2];
+        let mut all_decided = true;
+        for pair in 0..3 {
+            match self.sells(pair) {
+                Some(p) => sold[p as usize] += 1,
+                None => {
+                    all_decided = false;
+                    // Without *Schnellverkauf* one open pair settles it: not sold out.
+                    if !self.rules.quick_sale {
+                        break;
+                    }
+                }
+            }
+        }
         if self.rules.quick_sale
-            && let Some(p) = (0..2).find(|&p| count(p) >= 2)
+            && let Some(p) = (0..2).find(|&p| sold[p] >= 2)
         {
             return Some(Outcome {
-                winner: Some(p),
+                winner: Some(p as u8),
                 reason: EndReason::QuickSale,
             });
         }
-        if sales.iter().all(Option::is_some) {
-            let winner = u8::from(count(0) < 2);
+        if all_decided {
             return Some(Outcome {
-                winner: Some(winner),
+                winner: Some(u8::from(sold[0] < 2)),
                 reason: EndReason::Sold,
             });
         }
@@ -298,8 +316,11 @@ impl GameState for State {
     }
 
     fn apply_action(&mut self, action: Action) -> Result<(), IllegalAction> {
-        self.check_action(action)?;
-        let mv = self.rules.decode(action).expect("checked");
+        let mv = self
+            .rules
+            .decode(action)
+            .ok_or_else(|| IllegalAction::no_such_action(action, self.rules.num_actions()))?;
+        self.check(mv)?;
         let me = self.current as usize;
         let opening = self.in_opening(me);
         self.history.push(action);
@@ -340,9 +361,9 @@ impl GameState for State {
                 self.draw(me);
             }
             Decoded::Disband(caravan) => {
-                let slots = std::mem::take(&mut self.caravans[caravan].slots);
-                for slot in slots {
-                    self.discard_owned(std::iter::once(slot.number).chain(slot.faces));
+                // The caravan keeps its allocation for the cards to come.
+                for slot in self.caravans[caravan].slots.drain(..) {
+                    discard(&mut self.discards, &slot);
                 }
             }
         }

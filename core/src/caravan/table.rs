@@ -111,6 +111,32 @@ impl Caravan {
         defining.number.card.suit()
     }
 
+    /// [`Caravan::direction`] and [`Caravan::suit`] at once, with one look at the queens
+    /// on the last number card: what the legal moves and the move check ask of a caravan.
+    #[inline]
+    pub(super) fn direction_and_suit(&self, rules: &CaravanGame) -> (Option<Direction>, Option<u8>) {
+        let Some(last) = self.slots.last() else {
+            return (None, None);
+        };
+        let mut queens = 0;
+        let mut top_queen = None;
+        for face in &last.faces {
+            if face.card.kind() == Kind::Queen {
+                queens += 1;
+                top_queen = Some(face.card);
+            }
+        }
+        let direction = self
+            .base_direction(rules)
+            .map(|d| if queens % 2 == 1 { d.reversed() } else { d });
+        let suit = match top_queen {
+            Some(queen) => queen.suit(),
+            None if rules.founding_suit => self.slots[0].number.card.suit(),
+            None => last.number.card.suit(),
+        };
+        (direction, suit)
+    }
+
     /// The sum of the number cards, each doubled per king (*Könige addieren*: plus its value per king).
     pub fn value(&self, rules: &CaravanGame) -> u32 {
         self.slots.iter().map(|s| s.value(rules)).sum()

@@ -1526,6 +1526,33 @@ fn variant_combinations() -> Vec<CaravanGame> {
     sets
 }
 
+/// The fast generation (`legal.rs`) against the slow obvious one: every action id through
+/// the move check, over random positions of 31 rule sets, in the middle and late game too.
+#[test]
+fn legal_actions_are_exactly_the_ids_the_move_check_allows() {
+    let mut faces_seen = 0;
+    for rules in variant_combinations() {
+        for state in positions(rules, 2, 5) {
+            let checked: Vec<Action> = (0..rules.num_distinct_actions() as Action)
+                .filter(|&a| state.check_action(a).is_ok())
+                .collect();
+            assert_eq!(state.legal_actions(), checked, "{rules:?}\n{}", state.to_json());
+            for caravan in state.caravans() {
+                let both = (caravan.direction(&rules), caravan.suit(&rules));
+                assert_eq!(caravan.direction_and_suit(&rules), both);
+            }
+            faces_seen += checked
+                .iter()
+                .filter(|&&a| (rules.face_base()..rules.discard_base()).contains(&a))
+                .count();
+        }
+    }
+    assert!(
+        faces_seen > 300,
+        "the positions hold face-card plays: {faces_seen}"
+    );
+}
+
 #[test]
 fn heuristic_plays_legal_games_to_the_end_under_variant_combinations() {
     for rules in variant_combinations() {
