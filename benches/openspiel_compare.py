@@ -9,8 +9,9 @@ the installed spielwerk:
 For each game: a seeded random game is played to half its length; then the median time
 of `serialize()` and of reading the result back, over many repeats. OpenSpiel writes the
 action history and replays it (its card games deal through chance nodes); spielwerk writes
-either its readable JSON (`serialize`) or the compact form (`serialize_compact`: seed,
-options and actions, replayed on reading). Figures go to benches/README.md.
+its readable JSON (`serialize`), the compact form (`serialize_compact`: seed, options
+and actions, replayed on reading) or the binary snapshot (`serialize_snapshot`: the whole
+state as bytes, checked on reading, nothing replayed). Figures go to benches/README.md.
 """
 
 from __future__ import annotations
@@ -104,6 +105,16 @@ def spielwerk_rows() -> list[tuple[str, int, float, float]]:
                     len(state.history()),
                     median_us(state.serialize_compact),
                     median_us(partial(game.deserialize_state, compact)),
+                )
+            )
+        if hasattr(state, "serialize_snapshot"):
+            snapshot = state.serialize_snapshot()
+            rows.append(
+                (
+                    f"spielwerk {name} (snapshot)",
+                    len(state.history()),
+                    median_us(state.serialize_snapshot),
+                    median_us(partial(game.deserialize_state, snapshot)),
                 )
             )
     return rows

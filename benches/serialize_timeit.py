@@ -34,11 +34,18 @@ def main() -> None:
             state.apply_action(action)
         text, compact = state.serialize(), state.serialize_compact()
         n = 200 if name == "dog" else 2000
+        snapshot = ""
+        if hasattr(state, "serialize_snapshot"):
+            data = state.serialize_snapshot()
+            snapshot = (
+                f" | snapshot ({len(data)} bytes) write {best_us(state.serialize_snapshot, n * 5):.2f} "
+                f"read {best_us(partial(game.deserialize_state, data), n * 5):.2f}"
+            )
         print(
             f"{label} {name}: JSON write {best_us(state.serialize, n):.2f} "
             f"read {best_us(partial(game.deserialize_state, text), n):.2f} | "
             f"compact write {best_us(state.serialize_compact, n):.2f} "
-            f"read {best_us(partial(game.deserialize_state, compact), n):.2f} µs"
+            f"read {best_us(partial(game.deserialize_state, compact), n):.2f}{snapshot} µs"
         )
 
 
