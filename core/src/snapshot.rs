@@ -42,7 +42,15 @@ impl postcard::ser_flavors::Flavor for Out {
         Ok(())
     }
     fn try_extend(&mut self, bytes: &[u8]) -> postcard::Result<()> {
-        self.0.extend_from_slice(bytes);
+        // postcard writes every varint as a slice of 1-10 bytes: pushing them one by one
+        // beats a call to `memcpy` per number (the history is most of a long snapshot).
+        if bytes.len() <= 10 {
+            for &byte in bytes {
+                self.0.push(byte);
+            }
+        } else {
+            self.0.extend_from_slice(bytes);
+        }
         Ok(())
     }
     fn finalize(self) -> postcard::Result<Vec<u8>> {
