@@ -3,11 +3,15 @@ random bot 3, half a game), by the minimum of 15 x 200-2,000 calls: steadier tha
 a loaded machine. Run with each build on PYTHONPATH to compare two builds side by side:
 
     PYTHONPATH=python python benches/serialize_timeit.py new
+
+With `--cpu` the process's CPU time is measured instead of the wall clock: on a shared,
+loaded machine it moves far less (other processes' turns on the cores are not counted).
 """
 
 from __future__ import annotations
 
 import sys
+import time
 import timeit
 from collections.abc import Callable
 from functools import partial
@@ -16,12 +20,16 @@ from typing import Any
 import spielwerk
 
 
+TIMER = time.process_time if "--cpu" in sys.argv else time.perf_counter
+
+
 def best_us(call: Callable[[], Any], number: int) -> float:
-    return min(timeit.repeat(call, number=number, repeat=15)) / number * 1e6
+    return min(timeit.repeat(call, number=number, repeat=15, timer=TIMER)) / number * 1e6
 
 
 def main() -> None:
-    label = sys.argv[1] if len(sys.argv) > 1 else ""
+    args = [a for a in sys.argv[1:] if a != "--cpu"]
+    label = args[0] if args else ""
     for name in ["schotten_totten", "caravan", "the_game", "dog"]:
         game = spielwerk.load_game(name)
         state = game.new_initial_state(3)
