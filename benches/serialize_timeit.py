@@ -19,7 +19,6 @@ from typing import Any
 
 import spielwerk
 
-
 TIMER = time.process_time if "--cpu" in sys.argv else time.perf_counter
 
 
