@@ -394,6 +394,9 @@ def test_snapshots_pickle_and_refuse_what_is_not_theirs(name: str) -> None:
     read = game.deserialize_state(state.serialize())
     with pytest.raises(spielwerk.SpielwerkError):
         pickle.loads(pickle.dumps(read)).serialize_compact()
+    # Pickles from before snapshots (JSON or a compact record) still load.
+    restore = spielwerk._spielwerk._restore_state
+    assert restore(game, state.serialize()) == restore(game, state.serialize_compact()) == state
     # JSON as UTF-8 bytes is read as JSON.
     assert game.deserialize_state(state.serialize().encode()) == state
     other = next(n for n in sorted(UTILITIES) if n != name)
