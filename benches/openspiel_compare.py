@@ -9,14 +9,16 @@ the installed spielwerk:
 For each game: a seeded random game is played to half its length; then the median time
 of `serialize()` and of reading the result back, over many repeats. OpenSpiel writes the
 action history and replays it (its card games deal through chance nodes); spielwerk writes
-either its readable JSON (`serialize`) or the compact form (`serialize_compact`: seed,
-options and actions, replayed on reading). Figures go to benches/README.md.
+its readable JSON (`serialize`), the compact form (`serialize_compact`: seed, options
+and actions, replayed on reading) or the binary snapshot (`serialize_snapshot`: the whole
+state as bytes, checked on reading, nothing replayed). Figures go to benches/README.md.
 """
 
 from __future__ import annotations
 
 import random
 import statistics
+import sys
 import time
 from collections.abc import Callable
 from functools import partial
@@ -27,14 +29,18 @@ import spielwerk
 OPENSPIEL_GAMES = ["hearts", "gin_rummy", "crazy_eights", "euchre", "oh_hell", "bridge", "skat", "cribbage"]
 
 
+# `--cpu`: the process's CPU time instead of the wall clock, steadier on a loaded machine.
+TIMER = time.process_time if "--cpu" in sys.argv else time.perf_counter
+
+
 def median_us(call: Callable[[], Any], repeats: int = 7, number: int = 200) -> float:
     """The median over `repeats` of the mean time of `number` calls, in microseconds."""
     times = []
     for _ in range(repeats):
-        start = time.perf_counter()
+        start = TIMER()
         for _ in range(number):
             call()
-        times.append((time.perf_counter() - start) / number * 1e6)
+        times.append((TIMER() - start) / number * 1e6)
     return statistics.median(times)
 
 
@@ -104,6 +110,16 @@ def spielwerk_rows() -> list[tuple[str, int, float, float]]:
                     len(state.history()),
                     median_us(state.serialize_compact),
                     median_us(partial(game.deserialize_state, compact)),
+                )
+            )
+        if hasattr(state, "serialize_snapshot"):
+            snapshot = state.serialize_snapshot()
+            rows.append(
+                (
+                    f"spielwerk {name} (snapshot)",
+                    len(state.history()),
+                    median_us(state.serialize_snapshot),
+                    median_us(partial(game.deserialize_state, snapshot)),
                 )
             )
     return rows

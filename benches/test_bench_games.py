@@ -118,6 +118,26 @@ def test_serialize_round_trip(benchmark: Any, name: str) -> None:
     benchmark(round_trip)
 
 
+@pytest.mark.parametrize("name", GAMES)
+def test_snapshot_round_trip(benchmark: Any, name: str) -> None:
+    """``serialize_snapshot()`` and ``deserialize_state(bytes)``: the binary round trip
+    on the state of ``openspiel_compare.py`` (seed 3, half a game)."""
+    state = mid_game(name)
+    game = state.game
+
+    def round_trip() -> spielwerk.State:
+        return game.deserialize_state(state.serialize_snapshot())
+
+    assert benchmark(round_trip) == state
+
+
+def test_snapshot_round_trip_late_dog_state(benchmark: Any) -> None:
+    """At 95% of a Dog game: the snapshot grows with the history it carries."""
+    state = mid_game("dog", 0.95)
+    game = state.game
+    benchmark(lambda: game.deserialize_state(state.serialize_snapshot()))
+
+
 def test_clone_late_dog_state(benchmark: Any) -> None:
     """A late Dog state carries a long history: cloning it must stay cheap."""
     benchmark(mid_game("dog", 0.95).clone)

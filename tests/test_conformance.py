@@ -101,6 +101,10 @@ def test_round_trips_and_views(config: tuple[str, dict[str, Any]]) -> None:
             assert pickle.loads(pickle.dumps(state)) == state
             assert copy.deepcopy(state) == state == state.clone()
             assert game.deserialize_state(state.serialize()) == state
+            snapshot = state.serialize_snapshot()
+            assert isinstance(snapshot, bytes) and len(snapshot) < len(state.serialize())
+            back = game.deserialize_state(snapshot)
+            assert back == state and back.serialize() == state.serialize()
             assert json.loads(state.view_json(None)) == state.public_view()
             for p in range(game.num_players()):
                 view = state.view(p)
@@ -367,3 +371,65 @@ def test_compact_form_and_pickle_keep_who_moved(name: str) -> None:
         state.apply_action(actions[bot.step(state) % len(actions)], seat)
     assert game.deserialize_state(state.serialize_compact()) == state
     assert pickle.loads(pickle.dumps(state)) == state
+
+
+@pytest.mark.parametrize("name", sorted(UTILITIES))
+def test_snapshots_pickle_and_refuse_what_is_not_theirs(name: str) -> None:
+    """A snapshot is bytes, read back by ``deserialize_state`` and used by pickle, which
+    keeps the deal's seed (``serialize_compact`` still works); bytes of another game, cut
+    short or forged are an ``InvalidStateError``, never a crash."""
+    game = spielwerk.load_game(name)
+    state = game.new_initial_state(4)
+    bot = spielwerk.RandomBot(4)
+    for _ in range(30):
+        if state.is_terminal():
+            break
+        state.apply_action(bot.step(state))
+    snapshot = state.serialize_snapshot()
+    assert snapshot.startswith(b"SWS")
+    unpickled = pickle.loads(pickle.dumps(state))
+    assert unpickled == state
+    assert unpickled.serialize_compact() == state.serialize_compact()
+    # A state read from JSON has no deal's seed, before pickling or after.
+    read = game.deserialize_state(state.serialize())
+    with pytest.raises(spielwerk.SpielwerkError):
+        pickle.loads(pickle.dumps(read)).serialize_compact()
+    # Pickles from before snapshots (JSON or a compact record) still load.
+    restore = spielwerk._spielwerk._restore_state
+    assert restore(game, state.serialize()) == restore(game, state.serialize_compact()) == state
+    # JSON as UTF-8 bytes is read as JSON.
+    assert game.deserialize_state(state.serialize().encode()) == state
+    other = next(n for n in sorted(UTILITIES) if n != name)
+    with pytest.raises(spielwerk.InvalidStateError, match=f"snapshot of the game '{other}'"):
+        game.deserialize_state(spielwerk.load_game(other).new_initial_state(1).serialize_snapshot())
+    for cut in range(len(snapshot)):
+        with pytest.raises(spielwerk.InvalidStateError):
+            game.deserialize_state(snapshot[:cut])
+    with pytest.raises(spielwerk.InvalidStateError):
+        game.deserialize_state(b"SWS\x01" + bytes(range(256)))
+    with pytest.raises(TypeError):
+        game.deserialize_state(1234)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("name", sorted(UTILITIES))
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_mutated_snapshots_are_refused_or_consistent(name: str, data: st.DataObject) -> None:
+    game = spielwerk.load_game(name)
+    state = game.new_initial_state(data.draw(st.integers(0, 50)))
+    bot = spielwerk.RandomBot(3)
+    for _ in range(data.draw(st.integers(0, 120))):
+        if state.is_terminal():
+            break
+        state.apply_action(bot.step(state))
+    snapshot = bytearray(state.serialize_snapshot())
+    for _ in range(data.draw(st.integers(1, 3))):
+        i = data.draw(st.integers(4, len(snapshot) - 1))
+        snapshot[i] = data.draw(st.integers(0, 255))
+    try:
+        read = game.deserialize_state(bytes(snapshot))
+    except spielwerk.InvalidStateError:
+        return
+    assert game.deserialize_state(read.serialize_snapshot()) == read
+    while not read.is_terminal():
+        read.apply_action(bot.step(read))

@@ -38,6 +38,13 @@ fn main() {
         let s: &dyn DynState = state.as_ref();
         let json = s.to_json();
         let record = compact::write(g, 3, s);
+        let snapshot = s.to_snapshot();
+        let write_snapshot = per_call(n, || {
+            black_box(s.to_snapshot());
+        });
+        let read_snapshot = per_call(n, || {
+            black_box(g.deserialize_snapshot(black_box(&snapshot)).unwrap());
+        });
         let write_json = per_call(n, || {
             black_box(s.to_json());
         });
@@ -77,10 +84,12 @@ fn main() {
             black_box(s.clone_box());
         });
         println!(
-            "{name:<16} {:>4} actions | JSON write {write_json:6.2} read {read_json:6.2} | compact write {write_compact:6.2} \
+            "{name:<16} {:>4} actions | snapshot ({} bytes) write {write_snapshot:5.2} read {read_snapshot:5.2} \
+             | JSON write {write_json:6.2} read {read_json:6.2} | compact write {write_compact:6.2} \
              read {read_compact:6.2} (options {options:5.2}, deal {deal:5.2}, deal + replay {replay:6.2}, \
              with legal_actions {legal:6.2}) | clone {clone:5.3} µs",
-            half.len()
+            half.len(),
+            snapshot.len()
         );
     }
 }

@@ -23,7 +23,7 @@ use crate::meta::{OptionSpec, Utility};
 pub type Action = u32;
 
 /// A rule set with its options.
-pub trait Game: Clone + Send + Sync + Serialize + 'static {
+pub trait Game: Clone + PartialEq + Send + Sync + Serialize + 'static {
     type State: GameState<Game = Self>;
     /// Exactly what one seat (or a spectator) may see: an information state.
     type View: Serialize + DeserializeOwned + JsonSchema + Clone + PartialEq + std::fmt::Debug + Send + Sync;
@@ -64,6 +64,20 @@ pub trait Game: Clone + Send + Sync + Serialize + 'static {
     /// Reads a state written by [`GameState::to_json`]; checks that it belongs to this
     /// game with these options and that it is consistent (every card exactly once, …).
     fn state_from_json(&self, json: &str) -> Result<Self::State>;
+    /// The checks every state read from outside passes (JSON or snapshot) beyond what
+    /// reading its types checks: that it is consistent, with what can be derived (the
+    /// outcome, the player to move) derived and compared. After them a state plays to its
+    /// end without panicking. Its options are compared separately.
+    fn check_state(&self, state: &Self::State) -> Result<()>;
+    /// Reads a binary snapshot written by [`GameState::to_snapshot`] and checks it like
+    /// [`Game::state_from_json`]: the snapshot's header, its options, then
+    /// [`Game::check_state`].
+    fn state_from_snapshot(&self, bytes: &[u8]) -> Result<Self::State> {
+        let state: Self::State = crate::snapshot::read(Self::NAME, bytes)?;
+        check_options(state.game(), self)?;
+        self.check_state(&state)?;
+        Ok(state)
+    }
     /// A full state whose view for the view's seat equals `view`, with every card that
     /// seat cannot see dealt uniformly at random from `seed`, as far as the view allows
     /// (hand sizes, cards known to be elsewhere, …). Depends on `view` and `seed` only.
@@ -332,6 +346,11 @@ pub trait GameState: Clone + Send + Sync + Serialize + DeserializeOwned + 'stati
     fn to_json(&self) -> String {
         serde_json::to_string(self).expect("a game state always serializes")
     }
+    /// The whole state as a binary snapshot (see [`crate::snapshot`]), read back by
+    /// [`Game::state_from_snapshot`] without replaying anything.
+    fn to_snapshot(&self) -> Vec<u8> {
+        crate::snapshot::write(<Self::Game as Game>::NAME, self)
+    }
 }
 
 /// The first field of `mv` whose JSON type its variant's schema does not allow (moves are
@@ -505,6 +524,8 @@ pub trait DynGame: Send + Sync {
     /// Reads a serialized state and refuses one that is inconsistent, including a
     /// running game in which nobody has a legal action.
     fn deserialize_state(&self, json: &str) -> Result<Box<dyn DynState>>;
+    /// As [`DynGame::deserialize_state`], from a binary snapshot.
+    fn deserialize_snapshot(&self, bytes: &[u8]) -> Result<Box<dyn DynState>>;
     /// [`Game::state_from_view`] on a view given as JSON.
     fn state_from_view(&self, view: &Value, seed: u64) -> Result<Box<dyn DynState>>;
     /// Plays `n_games` uniformly random games on `threads` threads (all cores if `None`);
@@ -590,13 +611,10 @@ impl<G: Game> DynGame for G {
         Box::new(Game::new_initial_state(self, seed))
     }
     fn deserialize_state(&self, json: &str) -> Result<Box<dyn DynState>> {
-        let state = self.state_from_json(json)?;
-        if !GameState::is_terminal(&state) && GameState::legal_actions(&state).is_empty() {
-            return Err(Error::InvalidState(
-                "nobody has a legal action, yet the game is not over".into(),
-            ));
-        }
-        Ok(Box::new(state))
+        playable(self.state_from_json(json)?)
+    }
+    fn deserialize_snapshot(&self, bytes: &[u8]) -> Result<Box<dyn DynState>> {
+        playable(self.state_from_snapshot(bytes)?)
     }
     fn state_from_view(&self, view: &Value, seed: u64) -> Result<Box<dyn DynState>> {
         let view = G::View::deserialize(view).map_err(|e| {
@@ -653,6 +671,20 @@ impl<G: Game> DynGame for G {
     }
 }
 
+/// A state read from outside, refused if the game is not over yet nobody has a legal action.
+fn playable<S: GameState>(state: S) -> Result<Box<dyn DynState>> {
+    if !GameState::is_terminal(&state) {
+        let mut actions = Vec::new();
+        GameState::legal_actions_into(&state, &mut actions);
+        if actions.is_empty() {
+            return Err(Error::InvalidState(
+                "nobody has a legal action, yet the game is not over".into(),
+            ));
+        }
+    }
+    Ok(Box::new(state))
+}
+
 /// The object-safe face of a [`GameState`].
 pub trait DynState: Send + Sync {
     fn current_player(&self) -> Option<usize>;
@@ -683,6 +715,7 @@ pub trait DynState: Send + Sync {
     fn hand(&self, player: usize) -> Vec<String>;
     fn render(&self) -> String;
     fn to_json(&self) -> String;
+    fn to_snapshot(&self) -> Vec<u8>;
     fn clone_box(&self) -> Box<dyn DynState>;
     /// The concrete state, for code generic over a game behind this layer (bots).
     fn as_any(&self) -> &dyn std::any::Any;
@@ -773,6 +806,9 @@ impl<S: GameState> DynState for S {
     fn to_json(&self) -> String {
         GameState::to_json(self)
     }
+    fn to_snapshot(&self) -> Vec<u8> {
+        GameState::to_snapshot(self)
+    }
     fn clone_box(&self) -> Box<dyn DynState> {
         Box::new(self.clone())
     }
@@ -791,12 +827,16 @@ pub fn parse_state<S: DeserializeOwned, R: PartialEq + Serialize>(
 ) -> Result<S> {
     let state: S =
         serde_json::from_str(json).map_err(|e| Error::InvalidState(format!("not a {game} state: {e}")))?;
-    if rules_of(&state) != rules {
+    check_options(rules_of(&state), rules)?;
+    Ok(state)
+}
+
+/// Refuses a state read from outside that was `played` under other options than `this`
+/// game's, naming the options that differ.
+pub fn check_options<R: PartialEq + Serialize>(played: &R, this: &R) -> Result<()> {
+    if played != this {
         // Name only the options that differ: "kings_add=true, this game has kings_add=false".
-        let (played, this) = (
-            serde_json::to_value(rules_of(&state)),
-            serde_json::to_value(rules),
-        );
+        let (played, this) = (serde_json::to_value(played), serde_json::to_value(this));
         let (Ok(Value::Object(played)), Ok(Value::Object(this))) = (played, this) else {
             return Err(Error::InvalidState(
                 "the state was played with other options".into(),
@@ -816,7 +856,7 @@ pub fn parse_state<S: DeserializeOwned, R: PartialEq + Serialize>(
             show(&this)
         )));
     }
-    Ok(state)
+    Ok(())
 }
 
 /// R1: +1 for each player on the winning side, −1 for the others; 0 for all while the

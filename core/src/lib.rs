@@ -23,6 +23,7 @@ pub mod registry;
 pub mod rng;
 pub mod schotten_totten;
 pub mod simulate;
+pub mod snapshot;
 mod text_serde;
 pub mod the_game;
 

@@ -8,7 +8,9 @@
 //! - `resample` and `state_from_view` keep the view and depend on nothing else;
 //! - games end within `max_game_length`, and rewards sum to the returns;
 //! - a mutation fuzz of serialized states and moves: every mutated input is refused
-//!   with an error or gives a consistent state that plays to the end; never a panic.
+//!   with an error or gives a consistent state that plays to the end; never a panic;
+//! - binary snapshots: they round-trip every state, are refused exactly where the JSON
+//!   of the same state is, and mutated bytes are refused or give a consistent state.
 
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 
@@ -438,6 +440,11 @@ fn exercise(game: &dyn DynGame, state: Box<dyn DynState>, seed: u64) {
         .deserialize_state(&json)
         .expect("an accepted state round-trips");
     assert_eq!(back.to_json(), json);
+    let snapshot = state.to_snapshot();
+    let back = game
+        .deserialize_snapshot(&snapshot)
+        .expect("an accepted state round-trips as a snapshot");
+    assert_eq!((back.to_json(), back.to_snapshot()), (json, snapshot));
     play_out(state, seed, game.max_game_length());
 }
 
@@ -580,6 +587,227 @@ fn mutated_moves_are_refused_or_parsed() {
                 }
             });
         }
+    }
+}
+
+/// Every state of `games` random games of `game` (every `every`-th, and the last), typed.
+fn typed_states<G: Game>(game: &G, games: u64, every: usize, mut check: impl FnMut(&str, &G::State)) {
+    for seed in 0..games {
+        let mut state = game.new_initial_state(seed);
+        let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5AA9);
+        let mut buf = Vec::new();
+        for step in 0.. {
+            if step % every == 0 || GameState::is_terminal(&state) {
+                check(&format!("{} seed {seed} step {step}", G::NAME), &state);
+            }
+            if GameState::is_terminal(&state) {
+                break;
+            }
+            GameState::legal_actions_into(&state, &mut buf);
+            GameState::apply_action(&mut state, buf[rng.random_range(0..buf.len())]).unwrap();
+        }
+    }
+}
+
+/// `state_from_snapshot(to_snapshot(s)) == s` over thousands of states of every game and
+/// a spread of options, compared as typed states (every field, the history included).
+#[test]
+fn snapshots_round_trip_every_state() {
+    fn check<G: Game>(game: &G, games: u64, every: usize) -> usize
+    where
+        G::State: PartialEq + std::fmt::Debug,
+    {
+        let mut states = 0;
+        typed_states(game, games, every, |at, state| {
+            let snapshot = GameState::to_snapshot(state);
+            let back = game
+                .state_from_snapshot(&snapshot)
+                .unwrap_or_else(|e| panic!("{at}: {e}"));
+            assert_eq!(&back, state, "{at}");
+            assert_eq!(GameState::to_snapshot(&back), snapshot, "{at}");
+            // Far shorter than the JSON: cards as bytes, numbers as varints.
+            assert!(snapshot.len() * 2 < GameState::to_json(state).len(), "{at}");
+            states += 1;
+        });
+        states
+    }
+    let mut states = 0;
+    for (name, options) in configs() {
+        let options = options.as_object().unwrap();
+        states += match name {
+            "schotten_totten" => check(&SchottenTotten::from_options(options).unwrap(), 30, 1),
+            "caravan" => check(&CaravanGame::from_options(options).unwrap(), 12, 1),
+            "the_game" => check(&TheGame::from_options(options).unwrap(), 30, 1),
+            "dog" => check(&Dog::from_options(options).unwrap(), 4, 3),
+            other => panic!("no typed check for {other}"),
+        };
+    }
+    assert!(states > 10_000, "only {states} states");
+}
+
+/// A snapshot is read with the same checks as JSON: states built unchecked from mutated
+/// JSON (serde alone does not check a Schotten Totten, Caravan or The Game state whole)
+/// are refused by the snapshot reader exactly where `state_from_json` refuses them, with
+/// the same message.
+#[test]
+fn snapshots_are_checked_like_json() {
+    fn check<G: Game>(game: &G, rng: &mut ChaCha8Rng) -> (u32, u32) {
+        let (mut refused, mut accepted) = (0, 0);
+        for _ in 0..fuzz_cases() * 2 {
+            let mut state = game.new_initial_state(rng.next_u64() % 1_000);
+            let mut buf = Vec::new();
+            for _ in 0..rng.random_range(0..300) {
+                if GameState::is_terminal(&state) {
+                    break;
+                }
+                GameState::legal_actions_into(&state, &mut buf);
+                GameState::apply_action(&mut state, buf[rng.random_range(0..buf.len())]).unwrap();
+            }
+            let mut doc: Value = serde_json::from_str(&GameState::to_json(&state)).unwrap();
+            let mut strings = Vec::new();
+            strings_of(&doc, &mut strings);
+            for _ in 0..rng.random_range(1..3) {
+                mutate(&mut doc, rng, &strings);
+            }
+            let json = doc.to_string();
+            let Ok(unchecked) = serde_json::from_str::<G::State>(&json) else {
+                continue;
+            };
+            let from_json = game.state_from_json(&json).map(|_| ()).map_err(|e| e.to_string());
+            let from_snapshot = game
+                .state_from_snapshot(&GameState::to_snapshot(&unchecked))
+                .map(|_| ())
+                .map_err(|e| e.to_string());
+            assert_eq!(from_snapshot, from_json, "{json}");
+            if from_json.is_ok() {
+                accepted += 1;
+            } else {
+                refused += 1;
+            }
+        }
+        (refused, accepted)
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(0x5A95);
+    for (name, options) in configs() {
+        let options = options.as_object().unwrap();
+        let (refused, accepted) = match name {
+            "schotten_totten" => check(&SchottenTotten::from_options(options).unwrap(), &mut rng),
+            "caravan" => check(&CaravanGame::from_options(options).unwrap(), &mut rng),
+            "the_game" => check(&TheGame::from_options(options).unwrap(), &mut rng),
+            // Reading a Dog state checks it whole already in serde: no unchecked ones.
+            _ => continue,
+        };
+        assert!(
+            refused > 10 && accepted > 0,
+            "{name} {options:?}: {refused} refused, {accepted} accepted"
+        );
+    }
+}
+
+/// One random change to a snapshot's bytes: a byte set, bumped or flipped, bytes cut,
+/// inserted or removed, or a stretch copied from another state's snapshot.
+fn mutate_bytes(bytes: &mut Vec<u8>, rng: &mut ChaCha8Rng, other: &[u8]) {
+    let i = rng.random_range(0..bytes.len());
+    match rng.random_range(0..8) {
+        0 => bytes[i] = rng.random(),
+        1 => bytes[i] = bytes[i].wrapping_add(1),
+        2 => bytes[i] = bytes[i].wrapping_sub(1),
+        3 => bytes[i] ^= 1 << rng.random_range(0..8),
+        4 => bytes.truncate(i),
+        5 => bytes.insert(i, rng.random()),
+        6 => {
+            bytes.remove(i);
+        }
+        _ => {
+            let j = rng.random_range(0..other.len());
+            let n = rng.random_range(1..16).min(other.len() - j).min(bytes.len() - i);
+            bytes[i..i + n].copy_from_slice(&other[j..j + n]);
+        }
+    }
+}
+
+#[test]
+fn mutated_snapshots_are_refused_or_consistent() {
+    for (name, options) in configs() {
+        let game = load(name, &options);
+        let mut rng = ChaCha8Rng::seed_from_u64(0x5A9F);
+        let mut accepted = 0;
+        let mut other = game.new_initial_state(1).to_snapshot();
+        // Many small cases: most mutations of a binary format are refused early.
+        for case in 0..fuzz_cases() * 4 {
+            let seed = rng.next_u64() % 1_000;
+            let mut state = game.new_initial_state(seed);
+            let mut buf = Vec::new();
+            for _ in 0..rng.random_range(0..400) {
+                if state.is_terminal() {
+                    break;
+                }
+                state.legal_actions_into(&mut buf);
+                state.apply_action(buf[rng.random_range(0..buf.len())]).unwrap();
+            }
+            let mut bytes = state.to_snapshot();
+            // Mostly the body, sometimes the header.
+            for _ in 0..rng.random_range(1..4) {
+                if bytes.is_empty() {
+                    break;
+                }
+                mutate_bytes(&mut bytes, &mut rng, &other);
+            }
+            other = state.to_snapshot();
+            let shown = format!("{bytes:?}");
+            blame(&shown, || {
+                if let Ok(state) = game.deserialize_snapshot(&bytes) {
+                    accepted += 1;
+                    exercise(game.as_ref(), state, case);
+                }
+            });
+        }
+        // Some mutations keep a consistent state (a card for another, a flag): those
+        // must play on.
+        assert!(
+            accepted > 0,
+            "{name} {options}: every mutated snapshot was refused"
+        );
+    }
+}
+
+/// A snapshot of another game, of other options, or cut short is refused with an error
+/// saying so; JSON is no snapshot.
+#[test]
+fn foreign_snapshots_are_refused() {
+    let games: Vec<Box<dyn DynGame>> = configs().iter().map(|(n, o)| load(n, o)).collect();
+    for game in &games {
+        let state = game.new_initial_state(5);
+        let snapshot = state.to_snapshot();
+        for other in &games {
+            let read = other.deserialize_snapshot(&snapshot);
+            if other.name() == game.name() && other.options() == game.options() {
+                assert_eq!(read.unwrap().to_json(), state.to_json());
+                continue;
+            }
+            let e = read
+                .err()
+                .expect("another game's or options' snapshot is refused");
+            assert_eq!(e.code(), "invalid_state");
+            let said = e.to_string();
+            if other.name() == game.name() {
+                assert!(said.contains("options"), "{said}");
+            } else {
+                assert!(said.contains(&format!("of the game '{}'", game.name())), "{said}");
+            }
+        }
+        for cut in 0..snapshot.len() {
+            let e = game
+                .deserialize_snapshot(&snapshot[..cut])
+                .err()
+                .expect("a cut snapshot is refused");
+            assert_eq!(e.code(), "invalid_state", "{e}");
+        }
+        let e = game
+            .deserialize_snapshot(state.to_json().as_bytes())
+            .err()
+            .unwrap();
+        assert!(e.to_string().contains("magic"), "{e}");
     }
 }
 

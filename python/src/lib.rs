@@ -17,7 +17,7 @@ use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyT
 use serde_json::{Map, Value};
 use spielwerk_core::bots::DynBot;
 use spielwerk_core::schotten_totten as st;
-use spielwerk_core::{Action, DynGame, DynState, Error, IllegalAction, bots, compact};
+use spielwerk_core::{Action, DynGame, DynState, Error, IllegalAction, bots, compact, snapshot};
 
 /// The value of `current_player()` once the game is over.
 const TERMINAL: i64 = -4;
@@ -262,6 +262,43 @@ impl Game {
     }
 }
 
+impl Game {
+    /// `deserialize_state` and unpickling: a snapshot (`bytes`), else JSON or a compact
+    /// record. `seed` is the deal's seed a pickled snapshot carries; a compact record
+    /// names its own.
+    fn read_state(slf: &Bound<'_, Self>, data: &Bound<'_, PyAny>, seed: Option<u64>) -> PyResult<State> {
+        let py = slf.py();
+        let game = slf.get().inner.as_ref();
+        let text = if let Ok(bytes) = data.cast::<PyBytes>() {
+            let bytes = bytes.as_bytes();
+            if snapshot::is_snapshot(bytes) {
+                let state = game.deserialize_snapshot(bytes).map_err(err(py))?;
+                return Ok(wrap_state(py, &slf.clone().unbind(), state, seed));
+            }
+            std::str::from_utf8(bytes).map_err(|_| {
+                raise(
+                    py,
+                    Error::InvalidState("bytes that are neither a snapshot nor UTF-8 JSON".into()),
+                )
+            })?
+        } else if let Ok(text) = data.cast::<PyString>() {
+            text.to_str()?
+        } else {
+            return Err(PyTypeError::new_err(format!(
+                "a serialized state is a str (JSON) or bytes (a snapshot), not {}",
+                data.get_type().name()?
+            )));
+        };
+        let (seed, state) = if compact::is_compact(text) {
+            let (seed, state) = compact::read(game, text).map_err(err(py))?;
+            (Some(seed), state)
+        } else {
+            (None, game.deserialize_state(text).map_err(err(py))?)
+        };
+        Ok(wrap_state(py, &slf.clone().unbind(), state, seed))
+    }
+}
+
 fn wrap_state(py: Python<'_>, game: &Py<Game>, inner: Box<dyn DynState>, seed: Option<u64>) -> State {
     State {
         inner,
@@ -330,18 +367,11 @@ impl Game {
         wrap_state(slf.py(), &slf.clone().unbind(), state, Some(seed.0))
     }
 
-    /// Reads a state written by `State.serialize()` or `State.serialize_compact()`; an
-    /// inconsistent one raises `InvalidStateError`.
-    fn deserialize_state(slf: &Bound<'_, Self>, data: &str) -> PyResult<State> {
-        let py = slf.py();
-        let game = slf.get().inner.as_ref();
-        let (seed, state) = if compact::is_compact(data) {
-            let (seed, state) = compact::read(game, data).map_err(err(py))?;
-            (Some(seed), state)
-        } else {
-            (None, game.deserialize_state(data).map_err(err(py))?)
-        };
-        Ok(wrap_state(py, &slf.clone().unbind(), state, seed))
+    /// Reads a state written by `State.serialize()` or `State.serialize_compact()` (a
+    /// `str`), or by `State.serialize_snapshot()` (`bytes`); an inconsistent one raises
+    /// `InvalidStateError`. Bytes that are no snapshot are read as UTF-8 JSON.
+    fn deserialize_state(slf: &Bound<'_, Self>, data: &Bound<'_, PyAny>) -> PyResult<State> {
+        Self::read_state(slf, data, None)
     }
 
     /// A full state whose view for the view's seat equals `view`, with every card that
@@ -670,25 +700,31 @@ impl State {
         }
     }
 
-    /// Pickles as the compact form where it is short (a seeded state with a short
-    /// history: replaying is then cheaper than reading JSON), else as JSON.
-    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduce<'py, (Py<Game>, String)>> {
-        const REPLAY_AT_MOST: usize = 200;
+    /// The whole state as a binary snapshot (`bytes`, a few hundred): read back by
+    /// `Game.deserialize_state` without replaying anything, checked like JSON.
+    fn serialize_snapshot<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, &self.inner.to_snapshot())
+    }
+
+    /// Pickles as a snapshot (checked whole on unpickling, like JSON), with the seed of
+    /// the deal if there is one, so that `serialize_compact()` still works afterwards.
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<Reduce<'py, (Py<Game>, Bound<'py, PyBytes>, Option<u64>)>> {
         let restore = py.import("spielwerk._spielwerk")?.getattr("_restore_state")?;
-        let data = match self.seed {
-            Some(seed) if self.inner.history().len() <= REPLAY_AT_MOST => {
-                compact::write(self.game.get().inner.as_ref(), seed, self.inner.as_ref())
-            }
-            _ => self.inner.to_json(),
-        };
-        Ok((restore, (self.game.clone_ref(py), data)))
+        Ok((
+            restore,
+            (self.game.clone_ref(py), self.serialize_snapshot(py), self.seed),
+        ))
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        // Snapshots are equal exactly when the states are (every field, in one layout).
         other.cast::<State>().is_ok_and(|o| {
             let o = o.borrow();
             o.game.get().__eq__(self.game.bind(other.py()).as_any())
-                && o.inner.to_json() == self.inner.to_json()
+                && o.inner.to_snapshot() == self.inner.to_snapshot()
         })
     }
 
@@ -817,9 +853,12 @@ fn _restore_game(py: Python<'_>, name: &str, options: &str) -> PyResult<Py<Game>
     Game::create(py, spielwerk_core::load_game(name, &options).map_err(err(py))?)
 }
 
+/// Unpickles a state: a snapshot with the seed of its deal (`None` if it was not dealt
+/// from a seed), or, from older pickles, JSON or a compact record.
 #[pyfunction]
-fn _restore_state(game: &Bound<'_, Game>, data: &str) -> PyResult<State> {
-    Game::deserialize_state(game, data)
+#[pyo3(signature = (game, data, seed = None))]
+fn _restore_state(game: &Bound<'_, Game>, data: &Bound<'_, PyAny>, seed: Option<u64>) -> PyResult<State> {
+    Game::read_state(game, data, seed)
 }
 
 /// A `threads` argument: 1 to 1024, or `None` for all cores.

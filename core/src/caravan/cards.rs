@@ -219,6 +219,7 @@ impl FromStr for Card {
 
 serde_as_text!(
     Card,
+    NUM_FACES,
     "CaravanCard",
     "a Caravan card: rank A 2-10 J Q K and suit C D H S (e.g. 10H, QS), or a joker JK1-JK4",
     "^((A|[2-9]|10|J|Q|K)[CDHS]|JK[1-4])$"

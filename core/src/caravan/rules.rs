@@ -291,8 +291,12 @@ impl Game for CaravanGame {
 
     fn state_from_json(&self, json: &str) -> Result<State> {
         let state: State = parse_state(json, "Caravan", self, |s: &State| &s.rules)?;
-        state.validate()?;
+        self.check_state(&state)?;
         Ok(state)
+    }
+
+    fn check_state(&self, state: &State) -> Result<()> {
+        state.validate()
     }
 }
 

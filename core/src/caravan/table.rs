@@ -64,14 +64,31 @@ impl Direction {
 }
 
 /// One caravan: its number cards in order.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Caravan {
     pub slots: Vec<Slot>,
     /// *Fester Kurs* (C3): the base direction kept when a removal left two equal values
     /// at the end. The one state the variant remembers.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub kept: Option<Direction>,
+}
+
+impl Serialize for Caravan {
+    /// JSON leaves `kept` out while it is empty (it is rare, and only under *Fester
+    /// Kurs*); binary snapshots have no optional fields, so they always write it.
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct as _;
+        let with_kept = self.kept.is_some() || !s.is_human_readable();
+        let mut out = s.serialize_struct("Caravan", 1 + usize::from(with_kept))?;
+        out.serialize_field("slots", &self.slots)?;
+        if with_kept {
+            out.serialize_field("kept", &self.kept)?;
+        } else {
+            out.skip_field("kept")?;
+        }
+        out.end()
+    }
 }
 
 impl Caravan {

@@ -94,6 +94,7 @@ impl schemars::JsonSchema for Hand {
 
 serde_as_text!(
     Card,
+    NUM_KINDS,
     "DogCard",
     "a Dog card: A, 2-10, J, Q, K or JK (joker)",
     "^(A|[2-9]|10|J|Q|K|JK)$"
@@ -141,6 +142,10 @@ impl Hand {
 
 impl Serialize for Hand {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        if !s.is_human_readable() {
+            // Binary snapshots: the count of each kind.
+            return self.0.serialize(s);
+        }
         // The names as plain strings: faster than each card's `Display` (views are hot).
         s.collect_seq(self.cards().map(|c| NAMES[c.index()]))
     }
@@ -150,6 +155,16 @@ impl<'de> Deserialize<'de> for Hand {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Hand, D::Error> {
         // No set of cards holds more of a kind than the deck (D3): refused here, so that
         // the counts never overflow.
+        if !d.is_human_readable() {
+            let counts = <[u8; NUM_KINDS]>::deserialize(d)?;
+            if let Some(i) = (0..NUM_KINDS).find(|&i| counts[i] > Card(i as u8).copies()) {
+                return Err(serde::de::Error::invalid_value(
+                    serde::de::Unexpected::Unsigned(u64::from(counts[i])),
+                    &"a count of a kind no greater than the deck's (D3)",
+                ));
+            }
+            return Ok(Hand(counts));
+        }
         let mut hand = Hand::default();
         for card in Vec::<Card>::deserialize(d)? {
             if hand.0[card.index()] >= card.copies() {

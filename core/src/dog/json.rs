@@ -101,10 +101,13 @@ impl State {
         if d.current > 3 {
             return Err(format!("current player {}: seats are 0-3", d.current));
         }
-        if d.history.iter().any(|a| a as usize >= NUM_ACTIONS) {
+        if d.history
+            .chunks()
+            .any(|c| c.iter().any(|&a| a as usize >= NUM_ACTIONS))
+        {
             return Err(format!("history holds an action outside 0-{}", NUM_ACTIONS - 1));
         }
-        if d.actors.len() != d.history.len() || d.actors.iter().any(|p| p > 3) {
+        if d.actors.len() != d.history.len() || d.actors.chunks().any(|c| c.iter().any(|&p| p > 3)) {
             return Err("actors must name the seat (0-3) of every action of the history".into());
         }
         // A round has at least four turns (every seat plays or sits out at least once), so

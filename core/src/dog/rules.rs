@@ -281,6 +281,21 @@ impl Game for Dog {
     fn state_from_json(&self, json: &str) -> Result<State> {
         State::from_json(self, json)
     }
+
+    /// Reading a Dog state checks it whole (`try_from = "Data"`); these are those checks.
+    fn check_state(&self, state: &State) -> Result<()> {
+        State::check_data(&state.d)
+            .and_then(|()| state.check_position())
+            .map_err(Error::InvalidState)
+    }
+
+    /// As every game's, but through [`Data`], so that a refusal says what is wrong: the
+    /// snapshot's format keeps no message of a type's own.
+    fn state_from_snapshot(&self, bytes: &[u8]) -> Result<State> {
+        let data: Data = crate::snapshot::read(Self::NAME, bytes)?;
+        crate::game::check_options(&data.rules, self)?;
+        State::try_from(data).map_err(Error::InvalidState)
+    }
 }
 
 impl State {
@@ -523,6 +538,12 @@ impl GameState for State {
 
     fn game(&self) -> &Dog {
         &self.d.rules
+    }
+
+    /// The position's [`Data`], as serde writes a state, without the copy that
+    /// `into = "Data"` makes.
+    fn to_snapshot(&self) -> Vec<u8> {
+        crate::snapshot::write(<Dog as Game>::NAME, &self.d)
     }
 
     fn encode_move(&self, mv: &Move) -> Result<Action> {

@@ -102,6 +102,7 @@ impl FromStr for Card {
 
 serde_as_text!(
     Card,
+    NUM_CARDS as usize,
     "SchottenTottenCard",
     "a Schotten Totten card: colour R O Y G B P and value 1-9, e.g. B5 (S1)",
     "^[ROYGBP][1-9]$"
@@ -159,12 +160,28 @@ impl fmt::Debug for CardSet {
 
 impl Serialize for CardSet {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(self.iter())
+        if s.is_human_readable() {
+            s.collect_seq(self.iter())
+        } else {
+            // Binary snapshots: the mask itself.
+            s.serialize_u64(self.0)
+        }
     }
 }
 
 impl<'de> Deserialize<'de> for CardSet {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<CardSet, D::Error> {
+        if !d.is_human_readable() {
+            let mask = u64::deserialize(d)?;
+            return if mask & !CardSet::ALL.0 == 0 {
+                Ok(CardSet(mask))
+            } else {
+                Err(serde::de::Error::invalid_value(
+                    serde::de::Unexpected::Unsigned(mask),
+                    &"a mask of the 54 cards",
+                ))
+            };
+        }
         let cards = Vec::<Card>::deserialize(d)?;
         let set: CardSet = cards.iter().copied().collect();
         if set.len() as usize != cards.len() {

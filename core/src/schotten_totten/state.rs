@@ -206,8 +206,12 @@ impl Game for SchottenTotten {
     /// every method of a state read here works and the game plays on to its end.
     fn state_from_json(&self, json: &str) -> Result<State> {
         let state: State = parse_state(json, "Schotten Totten", self, |s: &State| &s.rules)?;
-        state.validate().map_err(Error::InvalidState)?;
+        self.check_state(&state)?;
         Ok(state)
+    }
+
+    fn check_state(&self, state: &State) -> Result<()> {
+        state.validate().map_err(Error::InvalidState)
     }
 }
 

@@ -115,12 +115,28 @@ impl FromIterator<u8> for Hand {
 
 impl Serialize for Hand {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(self.iter())
+        if s.is_human_readable() {
+            s.collect_seq(self.iter())
+        } else {
+            // Binary snapshots: the mask itself.
+            s.serialize_u128(self.0)
+        }
     }
 }
 
 impl<'de> Deserialize<'de> for Hand {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Hand, D::Error> {
+        if !d.is_human_readable() {
+            let mask = u128::deserialize(d)?;
+            return if mask & !ALL_CARDS == 0 {
+                Ok(Hand(mask))
+            } else {
+                Err(serde::de::Error::invalid_value(
+                    serde::de::Unexpected::Other("a mask with bits outside 2-99"),
+                    &"a set of the cards 2-99",
+                ))
+            };
+        }
         let cards = Vec::<u8>::deserialize(d)?;
         let mut hand = Hand::default();
         for c in cards {
@@ -315,8 +331,12 @@ impl Game for TheGame {
     /// position implies (T6).
     fn state_from_json(&self, json: &str) -> Result<State> {
         let state: State = parse_state(json, "The Game", self, |s: &State| &s.rules)?;
-        state.validate().map_err(Error::InvalidState)?;
+        self.check_state(&state)?;
         Ok(state)
+    }
+
+    fn check_state(&self, state: &State) -> Result<()> {
+        state.validate().map_err(Error::InvalidState)
     }
 }
 
