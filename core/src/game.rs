@@ -100,6 +100,15 @@ pub trait GameState: Clone + Send + Sync + Serialize + DeserializeOwned + 'stati
     /// cannot see (the bots' tests check it against `resample`) and breaking ties with
     /// `rng`. It is also the rollout policy of `ismcts` with `rollout="heuristic"`.
     fn heuristic_action(&self, seat: usize, rng: &mut crate::rng::Rng) -> Option<Action>;
+    /// How good the running position is for `seat`, in [0, 1] (an estimate of its
+    /// reward: 1 a sure win, 0 a sure loss), or `None` where the game has no evaluation.
+    /// `ismcts` scores a rollout cut off after `rollout_depth` actions with it. It is
+    /// called on a determinization (a deal of the searcher's view), so it may read every
+    /// hand; it should be cheap, being called at every leaf.
+    fn position_value(&self, seat: usize) -> Option<f64> {
+        let _ = seat;
+        None
+    }
     /// Says why `action` is illegal here, without changing anything.
     fn check_action(&self, action: Action) -> Result<(), IllegalAction>;
     /// As [`GameState::check_action`], for the action of `seat`: a seat not to move is

@@ -21,6 +21,13 @@
 //! yet tried is then no longer infinitely urgent: it scores as one visit at the neutral
 //! reward ½ (first-play urgency), so a few iterations among 20–170 legal actions follow
 //! the heuristic instead of trying every action once.
+//!
+//! With a `rollout_depth` > 0 a rollout stops after that many actions and the position
+//! is scored by the game's evaluation ([`GameState::position_value`], each seat's value
+//! in [0, 1]) instead of by the returns of a finished game: in long games (Dog, ~250
+//! actions with heuristic players) a short rollout and a score cost a fraction of a
+//! whole playout, so many more iterations fit a move's time. A game without an
+//! evaluation plays on to the end as before.
 
 use std::time::{Duration, Instant};
 
@@ -68,6 +75,9 @@ pub struct IsmctsParams {
     pub rollout: Rollout,
     /// The progressive bias towards the heuristic's action (0: none, plain UCB1).
     pub prior: f64,
+    /// The most actions a rollout plays before the position is scored by
+    /// [`GameState::position_value`] (0: play to the end of the game).
+    pub rollout_depth: u64,
 }
 
 impl Default for IsmctsParams {
@@ -78,12 +88,16 @@ impl Default for IsmctsParams {
             c: 0.7,
             rollout: Rollout::Random,
             prior: 0.0,
+            rollout_depth: 0,
         }
     }
 }
 
 impl IsmctsParams {
-    pub const NAMES: &'static [&'static str] = &["c", "iterations", "prior", "rollout", "time_ms"];
+    pub const NAMES: &'static [&'static str] =
+        &["c", "iterations", "prior", "rollout", "rollout_depth", "time_ms"];
+    /// The longest cut-off rollout (longer ones are as good as playing to the end).
+    pub const MAX_ROLLOUT_DEPTH: u64 = 100_000;
     /// The most iterations a decision may ask for.
     pub const MAX_ITERATIONS: u64 = 100_000_000;
 
@@ -128,6 +142,12 @@ impl IsmctsParams {
                 .filter(|p| p.is_finite() && (0.0..=100.0).contains(p))
                 .ok_or_else(|| bad("prior", "a number from 0 to 100"))?;
         }
+        if let Some(v) = params.get("rollout_depth") {
+            out.rollout_depth = v
+                .as_u64()
+                .filter(|&d| d <= Self::MAX_ROLLOUT_DEPTH)
+                .ok_or_else(|| bad("rollout_depth", "a whole number from 0 (to the end) to 100000"))?;
+        }
         if let Some(v) = params.get("rollout") {
             out.rollout = match v.as_str() {
                 Some("random") => Rollout::Random,
@@ -145,6 +165,7 @@ impl IsmctsParams {
         m.insert("iterations".into(), self.iterations.into());
         m.insert("prior".into(), self.prior.into());
         m.insert("rollout".into(), self.rollout.name().into());
+        m.insert("rollout_depth".into(), self.rollout_depth.into());
         m.insert("time_ms".into(), self.time_ms.map_or(Value::Null, Value::from));
         m
     }
@@ -237,6 +258,59 @@ fn rewards_into(utility: Utility, returns: &[f64], out: &mut Vec<f64>) {
     }));
 }
 
+/// Plays `deal` on by `rollout` and writes each seat's reward in [0, 1] to `rewards`: from
+/// the returns once the game is over, or, after `depth` actions (0: never), from the
+/// game's [`GameState::position_value`] where it has one.
+fn rollout_rewards<S: GameState>(
+    deal: &mut S,
+    rollout: Rollout,
+    depth: u64,
+    rng: &mut rng::Rng,
+    legal: &mut Vec<Action>,
+    rewards: &mut Vec<f64>,
+) {
+    if depth > 0 {
+        let mut played = 0;
+        while played < depth
+            && let Some(seat) = deal.current_player()
+        {
+            let action = match rollout {
+                Rollout::Random => {
+                    deal.legal_actions_into(legal);
+                    legal[rng.random_range(0..legal.len())]
+                }
+                Rollout::Heuristic => deal
+                    .heuristic_action(seat, rng)
+                    .expect("the player to move has a legal action"),
+            };
+            deal.apply_action(action).expect("a rollout action is legal");
+            played += 1;
+        }
+        if !deal.is_terminal() {
+            rewards.clear();
+            let players = deal.game().num_players();
+            for seat in 0..players {
+                match deal.position_value(seat) {
+                    Some(v) => rewards.push(v.clamp(0.0, 1.0)),
+                    None => break,
+                }
+            }
+            if rewards.len() == players {
+                return;
+            }
+        }
+    }
+    match rollout {
+        Rollout::Random => {
+            random_playout(deal, rng, legal);
+        }
+        Rollout::Heuristic => {
+            super::heuristic_playout(deal, rng);
+        }
+    }
+    rewards_into(deal.game().utility(), &deal.returns(), rewards);
+}
+
 /// The UCB value of an action not yet tried when the search has a prior: one visit at the
 /// neutral reward ½ out of `available` (first-play urgency), instead of infinity.
 fn untried_score(c: f64, available: f64) -> f64 {
@@ -281,7 +355,6 @@ impl Ismcts {
             _ => {}
         }
         let game = state.game();
-        let utility = game.utility();
         let c = self.params.c;
         let prior = self.params.prior;
         // The seat's own heuristic action, from a deal of its view (the heuristic reads
@@ -417,16 +490,15 @@ impl Ismcts {
                 }
             }
             // Simulation.
-            match self.params.rollout {
-                Rollout::Random => {
-                    random_playout(&mut deal, &mut rng, &mut legal);
-                }
-                Rollout::Heuristic => {
-                    super::heuristic_playout(&mut deal, &mut rng);
-                }
-            }
+            rollout_rewards(
+                &mut deal,
+                self.params.rollout,
+                self.params.rollout_depth,
+                &mut rng,
+                &mut legal,
+                &mut rewards,
+            );
             // Backpropagation.
-            rewards_into(utility, &deal.returns(), &mut rewards);
             for &n in &path {
                 let n = &mut nodes[n as usize];
                 n.visits += 1;

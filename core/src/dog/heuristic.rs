@@ -154,6 +154,28 @@ fn evaluate(board: &Board, t: usize) -> f32 {
     score
 }
 
+/// The marbles of team `t` at what they are worth, each discounted by the risk that the
+/// other team sends it home (the same weighing for both teams, unlike [`evaluate`], which
+/// looks from the team about to move).
+fn team_worth(board: &Board, t: usize) -> f32 {
+    let ours = team_mask(t);
+    crate::bits::ones(ours)
+        .map(|marble| marble_worth(board, marble) * (1.0 - OWN_RISK * risk(board, marble, !ours)))
+        .sum()
+}
+
+/// Team progress worth one unit of the logistic in [`position_value`]: fitted to the
+/// outcomes of heuristic games (benches/README.md, "Dog ismcts").
+const VALUE_SCALE: f32 = 200.0;
+
+/// How good the board is for `seat`'s team, in [0, 1]: a logistic of the difference of
+/// the two teams' [`team_worth`] (D13: the team with all eight marbles home wins).
+pub(crate) fn position_value(state: &State, seat: usize) -> f64 {
+    let t = team(seat);
+    let lead = team_worth(&state.board, t) - team_worth(&state.board, 1 - t);
+    1.0 / (1.0 + f64::from(-lead / VALUE_SCALE).exp())
+}
+
 /// What keeping `card` in the hand is worth to the player who moves `color`: a little of
 /// the worth of a move, so that for the same board the cheaper card goes.
 fn keep_worth(card: Card, board: &Board, color: usize) -> f32 {

@@ -513,6 +513,14 @@ impl GameState for State {
     fn heuristic_action(&self, seat: usize, rng: &mut crate::rng::Rng) -> Option<Action> {
         super::heuristic::choose(self, seat, rng)
     }
+    /// The heuristic's board score for the team of `seat` (D13), once the game is over its
+    /// reward: what `ismcts` scores a cut-off rollout with.
+    fn position_value(&self, seat: usize) -> Option<f64> {
+        Some(match self.d.outcome {
+            Some(_) => f64::midpoint(self.returns()[seat], 1.0),
+            None => super::heuristic::position_value(self, seat),
+        })
+    }
     type Game = Dog;
 
     /// D4: the partners pick at the same time, in any order, so a record of the game
