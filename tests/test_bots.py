@@ -57,7 +57,7 @@ def test_unknown_names_and_parameters_name_the_allowed_ones() -> None:
         spielwerk.bots.make("alphazero", "caravan")
     assert isinstance(unknown.value, SpielwerkError)
     assert unknown.value.code == "unknown_bot"
-    with pytest.raises(SpielwerkError, match="c, iterations, prior, rollout, time_ms") as bad:
+    with pytest.raises(SpielwerkError, match="c, iterations, prior, rollout, rollout_depth, time_ms") as bad:
         spielwerk.bots.make("ismcts", "caravan", depth=3)
     assert bad.value.code == "invalid_bot_params"
     bad_params: list[dict[str, Any]] = [
@@ -87,6 +87,7 @@ def test_a_bot_tells_what_it_is() -> None:
         "iterations": 50,
         "prior": 0.0,
         "rollout": "random",
+        "rollout_depth": 0,
         "time_ms": None,
     }
     assert "iterations=50" in repr(bot) and "rollout='random'" in repr(bot)

@@ -25,7 +25,10 @@ that looks the same to the seat. The bots:
   (``"random"``, or ``"heuristic"``: every seat plays the heuristic in the playouts) and
   ``prior`` (default 0, up to 100: a progressive bias towards the heuristic's action,
   ``prior / (1 + visits)`` added to its UCB value at every node; it is tried first, and
-  untried actions count as one visit at the neutral reward instead of infinitely urgent).
+  untried actions count as one visit at the neutral reward instead of infinitely urgent) and
+  ``rollout_depth`` (default 0: rollouts play to the end; up to 100000: a rollout stops
+  after that many actions and the position is scored by the game's evaluation, where it
+  has one: Dog's heuristic board score; the other games play to the end).
 
 An unknown name or parameter is a ``spielwerk.errors.SpielwerkError`` (a ``ValueError``)
 with the code ``unknown_bot`` or ``invalid_bot_params`` that names the allowed ones.

@@ -407,7 +407,7 @@ fn bots_by_name_refuse_unknown_names_and_parameters() {
         .unwrap();
     assert_eq!(e.code(), "invalid_bot_params");
     assert!(
-        e.to_string().contains("c, iterations, prior, rollout, time_ms"),
+        e.to_string().contains("c, iterations, prior, rollout, rollout_depth, time_ms"),
         "{e}"
     );
     for bad in [
@@ -418,6 +418,8 @@ fn bots_by_name_refuse_unknown_names_and_parameters() {
         json!({"time_ms": 0}),
         json!({"prior": -1}),
         json!({"prior": "strong"}),
+        json!({"rollout_depth": -1}),
+        json!({"rollout_depth": 100_001}),
     ] {
         let e = make::<Dog>("ismcts", &params(bad.clone()), 0).err().unwrap();
         assert_eq!(e.code(), "invalid_bot_params", "{bad}");
