@@ -190,6 +190,64 @@ fn no_prior_searches_as_before() {
     assert_eq!(found, (vec![(0, 3), (1, 22), (4, 5), (13, 30)], 13, 61));
 }
 
+/// A rollout is cut off only where the game can score the position: Schotten Totten has
+/// no evaluation, so any `rollout_depth` plays to the end and searches exactly as 0 does.
+#[test]
+fn rollout_depth_without_an_evaluation_plays_to_the_end() {
+    assert_eq!(IsmctsParams::default().rollout_depth, 0);
+    let st = game::<SchottenTotten>();
+    let state = position(&st, 4, 12);
+    let seat = state.current_player().unwrap();
+    assert_eq!(state.position_value(seat), None);
+    for rollout in [Rollout::Random, Rollout::Heuristic] {
+        let search = |rollout_depth| {
+            Ismcts::new(IsmctsParams {
+                iterations: 200,
+                rollout,
+                rollout_depth,
+                ..IsmctsParams::default()
+            })
+            .search(&state, seat, 9)
+            .unwrap()
+            .unwrap()
+        };
+        assert_eq!(search(5), search(0), "{rollout:?}");
+    }
+    // Dog has one: there the cut changes the search.
+    let dog = game::<Dog>();
+    let state = position(&dog, 3, 40);
+    let seat = *state.seats_to_move().last().unwrap();
+    let search = |rollout_depth| {
+        Ismcts::new(IsmctsParams {
+            iterations: 60,
+            rollout_depth,
+            ..IsmctsParams::default()
+        })
+        .search(&state, seat, 2)
+        .unwrap()
+        .unwrap()
+        .children
+    };
+    assert_ne!(search(4), search(0));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 8, ..ProptestConfig::default() })]
+
+    // The position value reads the whole deal: it must be a deal of the seat's view only.
+    #[test]
+    fn ismcts_with_cut_off_rollouts_sees_only_the_view(seed in any::<u64>(), plies in 0u64..300) {
+        let bot = Ismcts::new(IsmctsParams {
+            iterations: 30,
+            prior: 2.0,
+            rollout: Rollout::Heuristic,
+            rollout_depth: 8,
+            ..IsmctsParams::default()
+        });
+        decides_from_the_view_alone_with(game::<Dog>(), seed, plies, &bot);
+    }
+}
+
 #[test]
 fn ismcts_decides_for_either_partner_in_dogs_exchange() {
     let game = game::<Dog>();
@@ -407,7 +465,8 @@ fn bots_by_name_refuse_unknown_names_and_parameters() {
         .unwrap();
     assert_eq!(e.code(), "invalid_bot_params");
     assert!(
-        e.to_string().contains("c, iterations, prior, rollout, rollout_depth, time_ms"),
+        e.to_string()
+            .contains("c, iterations, prior, rollout, rollout_depth, time_ms"),
         "{e}"
     );
     for bad in [

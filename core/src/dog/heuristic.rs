@@ -528,6 +528,76 @@ mod tests {
         );
     }
 
+    /// D13: the value is the team's, in [0, 1], the two teams' adding up to 1; it rises
+    /// with the team's progress (a marble out of the kennel, then home) and falls with the
+    /// opponents'; a finished game is worth its reward.
+    #[test]
+    fn position_value_follows_the_teams_progress() {
+        let value = |marbles: &[(usize, Place, bool)]| {
+            let state = position(marbles, ["2", "2", "2", "2"], 0);
+            let v = state.position_value(0).unwrap();
+            assert!((0.0..=1.0).contains(&v));
+            assert_eq!(state.position_value(2), Some(v), "partners share it");
+            assert!((v + state.position_value(1).unwrap() - 1.0).abs() < 1e-12);
+            v
+        };
+        assert!((value(&[]) - 0.5).abs() < 1e-12, "an even start");
+        let red_out = value(&[(0, ring(0), true)]);
+        let red_far = value(&[(0, ring(40), false)]);
+        let red_home = value(&[(0, Place::Goal(3), false)]);
+        let blue_home = value(&[(0, ring(40), false), (4, Place::Goal(3), false)]);
+        assert!(
+            0.5 < red_out && red_out < red_far && red_far < red_home,
+            "{red_out} {red_far} {red_home}"
+        );
+        assert!(blue_home < red_far, "{blue_home} {red_far}");
+        // A marble just ahead of an opponent's is at risk (D7).
+        let hunted = value(&[(0, ring(20), false), (4, ring(18), false)]);
+        let safe = value(&[(0, ring(20), false), (4, ring(22), false)]);
+        assert!(hunted < safe, "{hunted} {safe}");
+        let mut done = super::super::Dog::default().new_initial_state(5);
+        let mut policy = rng::seeded(5, rng::STREAM_POLICY);
+        while let Some(seat) = done.current_player() {
+            done.apply_action(choose(&done, seat, &mut policy).unwrap())
+                .unwrap();
+        }
+        for seat in 0..4 {
+            assert_eq!(
+                done.position_value(seat),
+                Some(f64::midpoint(done.returns()[seat], 1.0))
+            );
+        }
+    }
+
+    /// ISMCTS with rollouts cut after one random action and scored by the position value
+    /// finds the send-home of [`sends_an_opponent_home`] without the heuristic's help.
+    #[test]
+    fn ismcts_with_cut_off_rollouts_sends_an_opponent_home() {
+        let state = position(
+            &[(0, ring(10), false), (4, ring(15), false), (1, ring(40), false)],
+            ["5 3", "2", "2", "2"],
+            0,
+        );
+        let bot = crate::bots::Ismcts::new(crate::bots::IsmctsParams {
+            iterations: 200,
+            rollout_depth: 1,
+            ..crate::bots::IsmctsParams::default()
+        });
+        let action = bot.search(&state, 0, 3).unwrap().unwrap().action;
+        assert!(
+            matches!(
+                Act::decode(action),
+                Some(Act::Step {
+                    marble: 0,
+                    kind: 8,
+                    ..
+                })
+            ),
+            "{}",
+            state.action_to_string(action)
+        );
+    }
+
     /// The heuristic team beats the random team: over 100 seeded games (each deal once
     /// with the heuristic as team 0, once as team 1) it wins at least 95 of them; the
     /// benchmarks measure 100% over 2,000 games (benches/README.md).
