@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use serde_json::{Map, Value, json};
-use spielwerk_core::bots::{Bot, Ismcts, IsmctsParams, RandomBot, heuristic_playout};
+use spielwerk_core::bots::{Bot, Ismcts, IsmctsParams, RandomBot, Rollout, heuristic_playout};
 use spielwerk_core::caravan::CaravanGame;
 use spielwerk_core::dog::Dog;
 use spielwerk_core::game::{Game, GameState};
@@ -36,13 +36,10 @@ fn mid_game<G: Game>(game: &G, seed: u64, plies: usize) -> G::State {
 }
 
 fn decision<G: Game>(c: &mut Criterion, label: &str, game: &G, plies: usize, samples: usize) {
-    let params = IsmctsParams {
-        iterations: ITERATIONS,
-        ..IsmctsParams::default()
-    };
-    decision_with(c, label, game, plies, samples, params);
+    decision_with(c, label, game, plies, samples, IsmctsParams::default());
 }
 
+/// As [`decision`], for the search `params` (their iterations set to 1,000).
 fn decision_with<G: Game>(
     c: &mut Criterion,
     label: &str,
@@ -53,7 +50,10 @@ fn decision_with<G: Game>(
 ) {
     let state = mid_game(game, 7, plies);
     let seat = state.current_player().unwrap();
-    let bot = Ismcts::new(params);
+    let bot = Ismcts::new(IsmctsParams {
+        iterations: ITERATIONS,
+        ..params
+    });
     let mut group = c.benchmark_group("ismcts/1000 iterations");
     group.throughput(Throughput::Elements(ITERATIONS));
     group.sample_size(samples);
@@ -108,6 +108,21 @@ fn ismcts(c: &mut Criterion) {
         30,
     );
     decision(c, "dog", &Dog::from_options(&Map::new()).unwrap(), 60, 10);
+    // Dog as it plays best: heuristic rollouts cut after 8 actions and scored by the
+    // position value, guided by the heuristic (benches/README.md, "Dog ismcts").
+    decision_with(
+        c,
+        "dog, heuristic rollouts cut at 8, prior 2",
+        &Dog::from_options(&Map::new()).unwrap(),
+        60,
+        10,
+        IsmctsParams {
+            rollout: Rollout::Heuristic,
+            rollout_depth: Some(8),
+            prior: 2.0,
+            ..IsmctsParams::default()
+        },
+    );
 }
 
 /// `the_game heuristic/<n> players`: whole games with the heuristic in every seat, one

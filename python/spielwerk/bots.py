@@ -28,10 +28,12 @@ that looks the same to the seat. The bots:
   untried actions count as one visit at the neutral reward instead of infinitely urgent),
   ``rollout_depth`` (default ``None``: rollouts play to the end; a number from 0 to 10000
   stops each rollout after that many actions and scores the position by the game's
-  estimate of each seat's chance to win, where the game has one: Schotten Totten) and
+  estimate of each seat's chance to win, where the game has one: Schotten Totten and Dog;
+  Caravan and The Game play on to the end) and
   ``dominant`` (default ``False``; ``True`` takes the game's dominant actions at once
   instead of searching them: Schotten Totten's provable claims, S3b/S5). Recommended for
-  Schotten Totten: ``rollout_depth=0, c=0.4, dominant=True`` (see ``benches/README.md``).
+  Schotten Totten: ``rollout_depth=0, c=0.4, dominant=True``; for Dog:
+  ``rollout="heuristic", rollout_depth=8, prior=2`` (see ``benches/README.md``).
 
 An unknown name or parameter is a ``spielwerk.errors.SpielwerkError`` (a ``ValueError``)
 with the code ``unknown_bot`` or ``invalid_bot_params`` that names the allowed ones.

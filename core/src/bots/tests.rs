@@ -190,6 +190,64 @@ fn no_prior_searches_as_before() {
     assert_eq!(found, (vec![(0, 3), (1, 22), (4, 5), (13, 30)], 13, 61));
 }
 
+/// A rollout is cut off only where the game can score the position: Caravan has no
+/// estimate, so any `rollout_depth` plays to the end and searches exactly as without one.
+#[test]
+fn rollout_depth_without_an_estimate_plays_to_the_end() {
+    assert_eq!(IsmctsParams::default().rollout_depth, None);
+    let caravan = game::<CaravanGame>();
+    let state = position(&caravan, 4, 30);
+    let seat = state.current_player().unwrap();
+    assert!(!state.heuristic_value_into(&mut Vec::new()));
+    for rollout in [Rollout::Random, Rollout::Heuristic] {
+        let search = |rollout_depth| {
+            Ismcts::new(IsmctsParams {
+                iterations: 200,
+                rollout,
+                rollout_depth,
+                ..IsmctsParams::default()
+            })
+            .search(&state, seat, 9)
+            .unwrap()
+            .unwrap()
+        };
+        assert_eq!(search(Some(5)), search(None), "{rollout:?}");
+    }
+    // Dog has one: there the cut changes the search.
+    let dog = game::<Dog>();
+    let state = position(&dog, 3, 40);
+    let seat = *state.seats_to_move().last().unwrap();
+    let search = |rollout_depth| {
+        Ismcts::new(IsmctsParams {
+            iterations: 60,
+            rollout_depth,
+            ..IsmctsParams::default()
+        })
+        .search(&state, seat, 2)
+        .unwrap()
+        .unwrap()
+        .children
+    };
+    assert_ne!(search(Some(4)), search(None));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 8, ..ProptestConfig::default() })]
+
+    // The position value reads the whole deal: it must be a deal of the seat's view only.
+    #[test]
+    fn ismcts_with_cut_off_rollouts_sees_only_the_view(seed in any::<u64>(), plies in 0u64..300) {
+        let bot = Ismcts::new(IsmctsParams {
+            iterations: 30,
+            prior: 2.0,
+            rollout: Rollout::Heuristic,
+            rollout_depth: Some(8),
+            ..IsmctsParams::default()
+        });
+        decides_from_the_view_alone_with(game::<Dog>(), seed, plies, &bot);
+    }
+}
+
 #[test]
 fn ismcts_decides_for_either_partner_in_dogs_exchange() {
     let game = game::<Dog>();
