@@ -28,6 +28,8 @@ const MAX_DEPTH: usize = 64;
 
 /// What `__reduce__` returns: a callable and its arguments.
 type Reduce<'py, Args> = (Bound<'py, PyAny>, Args);
+/// What a state pickles to: its game, its snapshot and the seed of its deal, if any.
+type StateReduce<'py> = Reduce<'py, (Py<Game>, Bound<'py, PyBytes>, Option<u64>)>;
 
 thread_local! {
     /// The scratch list of legal actions, so that read-only calls need no `&mut self`.
@@ -708,10 +710,7 @@ impl State {
 
     /// Pickles as a snapshot (checked whole on unpickling, like JSON), with the seed of
     /// the deal if there is one, so that `serialize_compact()` still works afterwards.
-    fn __reduce__<'py>(
-        &self,
-        py: Python<'py>,
-    ) -> PyResult<Reduce<'py, (Py<Game>, Bound<'py, PyBytes>, Option<u64>)>> {
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<StateReduce<'py>> {
         let restore = py.import("spielwerk._spielwerk")?.getattr("_restore_state")?;
         Ok((
             restore,
