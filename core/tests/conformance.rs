@@ -335,8 +335,8 @@ fn mutate(doc: &mut Value, rng: &mut ChaCha8Rng, strings: &[String]) {
         Value::Number(n) => {
             let x = n.as_i64().unwrap_or(0);
             *target = match rng.random_range(0..8) {
-                0 => json!(x + 1),
-                1 => json!(x - 1),
+                0 => json!(x.saturating_add(1)),
+                1 => json!(x.saturating_sub(1)),
                 2 => json!(0),
                 3 => json!(-1),
                 4 => json!(u64::MAX),
