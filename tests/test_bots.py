@@ -64,7 +64,8 @@ def test_unknown_names_and_parameters_name_the_allowed_ones() -> None:
         spielwerk.bots.make("alphazero", "caravan")
     assert isinstance(unknown.value, SpielwerkError)
     assert unknown.value.code == "unknown_bot"
-    with pytest.raises(SpielwerkError, match="c, dominant, iterations, prior, rollout, rollout_depth, time_ms") as bad:
+    allowed = "c, dominant, iterations, prior, rollout, rollout_depth, time_ms"
+    with pytest.raises(SpielwerkError, match=allowed) as bad:
         spielwerk.bots.make("ismcts", "caravan", depth=3)
     assert bad.value.code == "invalid_bot_params"
     bad_params: list[dict[str, Any]] = [
