@@ -64,7 +64,7 @@ def test_unknown_names_and_parameters_name_the_allowed_ones() -> None:
         spielwerk.bots.make("alphazero", "caravan")
     assert isinstance(unknown.value, SpielwerkError)
     assert unknown.value.code == "unknown_bot"
-    allowed = "c, dominant, iterations, prior, rollout, rollout_depth, time_ms"
+    allowed = "c, dominant, iterations, prior, rollout, rollout_depth, time_ms, widen"
     with pytest.raises(SpielwerkError, match=allowed) as bad:
         spielwerk.bots.make("ismcts", "caravan", depth=3)
     assert bad.value.code == "invalid_bot_params"
@@ -76,6 +76,8 @@ def test_unknown_names_and_parameters_name_the_allowed_ones() -> None:
         {"prior": -0.5},
         {"rollout_depth": -1},
         {"dominant": "yes"},
+        {"widen": -1},
+        {"widen": 1001},
     ]
     for params in bad_params:
         with pytest.raises(SpielwerkError) as e:
@@ -100,6 +102,7 @@ def test_a_bot_tells_what_it_is() -> None:
         "rollout": "random",
         "rollout_depth": None,
         "time_ms": None,
+        "widen": 0,
     }
     assert "iterations=50" in repr(bot) and "rollout='random'" in repr(bot)
     assert spielwerk.bots.make("ismcts", "dog", time_ms=5).params["time_ms"] == 5

@@ -128,6 +128,15 @@ pub trait GameState: Clone + Send + Sync + Serialize + DeserializeOwned + 'stati
     fn dominant_action(&self) -> Option<Action> {
         None
     }
+    /// The actions of `seat` that the game's heuristic ranks, each with its score
+    /// (higher is better: the heuristic plays a best one), written to `out`, for search
+    /// that widens its tree by them (`ismcts`'s `widen`); left empty where the game ranks
+    /// none (then search weighs every legal action). Like the heuristic, it decides from
+    /// nothing `seat` cannot see.
+    fn heuristic_scores_into(&self, seat: usize, out: &mut Vec<(Action, f32)>) {
+        let _ = seat;
+        out.clear();
+    }
     /// Plays to the end with every seat following [`GameState::heuristic_action`];
     /// returns the number of actions. A game may override it with a faster loop that
     /// makes exactly the same decisions (its tests compare the two).

@@ -76,6 +76,12 @@ pub struct IsmctsParams {
     /// Totten's provable claims) at once, in the tree and at the root, instead of
     /// searching them as choices.
     pub dominant: bool,
+    /// Progressive widening by the heuristic's ranking
+    /// ([`GameState::heuristic_scores_into`]; 0: off, every legal action is searched): a
+    /// node weighs only the `widen` best-ranked actions of its actor in the deal, one more
+    /// as its visits grow (see [`widened`]), so that iterations go deeper and each move is
+    /// judged against good replies rather than all of them.
+    pub widen: u32,
 }
 
 impl Default for IsmctsParams {
@@ -88,6 +94,7 @@ impl Default for IsmctsParams {
             prior: 0.0,
             rollout_depth: None,
             dominant: false,
+            widen: 0,
         }
     }
 }
@@ -101,6 +108,7 @@ impl IsmctsParams {
         "rollout",
         "rollout_depth",
         "time_ms",
+        "widen",
     ];
     /// The most iterations a decision may ask for.
     pub const MAX_ITERATIONS: u64 = 100_000_000;
@@ -157,6 +165,13 @@ impl IsmctsParams {
         if let Some(v) = params.get("dominant") {
             out.dominant = v.as_bool().ok_or_else(|| bad("dominant", "true or false"))?;
         }
+        if let Some(v) = params.get("widen") {
+            out.widen = v
+                .as_u64()
+                .and_then(|k| u32::try_from(k).ok())
+                .filter(|&k| k <= 1000)
+                .ok_or_else(|| bad("widen", "a whole number from 0 to 1000"))?;
+        }
         if let Some(v) = params.get("rollout") {
             out.rollout = match v.as_str() {
                 Some("random") => Rollout::Random,
@@ -180,6 +195,7 @@ impl IsmctsParams {
             self.rollout_depth.map_or(Value::Null, Value::from),
         );
         m.insert("time_ms".into(), self.time_ms.map_or(Value::Null, Value::from));
+        m.insert("widen".into(), self.widen.into());
         m
     }
 }
@@ -306,6 +322,29 @@ fn short_playout<S: GameState>(
     }
 }
 
+/// How many of the best-ranked actions a node with `visits` weighs under progressive
+/// widening from `widen`: one more each time the square root of its visits grows by
+/// [`WIDEN_STEP`].
+fn widened(widen: u32, visits: u32) -> usize {
+    static STEP: std::sync::OnceLock<f64> = std::sync::OnceLock::new();
+    let step = *STEP.get_or_init(|| {
+        std::env::var("SW_WS")
+            .ok()
+            .and_then(|v| v.parse::<f64>().ok())
+            .unwrap_or(WIDEN_STEP)
+    });
+    widen as usize + (f64::from(visits).sqrt() / step) as usize
+}
+
+/// See [`widened`].
+const WIDEN_STEP: f64 = 4.0;
+
+/// Sorts scored actions best first (ties to the lower id, so that the order does not
+/// depend on the order the game lists them in).
+fn rank(scores: &mut [(Action, f32)]) {
+    scores.sort_unstable_by(|x, y| y.1.total_cmp(&x.1).then(x.0.cmp(&y.0)));
+}
+
 impl Ismcts {
     pub fn new(params: IsmctsParams) -> Self {
         Self { params }
@@ -366,6 +405,15 @@ impl Ismcts {
         } else {
             None
         };
+        // Progressive widening: the root's ranking is the seat's own, from its view (the
+        // heuristic reads only the view, so any deal gives the same).
+        let widen = self.params.widen;
+        let mut root_ranking: Vec<(Action, f32)> = Vec::new();
+        let mut ranking: Vec<(Action, f32)> = Vec::new();
+        if widen > 0 {
+            first.heuristic_scores_into(seat, &mut root_ranking);
+            rank(&mut root_ranking);
+        }
         let deadline = self
             .params
             .time_ms
@@ -429,6 +477,24 @@ impl Ismcts {
                 } else {
                     deal.legal_actions_into(&mut legal);
                 }
+                // Widening: only the best-ranked actions of the actor in this deal, best
+                // first (the ranking holds only legal actions).
+                let mut widened_here = false;
+                if widen > 0 {
+                    let ranked = if node == 0 {
+                        &root_ranking
+                    } else {
+                        deal.heuristic_scores_into(actor, &mut ranking);
+                        rank(&mut ranking);
+                        &ranking
+                    };
+                    if !ranked.is_empty() {
+                        let k = widened(widen, nodes[node].visits);
+                        legal.clear();
+                        legal.extend(ranked.iter().take(k).map(|&(a, _)| a));
+                        widened_here = true;
+                    }
+                }
                 for &a in &legal {
                     mask.set(a);
                 }
@@ -471,6 +537,8 @@ impl Ismcts {
                 let (next, action) = if expand {
                     let action = match favourite {
                         Some(f) if untried.contains(&f) => f,
+                        // The best-ranked action not yet tried.
+                        _ if widened_here => untried[0],
                         _ => untried[rng.random_range(0..untried.len())],
                     };
                     let id = u32::try_from(nodes.len()).expect("fewer than 2^32 nodes");

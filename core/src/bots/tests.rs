@@ -466,7 +466,7 @@ fn bots_by_name_refuse_unknown_names_and_parameters() {
     assert_eq!(e.code(), "invalid_bot_params");
     assert!(
         e.to_string()
-            .contains("c, dominant, iterations, prior, rollout, rollout_depth, time_ms"),
+            .contains("c, dominant, iterations, prior, rollout, rollout_depth, time_ms, widen"),
         "{e}"
     );
     for bad in [
@@ -481,6 +481,9 @@ fn bots_by_name_refuse_unknown_names_and_parameters() {
         json!({"rollout_depth": 10_001}),
         json!({"rollout_depth": "short"}),
         json!({"dominant": 1}),
+        json!({"widen": -1}),
+        json!({"widen": 1001}),
+        json!({"widen": 2.5}),
     ] {
         let e = make::<Dog>("ismcts", &params(bad.clone()), 0).err().unwrap();
         assert_eq!(e.code(), "invalid_bot_params", "{bad}");
@@ -641,7 +644,59 @@ proptest! {
         decides_from_the_view_alone_with(game::<SchottenTotten>(), seed, plies, &estimated(100, 2));
         // A game without an estimate plays its rollouts to the end.
         decides_from_the_view_alone_with(game::<CaravanGame>(), seed, plies * 2, &estimated(50, 0));
+        // Widening reads the heuristic's ranking of the seat's view at the root and of
+        // each actor in the deals below.
+        decides_from_the_view_alone_with(game::<SchottenTotten>(), seed, plies, &widened(200, 2));
     }
+}
+
+/// The estimate with progressive widening by the heuristic's ranking.
+fn widened(iterations: u64, widen: u32) -> Ismcts {
+    let mut bot = estimated(iterations, 0);
+    bot.params.widen = widen;
+    bot
+}
+
+/// Widening weighs only the best-ranked plays: at the root the seat's own, `widen` of
+/// them and one more each time the square root of the root's visits grows by 4. Widening
+/// 0 (the default) is the plain search ([`no_prior_searches_as_before`]); a game that
+/// ranks nothing (Caravan) searches as without it.
+#[test]
+fn widening_searches_the_best_ranked_plays_only() {
+    assert_eq!(IsmctsParams::default().widen, 0);
+    let st = game::<SchottenTotten>();
+    let state = position(&st, 4, 12);
+    let seat = state.current_player().unwrap();
+    let mut ranking = Vec::new();
+    state.heuristic_scores_into(seat, &mut ranking);
+    // The play step: every legal play is ranked.
+    let mut legal = Vec::new();
+    state.legal_actions_into(&mut legal);
+    let mut ranked: Vec<Action> = ranking.iter().map(|&(a, _)| a).collect();
+    ranked.sort_unstable();
+    assert_eq!(ranked, legal);
+    ranking.sort_by(|x, y| y.1.total_cmp(&x.1).then(x.0.cmp(&y.0)));
+    let mut heuristic = rng::seeded(1, 0);
+    assert_eq!(state.heuristic_action(seat, &mut heuristic), Some(ranking[0].0));
+    // 100 iterations: the last one finds 99 visits at the root, 2 + ⌊√99 / 4⌋ = 4 plays.
+    let search = widened(100, 2).search(&state, seat, 9).unwrap().unwrap();
+    let mut children: Vec<Action> = search.children.iter().map(|&(a, _, _)| a).collect();
+    let mut best: Vec<Action> = ranking[..4].iter().map(|&(a, _)| a).collect();
+    children.sort_unstable();
+    best.sort_unstable();
+    assert_eq!(children, best);
+
+    let caravan = game::<CaravanGame>();
+    let state = position(&caravan, 4, 30);
+    let seat = state.current_player().unwrap();
+    state.heuristic_scores_into(seat, &mut ranking);
+    assert!(ranking.is_empty());
+    let search = |widen| {
+        let mut bot = ismcts(40);
+        bot.params.widen = widen;
+        bot.search(&state, seat, 3).unwrap().unwrap()
+    };
+    assert_eq!(search(3), search(0));
 }
 
 /// With `dominant`, a provable claim is made at once, without a search (S3b, S5).

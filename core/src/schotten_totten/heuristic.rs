@@ -96,6 +96,49 @@ pub(crate) fn choose_with(state: &State, seat: usize, rng: &mut Rng, params: &Pa
     if hand.is_empty() || !(0..NUM_STONES).any(open) {
         return Some(PASS); // S3a: no card can be played
     }
+    // Ties are drawn at random; a hand holds six cards in play, but hand-built positions
+    // may hold more.
+    let mut best = [PASS; NUM_CARDS as usize * NUM_STONES];
+    let mut n_best = 0;
+    let mut best_score = f32::NEG_INFINITY;
+    score_plays(state, seat, params, |action, score| {
+        if score > best_score + 1e-6 {
+            best_score = score;
+            n_best = 0;
+        }
+        if score > best_score - 1e-6 {
+            best[n_best] = action;
+            n_best += 1;
+        }
+    });
+    Some(best[rng.random_range(0..n_best)])
+}
+
+/// Every play of `seat` (the play step, a card in hand and an open stone) with its
+/// score, the one [`choose`] maximises, for search that ranks the plays
+/// ([`crate::game::GameState::heuristic_scores_into`]); empty when `seat` may not play
+/// a card now (the claim step, a pass, the other player's turn).
+pub(crate) fn play_scores_into(state: &State, seat: usize, out: &mut Vec<(Action, f32)>) {
+    out.clear();
+    let stones = state.stones();
+    if state.phase() != Phase::Play
+        || usize::from(state.current) != seat
+        || state.hand_set(seat).is_empty()
+        || !(0..NUM_STONES).any(|s| stones[s].owner.is_none() && !stones[s].sides[seat].is_complete())
+    {
+        return;
+    }
+    score_plays(state, seat, &Params::DEFAULT, |action, score| {
+        out.push((action, score))
+    });
+}
+
+/// Calls `each` with every play of `seat` and its score: the weighted win chances of all
+/// stones after it. The play step, with a card in hand and an open stone.
+fn score_plays(state: &State, seat: usize, params: &Params, mut each: impl FnMut(Action, f32)) {
+    let stones = state.stones();
+    let hand = state.hand_set(seat);
+    let open = |s: usize| stones[s].owner.is_none() && !stones[s].sides[seat].is_complete();
     let model = Model::new(state, seat, params);
     let importance = importance(state, seat, params);
 
@@ -112,11 +155,6 @@ pub(crate) fn choose_with(state: &State, seat: usize, rng: &mut Rng, params: &Pa
             depends[s] = used;
         }
     }
-    // Ties are drawn at random; a hand holds six cards in play, but hand-built positions
-    // may hold more.
-    let mut best = [PASS; NUM_CARDS as usize * NUM_STONES];
-    let mut n_best = 0;
-    let mut best_score = f32::NEG_INFINITY;
     let mut values = [0.0f32; NUM_STONES];
     for card in hand.iter() {
         let rest = hand.minus(CardSet(card.bit()));
@@ -131,18 +169,9 @@ pub(crate) fn choose_with(state: &State, seat: usize, rng: &mut Rng, params: &Pa
         }
         for s in (0..NUM_STONES).filter(|&s| open(s)) {
             let after = importance[s] * model.win_chance(state, s, Some(card), rest).0;
-            let score = total - values[s] + after;
-            if score > best_score + 1e-6 {
-                best_score = score;
-                n_best = 0;
-            }
-            if score > best_score - 1e-6 {
-                best[n_best] = play_action(card, s);
-                n_best += 1;
-            }
+            each(play_action(card, s), total - values[s] + after);
         }
     }
-    Some(best[rng.random_range(0..n_best)])
 }
 
 /// The chance that each of some cards reaches a side, with the chance that none of `k`

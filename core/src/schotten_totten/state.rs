@@ -1077,6 +1077,10 @@ impl GameState for State {
     fn heuristic_action(&self, seat: usize, rng: &mut crate::rng::Rng) -> Option<Action> {
         super::heuristic::choose(self, seat, rng)
     }
+    /// The heuristic's score of every card play (the claim step and a pass rank none).
+    fn heuristic_scores_into(&self, seat: usize, out: &mut Vec<(Action, f32)>) {
+        super::heuristic::play_scores_into(self, seat, out);
+    }
     fn heuristic_value_into(&self, out: &mut Vec<f64>) -> bool {
         let value = super::heuristic::game_value(self);
         out.clear();
