@@ -93,6 +93,19 @@ fn ismcts(c: &mut Criterion) {
         30,
         IsmctsParams::from_json(&options(json!({"rollout_depth": 0, "c": 0.4, "dominant": true}))).unwrap(),
     );
+    // The same, widened by the heuristic's ranking: each node weighs its actor's best
+    // plays only (benches/README.md, "Schotten Totten ismcts").
+    decision_with(
+        c,
+        "schotten_totten/widen 4",
+        &SchottenTotten::from_options(&Map::new()).unwrap(),
+        20,
+        30,
+        IsmctsParams::from_json(&options(
+            json!({"rollout_depth": 0, "c": 0.4, "dominant": true, "widen": 4}),
+        ))
+        .unwrap(),
+    );
     decision(
         c,
         "caravan",

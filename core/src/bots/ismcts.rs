@@ -326,17 +326,10 @@ fn short_playout<S: GameState>(
 /// widening from `widen`: one more each time the square root of its visits grows by
 /// [`WIDEN_STEP`].
 fn widened(widen: u32, visits: u32) -> usize {
-    static STEP: std::sync::OnceLock<f64> = std::sync::OnceLock::new();
-    let step = *STEP.get_or_init(|| {
-        std::env::var("SW_WS")
-            .ok()
-            .and_then(|v| v.parse::<f64>().ok())
-            .unwrap_or(WIDEN_STEP)
-    });
-    widen as usize + (f64::from(visits).sqrt() / step) as usize
+    widen as usize + (f64::from(visits).sqrt() / WIDEN_STEP) as usize
 }
 
-/// See [`widened`].
+/// See [`widened`]: 4 played better than 2, 8 or no growth at all (benches/README.md).
 const WIDEN_STEP: f64 = 4.0;
 
 /// Sorts scored actions best first (ties to the lower id, so that the order does not
