@@ -390,12 +390,26 @@ def test_snapshots_pickle_and_refuse_what_is_not_theirs(name: str) -> None:
     unpickled = pickle.loads(pickle.dumps(state))
     assert unpickled == state
     assert unpickled.serialize_compact() == state.serialize_compact()
+    # A pickle is input from anyone: a forged deal seed is caught by replaying it on the
+    # first serialize_compact(), never written into a record of another game.
+    restore = spielwerk._spielwerk._restore_state
+    forged = restore(game, snapshot, 5)
+    assert forged == state
+    with pytest.raises(spielwerk.InvalidStateError, match="does not deal this state"):
+        forged.serialize_compact()
+    with pytest.raises(spielwerk.InvalidStateError, match="does not deal this state"):
+        pickle.loads(pickle.dumps(forged)).serialize_compact()
+    # The true seed passes the replay, and the state keeps it through further actions.
+    claimed = restore(game, snapshot, 4)
+    assert claimed.serialize_compact() == state.serialize_compact()
+    if not claimed.is_terminal():
+        claimed.apply_action(claimed.legal_actions()[0])
+        assert game.deserialize_state(claimed.serialize_compact()) == claimed
     # A state read from JSON has no deal's seed, before pickling or after.
     read = game.deserialize_state(state.serialize())
     with pytest.raises(spielwerk.SpielwerkError):
         pickle.loads(pickle.dumps(read)).serialize_compact()
     # Pickles from before snapshots (JSON or a compact record) still load.
-    restore = spielwerk._spielwerk._restore_state
     assert restore(game, state.serialize()) == restore(game, state.serialize_compact()) == state
     # JSON as UTF-8 bytes is read as JSON.
     assert game.deserialize_state(state.serialize().encode()) == state

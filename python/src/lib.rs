@@ -266,8 +266,8 @@ impl Game {
 
 impl Game {
     /// `deserialize_state` and unpickling: a snapshot (`bytes`), else JSON or a compact
-    /// record. `seed` is the deal's seed a pickled snapshot carries; a compact record
-    /// names its own.
+    /// record. `seed` is the deal's seed a pickled snapshot claims (checked when it is
+    /// first used, [`Deal::Claimed`]); a compact record names its own and is replayed.
     fn read_state(slf: &Bound<'_, Self>, data: &Bound<'_, PyAny>, seed: Option<u64>) -> PyResult<State> {
         let py = slf.py();
         let game = slf.get().inner.as_ref();
@@ -275,7 +275,8 @@ impl Game {
             let bytes = bytes.as_bytes();
             if snapshot::is_snapshot(bytes) {
                 let state = game.deserialize_snapshot(bytes).map_err(err(py))?;
-                return Ok(wrap_state(py, &slf.clone().unbind(), state, seed));
+                let deal = seed.map_or(Deal::Unknown, Deal::Claimed);
+                return Ok(wrap_state(py, &slf.clone().unbind(), state, deal));
             }
             std::str::from_utf8(bytes).map_err(|_| {
                 raise(
@@ -291,21 +292,21 @@ impl Game {
                 data.get_type().name()?
             )));
         };
-        let (seed, state) = if compact::is_compact(text) {
+        let (deal, state) = if compact::is_compact(text) {
             let (seed, state) = compact::read(game, text).map_err(err(py))?;
-            (Some(seed), state)
+            (Deal::Seed(seed), state)
         } else {
-            (None, game.deserialize_state(text).map_err(err(py))?)
+            (Deal::Unknown, game.deserialize_state(text).map_err(err(py))?)
         };
-        Ok(wrap_state(py, &slf.clone().unbind(), state, seed))
+        Ok(wrap_state(py, &slf.clone().unbind(), state, deal))
     }
 }
 
-fn wrap_state(py: Python<'_>, game: &Py<Game>, inner: Box<dyn DynState>, seed: Option<u64>) -> State {
+fn wrap_state(py: Python<'_>, game: &Py<Game>, inner: Box<dyn DynState>, deal: Deal) -> State {
     State {
         inner,
         game: game.clone_ref(py),
-        seed,
+        deal,
     }
 }
 
@@ -366,7 +367,7 @@ impl Game {
     #[pyo3(signature = (seed = Seed(0)), text_signature = "(self, seed=0)")]
     fn new_initial_state(slf: &Bound<'_, Self>, seed: Seed) -> State {
         let state = slf.get().inner.new_initial_state(seed.0);
-        wrap_state(slf.py(), &slf.clone().unbind(), state, Some(seed.0))
+        wrap_state(slf.py(), &slf.clone().unbind(), state, Deal::Seed(seed.0))
     }
 
     /// Reads a state written by `State.serialize()` or `State.serialize_compact()` (a
@@ -383,7 +384,7 @@ impl Game {
         let py = slf.py();
         let view = to_json(view, "a view")?;
         let state = slf.get().inner.state_from_view(&view, seed.0).map_err(err(py))?;
-        Ok(wrap_state(py, &slf.clone().unbind(), state, None))
+        Ok(wrap_state(py, &slf.clone().unbind(), state, Deal::Unknown))
     }
 
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduce<'py, (String, String)>> {
@@ -432,9 +433,31 @@ impl Game {
 struct State {
     inner: Box<dyn DynState>,
     game: Py<Game>,
-    /// The seed the state was dealt from, if it was (then seed and history describe it
-    /// whole: its compact form).
-    seed: Option<u64>,
+    /// Where the state was dealt from, for its compact form.
+    deal: Deal,
+}
+
+/// Where a state's deal comes from: a seed makes seed and history a description of the
+/// whole state (its compact form).
+#[derive(Clone, Copy, Debug)]
+enum Deal {
+    /// Read from JSON or a snapshot, or built from a view: no compact form.
+    Unknown,
+    /// Dealt from this seed by `new_initial_state` or replayed from a compact record.
+    Seed(u64),
+    /// The seed a pickle names. A pickle may come from anyone and is not replayed on
+    /// loading (the snapshot makes that unnecessary), so the seed is checked by replaying
+    /// on the first `serialize_compact()`: a forged one would write a record of another game.
+    Claimed(u64),
+}
+
+impl Deal {
+    fn seed(self) -> Option<u64> {
+        match self {
+            Deal::Unknown => None,
+            Deal::Seed(seed) | Deal::Claimed(seed) => Some(seed),
+        }
+    }
 }
 
 impl State {
@@ -663,11 +686,11 @@ impl State {
     fn resample(&self, py: Python<'_>, player: Int, seed: Seed) -> PyResult<State> {
         let player = self.game.get().check_player(py, player)?;
         let state = self.inner.resample(player, seed.0).map_err(err(py))?;
-        Ok(wrap_state(py, &self.game, state, None))
+        Ok(wrap_state(py, &self.game, state, Deal::Unknown))
     }
 
     fn clone(&self, py: Python<'_>) -> State {
-        wrap_state(py, &self.game, self.inner.clone_box(), self.seed)
+        wrap_state(py, &self.game, self.inner.clone_box(), self.deal)
     }
 
     fn __copy__(&self, py: Python<'_>) -> State {
@@ -685,15 +708,32 @@ impl State {
 
     /// The compact form: seed, options and actions as JSON, replayed by
     /// `Game.deserialize_state`. Only for states dealt from a seed (`new_initial_state`
-    /// and what follows from it by `apply_action`); others raise `SpielwerkError`.
-    fn serialize_compact(&self, py: Python<'_>) -> PyResult<String> {
-        match self.seed {
-            Some(seed) => Ok(compact::write(
-                self.game.get().inner.as_ref(),
-                seed,
-                self.inner.as_ref(),
-            )),
-            None => Err(invalid_argument(
+    /// and what follows from it by `apply_action`); others raise `SpielwerkError`. An
+    /// unpickled state's seed is checked by replaying it the first time (a seed that does
+    /// not deal the state raises `InvalidStateError`).
+    fn serialize_compact(&mut self, py: Python<'_>) -> PyResult<String> {
+        let game = self.game.get().inner.as_ref();
+        match self.deal {
+            Deal::Seed(seed) => Ok(compact::write(game, seed, self.inner.as_ref())),
+            Deal::Claimed(seed) => {
+                let record = compact::write(game, seed, self.inner.as_ref());
+                let replayed = compact::read(game, &record)
+                    .ok()
+                    .map(|(_, state)| state.to_snapshot());
+                if replayed != Some(self.inner.to_snapshot()) {
+                    return Err(raise(
+                        py,
+                        Error::InvalidState(format!(
+                            "the pickle's deal seed {seed} does not deal this state (its actions \
+                             replayed from that seed do not lead to it), so it has no compact form; \
+                             use serialize() or serialize_snapshot()"
+                        )),
+                    ));
+                }
+                self.deal = Deal::Seed(seed);
+                Ok(record)
+            }
+            Deal::Unknown => Err(invalid_argument(
                 py,
                 "this state was not dealt from a seed (it was read from JSON or built from a view), \
                  so it has no compact form; use serialize()"
@@ -714,7 +754,11 @@ impl State {
         let restore = py.import("spielwerk._spielwerk")?.getattr("_restore_state")?;
         Ok((
             restore,
-            (self.game.clone_ref(py), self.serialize_snapshot(py), self.seed),
+            (
+                self.game.clone_ref(py),
+                self.serialize_snapshot(py),
+                self.deal.seed(),
+            ),
         ))
     }
 
