@@ -129,7 +129,7 @@ pub(crate) fn play_scores_into(state: &State, seat: usize, out: &mut Vec<(Action
         return;
     }
     score_plays(state, seat, &Params::DEFAULT, |action, score| {
-        out.push((action, score))
+        out.push((action, score));
     });
 }
 
