@@ -29,14 +29,14 @@ that looks the same to the seat. The bots:
   ``rollout_depth`` (default ``None``: rollouts play to the end; a number from 0 to 10000
   stops each rollout after that many actions and scores the position by the game's
   estimate of each seat's chance to win, where the game has one: Schotten Totten and Dog;
-  Caravan and The Game play on to the end) and
+  Caravan and The Game play on to the end),
   ``dominant`` (default ``False``; ``True`` takes the game's dominant actions at once
   instead of searching them: Schotten Totten's provable claims, S3b/S5) and ``widen``
   (default 0: off; up to 1000: progressive widening, each node weighs only the ``widen``
   actions its actor's heuristic ranks best in the deal, one more each time the square
   root of the node's visits grows by 4; Schotten Totten ranks its card plays, other games
   none, and then every legal action is weighed). Recommended for
-  Schotten Totten: ``rollout_depth=0, c=0.4, dominant=True``; for Dog:
+  Schotten Totten: ``rollout_depth=0, c=0.4, dominant=True, widen=4``; for Dog:
   ``rollout="heuristic", rollout_depth=8, prior=2`` (see ``benches/README.md``).
 
 An unknown name or parameter is a ``spielwerk.errors.SpielwerkError`` (a ``ValueError``)
