@@ -675,6 +675,13 @@ fn widening_searches_the_best_ranked_plays_only() {
     let mut ranked: Vec<Action> = ranking.iter().map(|&(a, _)| a).collect();
     ranked.sort_unstable();
     assert_eq!(ranked, legal);
+    // The ranking reads only the seat's view: a resample ranks the same.
+    let mut again = Vec::new();
+    state
+        .resample(seat, 5)
+        .unwrap()
+        .heuristic_scores_into(seat, &mut again);
+    assert_eq!(again, ranking);
     ranking.sort_by(|x, y| y.1.total_cmp(&x.1).then(x.0.cmp(&y.0)));
     let mut heuristic = rng::seeded(1, 0);
     assert_eq!(state.heuristic_action(seat, &mut heuristic), Some(ranking[0].0));
