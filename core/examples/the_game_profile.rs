@@ -44,26 +44,42 @@ fn main() {
         return;
     }
     let players = args.first().map_or(2, |a| a.parse().expect("a player count"));
-    let games: u64 = args.get(1).map_or(20_000, |a| a.parse().expect("a number of games"));
+    let games: u64 = args
+        .get(1)
+        .map_or(20_000, |a| a.parse().expect("a number of games"));
     let game = game(players, false);
     let replay = args.get(2).map(String::as_str) == Some("replay");
-    let histories: Vec<Vec<u32>> = (0..if replay { games.min(2000) } else { 0 }).map(|seed| {
-        let mut state = game.new_initial_state(seed);
-        heuristic_playout(&mut state, &mut rng::seeded(seed, rng::STREAM_POLICY));
-        state.history().iter().map(|a| a as u32).collect()
-    }).collect();
+    let histories: Vec<Vec<u32>> = (0..if replay { games.min(2000) } else { 0 })
+        .map(|seed| {
+            let mut state = game.new_initial_state(seed);
+            heuristic_playout(&mut state, &mut rng::seeded(seed, rng::STREAM_POLICY));
+            state.history().iter().map(|a| a as u32).collect()
+        })
+        .collect();
     let start = Instant::now();
-    for _ in 0..5 { for (seed, h) in histories.iter().enumerate() {
-        let mut state = game.new_initial_state(seed as u64);
-        for &a in h { state.apply_action(a as _).unwrap(); }
-        std::hint::black_box(&state);
-    }}
-    println!("replay {:.2} µs per game", start.elapsed().as_secs_f64() * 1e6 / (5.0 * histories.len() as f64));
+    for _ in 0..5 {
+        for (seed, h) in histories.iter().enumerate() {
+            let mut state = game.new_initial_state(seed as u64);
+            for &a in h {
+                state.apply_action(a as _).unwrap();
+            }
+            std::hint::black_box(&state);
+        }
+    }
+    println!(
+        "replay {:.2} µs per game",
+        start.elapsed().as_secs_f64() * 1e6 / (5.0 * histories.len() as f64)
+    );
     let start = Instant::now();
-    for _ in 0..5 { for (seed, _) in histories.iter().enumerate() {
-        std::hint::black_box(game.new_initial_state(seed as u64));
-    }}
-    println!("deal {:.2} µs per game", start.elapsed().as_secs_f64() * 1e6 / (5.0 * histories.len() as f64));
+    for _ in 0..5 {
+        for (seed, _) in histories.iter().enumerate() {
+            std::hint::black_box(game.new_initial_state(seed as u64));
+        }
+    }
+    println!(
+        "deal {:.2} µs per game",
+        start.elapsed().as_secs_f64() * 1e6 / (5.0 * histories.len() as f64)
+    );
     let start = Instant::now();
     let mut actions = 0;
     for seed in 0..games {

@@ -36,7 +36,7 @@
 //! pile before every action, and decides exactly as [`choose`] (a test compares them).
 
 use super::State;
-use super::state::{END_TURN, Hand, NUM_PILES, ascending, decode, play_action};
+use super::state::{END_TURN, Hand, NUM_PILES, ascending, decode, play_action, takes};
 use crate::game::{Action, GameState};
 use crate::rng::Rng;
 
@@ -154,10 +154,14 @@ fn above(top: u8) -> u128 {
     !((bit(top) << 1) - 1)
 }
 
-/// A descending pile seen as an ascending one: card `c` becomes `101 - c`, so its start
-/// 100 becomes 1, "lower" becomes "higher" and ten up becomes ten down (T4).
-fn mirror(mask: u128) -> u128 {
-    mask.reverse_bits() >> (128 - 102)
+/// The cards below `top`.
+fn below(top: u8) -> u128 {
+    bit(top) - 1
+}
+
+/// The highest card in `set` (not empty).
+fn highest(set: u128) -> u8 {
+    127 - set.leading_zeros() as u8
 }
 
 /// The number of cards in `set`. The build has no hardware popcount (no `target-cpu`),
@@ -166,49 +170,24 @@ fn count(set: u128) -> i32 {
     if set == 0 { 0 } else { set.count_ones() as i32 }
 }
 
-/// The coordinates a pile is read in: its own (ascending as it is, descending
-/// [`mirror`]ed) are index 0 for ascending piles and 1 for descending ones.
-const fn coords(pile: usize) -> usize {
-    if ascending(pile) { 0 } else { 1 }
-}
-
-/// The cards a pile takes (T4) whose top is `top` in the pile's own coordinates, in those
-/// coordinates and mirrored. Bits outside the cards 2–99 may be set: every mask here is
-/// only ever cut down to own or unseen cards.
-fn takes(top: u8) -> [u128; 2] {
-    let ahead = above(top) | top.checked_sub(10).map_or(0, bit);
-    let m = 101 - top;
-    [ahead, (bit(m) - 1) | bit(m + 10)]
-}
-
-/// What the seat sees, as bit masks in both coordinates (index 0 real, index 1 mirrored):
-/// its hand, the cards nobody at the table has shown (another hand or the draw pile),
-/// and the piles.
+/// What the seat sees, as bit masks of the cards by number: its hand, the cards nobody
+/// at the table has shown (another hand or the draw pile), and the piles.
 #[derive(Clone, Copy)]
 struct Position {
-    /// The tops in each pile's own coordinates.
     tops: [u8; NUM_PILES],
-    own: [u128; 2],
-    unseen: [u128; 2],
-    /// The cards each pile takes, in real (0) and mirrored (1) coordinates.
-    takes: [[u128; 2]; NUM_PILES],
+    own: u128,
+    unseen: u128,
+    /// The cards each pile takes (T4).
+    takes: [u128; NUM_PILES],
 }
 
 impl Position {
-    fn new(tops: &[u8; NUM_PILES], own: u128, unseen: u128) -> Self {
-        let tops = std::array::from_fn(|p| if ascending(p) { tops[p] } else { 101 - tops[p] });
+    fn new(tops: [u8; NUM_PILES], own: u128, unseen: u128) -> Self {
         Position {
             tops,
-            own: [own, mirror(own)],
-            unseen: [unseen, mirror(unseen)],
-            takes: std::array::from_fn(|p| {
-                let [ahead, back] = takes(tops[p]);
-                if ascending(p) {
-                    [ahead, back]
-                } else {
-                    [back, ahead]
-                }
-            }),
+            own,
+            unseen,
+            takes: std::array::from_fn(|p| takes(tops[p], p)),
         }
     }
 
@@ -216,24 +195,15 @@ impl Position {
     fn after(&self, play: &Play) -> Self {
         let mut next = *self;
         let p = play.pile();
-        let k = coords(p);
-        next.tops[p] = if ascending(p) {
-            play.landing
-        } else {
-            101 - play.landing
-        };
-        next.own[0] &= !play.used();
-        next.own[1] &= !mirror_cards(play.used());
-        let [ahead, back] = takes(next.tops[p]);
-        next.takes[p][k] = ahead;
-        next.takes[p][1 - k] = back;
+        next.tops[p] = play.landing;
+        next.own &= !play.used();
+        next.takes[p] = takes(play.landing, p);
         next
     }
 
-    /// What the seat sees of `pile`, in the pile's own coordinates.
+    /// What the seat sees of `pile`.
     fn sight(&self, pile: usize) -> PileSight {
-        let k = coords(pile);
-        let mut others = (0..NUM_PILES).filter(|&q| q != pile).map(|q| self.takes[q][k]);
+        let mut others = (0..NUM_PILES).filter(|&q| q != pile).map(|q| self.takes[q]);
         let (a, b, c) = (
             others.next().unwrap_or(0),
             others.next().unwrap_or(0),
@@ -243,35 +213,29 @@ impl Position {
         let two = (a & b) | (a & c) | (b & c);
         PileSight {
             top: self.tops[pile],
-            own: self.own[k],
-            unseen: self.unseen[k],
+            own: self.own,
+            unseen: self.unseen,
             dead: !any,
             once: any & !two,
-            more: two,
         }
     }
-}
 
-/// [`mirror`] of a set of at most two cards, bit by bit (cheaper than reversing 128 bits).
-fn mirror_cards(mut cards: u128) -> u128 {
-    let mut out = 0;
-    while cards != 0 {
-        out |= bit(101 - cards.trailing_zeros() as u8);
-        cards &= cards - 1;
+    fn sights(&self) -> [PileSight; NUM_PILES] {
+        std::array::from_fn(|p| self.sight(p))
     }
-    out
 }
 
-/// What the seat sees of one pile, in that pile's ascending coordinates ([`mirror`]).
+/// What the seat sees of one pile. Cards are read by their numbers on every pile: the
+/// cards a play jumps over are the same set whichever way its pile runs.
+#[derive(Clone, Copy)]
 struct PileSight {
     top: u8,
     own: u128,
     unseen: u128,
-    /// The cards no other pile takes any more, that one other pile takes, that two or
-    /// three take (T4, at the other piles' tops now).
+    /// The cards no other pile takes any more, and that exactly one other pile takes (T4,
+    /// at the other piles' tops now); the rest two or three take.
     dead: u128,
     once: u128,
-    more: u128,
 }
 
 impl PileSight {
@@ -286,9 +250,10 @@ impl PileSight {
         if len > 64 {
             let range = between(lo, hi);
             let kinds = |set: u128| {
-                w.dead * count(set & self.dead)
-                    + w.once * count(set & self.once)
-                    + w.more * count(set & self.more)
+                let dead = count(set & self.dead);
+                let once = count(set & self.once);
+                let more = count(set) - dead - once;
+                w.dead * dead + w.once * once + w.more * more
             };
             return kinds(self.unseen & range) + kinds(self.own & range) * w.own / 10 + steps;
         }
@@ -315,7 +280,7 @@ impl PileSight {
 struct Play {
     cost: i32,
     /// The cost is `sign` times the weight of the cards strictly between `lo` and `hi`
-    /// (in the pile's own coordinates: the cards it jumps over or wins back) plus `bonus`.
+    /// (the cards it jumps over or wins back) plus `bonus`.
     bonus: i32,
     sign: i8,
     lo: u8,
@@ -353,62 +318,113 @@ const MAX_PLAYS: usize = 32;
 
 /// The plays worth pricing on `pile`: the backward trick, the best pair of each kind and
 /// the plain jumps that can still beat the nearest, each handed to `push`.
+///
+/// Written out for each direction (T1): on a descending pile "above" is "below", ten
+/// back is ten up, and the nearest card is the highest.
 fn pile_plays(pile: usize, sight: &PileSight, w: &Weights, mut push: impl FnMut(Play)) {
-    let top = sight.top;
-    let real = |c: u8| if ascending(pile) { c } else { 101 - c };
-    let mut offer = |lo: u8, hi: u8, sign: i8, bonus: i32, first: u8, landing: u8| {
+    let (top, own) = (sight.top, sight.own);
+    let mut offer = |lo: u8, hi: u8, weight: i32, sign: i8, bonus: i32, first: u8, landing: u8| {
         push(Play {
-            cost: i32::from(sign) * sight.weigh(lo, hi, w) + bonus,
+            cost: i32::from(sign) * weight + bonus,
             bonus,
             sign,
             lo,
             hi,
-            card: real(first),
+            card: first,
             pile: pile as u8,
-            landing: real(landing),
+            landing,
         });
     };
-    // A backward trick (T4) wins back the cards between.
-    if let Some(back) = top.checked_sub(10).filter(|&c| sight.own & bit(c) != 0) {
-        offer(back, top, -1, -w.reset, back, back);
-    }
-    // Pairs ten apart: the far card first, then the near one as a backward trick.
-    let pairs = sight.own & (sight.own >> 10) & !((bit(top.saturating_sub(10)) << 1) - 1);
-    let below = pairs & (bit(top) - 1);
-    if below != 0 {
-        // Ends below the top: the lowest near card wins back the most.
-        let near = below.trailing_zeros() as u8;
-        offer(near, top, -1, -w.reset, near + 10, near);
-    }
-    let higher = pairs & above(top);
-    if higher != 0 {
-        let near = higher.trailing_zeros() as u8;
-        offer(top, near, 1, -(w.reset / 2), near + 10, near);
+    let asc = ascending(pile);
+    if asc {
+        // A backward trick (T4) wins back the cards between.
+        if let Some(back) = top.checked_sub(10).filter(|&c| own & bit(c) != 0) {
+            offer(back, top, sight.weigh(back, top, w), -1, -w.reset, back, back);
+        }
+        // Pairs ten apart: the far card first, then the near one as a backward trick.
+        let pairs = own & (own >> 10) & above(top.saturating_sub(10));
+        let under = pairs & below(top);
+        if under != 0 {
+            // Ends below the top: the lowest near card wins back the most.
+            let near = under.trailing_zeros() as u8;
+            offer(
+                near,
+                top,
+                sight.weigh(near, top, w),
+                -1,
+                -w.reset,
+                near + 10,
+                near,
+            );
+        }
+        let higher = pairs & above(top);
+        if higher != 0 {
+            let near = higher.trailing_zeros() as u8;
+            let weight = sight.weigh(top, near, w);
+            offer(top, near, weight, 1, -(w.reset / 2), near + 10, near);
+        }
+    } else {
+        let back = top + 10;
+        if own & bit(back) != 0 {
+            offer(top, back, sight.weigh(top, back, w), -1, -w.reset, back, back);
+        }
+        let pairs = own & (own << 10) & below(top + 10);
+        let under = pairs & above(top);
+        if under != 0 {
+            let near = highest(under);
+            offer(
+                top,
+                near,
+                sight.weigh(top, near, w),
+                -1,
+                -w.reset,
+                near - 10,
+                near,
+            );
+        }
+        let higher = pairs & below(top);
+        if higher != 0 {
+            let near = highest(higher);
+            let weight = sight.weigh(near, top, w);
+            offer(near, top, weight, 1, -(w.reset / 2), near - 10, near);
+        }
     }
     // Plain jumps, nearest first: the price grows with the distance, up to the
     // discount for an unseen card ten back.
     let discount = w.partner.max(0);
     let mut nearest: Option<i32> = None;
-    let mut plain = sight.own & above(top) & !(sight.own << 10);
+    let mut plain = if asc {
+        own & above(top) & !(own << 10)
+    } else {
+        own & below(top) & !(own >> 10)
+    };
     while plain != 0 {
-        let card = plain.trailing_zeros() as u8;
-        plain &= plain - 1;
-        let base = sight.weigh(top, card, w);
+        let card = if asc {
+            plain.trailing_zeros() as u8
+        } else {
+            highest(plain)
+        };
+        plain &= !bit(card);
+        let (lo, hi, partner) = if asc {
+            (top, card, card > top + 10 && sight.unseen & bit(card - 10) != 0)
+        } else {
+            (card, top, card + 10 < top && sight.unseen & bit(card + 10) != 0)
+        };
+        let base = sight.weigh(lo, hi, w);
         if nearest.is_some_and(|c| base - discount >= c) {
             break;
         }
-        let partner = card > top + 10 && sight.unseen & bit(card - 10) != 0;
         let bonus = if partner { -w.partner } else { 0 };
         nearest = Some(nearest.map_or(base + bonus, |c| c.min(base + bonus)));
-        offer(top, card, 1, bonus, card, card);
+        offer(lo, hi, base, 1, bonus, card, card);
     }
 }
 
-/// The plays worth pricing from `position` on every pile, into `out`; returns how many.
-fn plays(position: &Position, w: &Weights, out: &mut [Play; MAX_PLAYS]) -> usize {
+/// The plays worth pricing on every pile (seen as `sights`), into `out`; returns how many.
+fn plays(sights: &[PileSight; NUM_PILES], w: &Weights, out: &mut [Play; MAX_PLAYS]) -> usize {
     let mut n = 0;
-    for pile in 0..NUM_PILES {
-        pile_plays(pile, &position.sight(pile), w, |play| {
+    for (pile, sight) in sights.iter().enumerate() {
+        pile_plays(pile, sight, w, |play| {
             if n < MAX_PLAYS {
                 out[n] = play;
                 n += 1;
@@ -426,31 +442,35 @@ fn cheapest(plays: &[Play]) -> Option<Play> {
         .reduce(|a, b| if b.cost < a.cost { b } else { a })
 }
 
-/// The plays after `first`, each handed to `visit`, from the `options` of the position
-/// before it (`next` is the position after it): the first's pile is priced anew from
-/// its landing; a play on another pile keeps its price unless the cards it jumps over
-/// changed (the first play took one of them out of the hand, or changed which piles
-/// still take them).
+/// The plays after `first`, each handed to `visit`, from the `options` of `position`
+/// (seen as `sights`): the first's pile is priced anew from its landing; a play on
+/// another pile keeps its price unless the cards it jumps over changed (the first play
+/// took one of them out of the hand, or changed which piles still take them).
 fn plays_after(
     position: &Position,
-    next: &Position,
+    sights: &[PileSight; NUM_PILES],
     first: &Play,
     options: &[Play],
     w: &Weights,
     mut visit: impl FnMut(Play),
 ) {
     let p = first.pile();
-    pile_plays(p, &next.sight(p), w, &mut visit);
-    let used = [first.used(), mirror_cards(first.used())];
-    let changed: [u128; 2] = std::array::from_fn(|k| position.takes[p][k] ^ next.takes[p][k]);
-    for play in options
-        .iter()
-        .filter(|o| o.pile() != p && o.used() & used[0] == 0)
-    {
-        let k = coords(play.pile());
-        if between(play.lo, play.hi) & (changed[k] | used[k]) == 0 {
+    let used = first.used();
+    // On the first's own pile only the top and the hand change: the other piles, which
+    // say what its cards are worth, stay.
+    let here = PileSight {
+        top: first.landing,
+        own: sights[p].own & !used,
+        ..sights[p]
+    };
+    pile_plays(p, &here, w, &mut visit);
+    let changed = position.takes[p] ^ takes(first.landing, p);
+    let mut next: Option<Position> = None;
+    for play in options.iter().filter(|o| o.pile() != p && o.used() & used == 0) {
+        if between(play.lo, play.hi) & (changed | used) == 0 {
             visit(*play);
         } else {
+            let next = next.get_or_insert_with(|| position.after(first));
             visit(Play {
                 cost: play.priced(&next.sight(play.pile()), w),
                 ..*play
@@ -460,46 +480,60 @@ fn plays_after(
 }
 
 /// The price of the cheapest play after `first` ([`plays_after`]).
-fn cheapest_second(position: &Position, first: &Play, options: &[Play], w: &Weights) -> i32 {
+fn cheapest_second(
+    position: &Position,
+    sights: &[PileSight; NUM_PILES],
+    first: &Play,
+    options: &[Play],
+    w: &Weights,
+) -> i32 {
     let mut best = NO_PLAY;
-    plays_after(position, &position.after(first), first, options, w, |play| {
+    plays_after(position, sights, first, options, w, |play| {
         best = best.min(play.cost);
     });
     best
 }
 
-/// The price of `play` from `position` (whose plays are `options`) while `need` plays
-/// are due: its own, the cheapest second after it if one is still due, and `ahead`
-/// tenths of the cheapest play after the due ones.
-fn value(position: &Position, play: &Play, options: &[Play], need: usize, w: &Weights) -> i32 {
+/// The price of `play` from `position` (seen as `sights`, whose plays are `options`)
+/// while `need` plays are due: its own, the cheapest second after it if one is still
+/// due, and `ahead` tenths of the cheapest play after the due ones.
+fn value(
+    position: &Position,
+    sights: &[PileSight; NUM_PILES],
+    play: &Play,
+    options: &[Play],
+    need: usize,
+    w: &Weights,
+) -> i32 {
     let rest = need.saturating_sub(play.cards());
     if w.ahead == 0 {
         return play.cost
             + if rest == 0 {
                 0
             } else {
-                cheapest_second(position, play, options, w)
+                cheapest_second(position, sights, play, options, w)
             };
     }
     if rest == 0 {
-        return play.cost + cheapest_second(position, play, options, w) * w.ahead / 10;
+        return play.cost + cheapest_second(position, sights, play, options, w) * w.ahead / 10;
     }
     // A second play is due: every second after this one, each with its own look ahead.
-    let next = position.after(play);
     let mut buffer = [EMPTY_PLAY; MAX_PLAYS];
     let mut n = 0;
-    plays_after(position, &next, play, options, w, |second| {
+    plays_after(position, sights, play, options, w, |second| {
         if n < MAX_PLAYS {
             buffer[n] = second;
             n += 1;
         }
     });
     let seconds = &buffer[..n];
+    let next = position.after(play);
+    let next_sights = next.sights();
     let second = seconds
         .iter()
         .map(|second| {
             let after = if rest == 1 {
-                cheapest_second(&next, second, seconds, w) * w.ahead / 10
+                cheapest_second(&next, &next_sights, second, seconds, w) * w.ahead / 10
             } else {
                 0
             };
@@ -552,9 +586,10 @@ fn decide(state: &State, seat: usize, played: u128) -> Option<Action> {
     let own = state.hand_set(seat).bits();
     // The played cards are public (the view shows them), so this is what the seat sees.
     let unseen = Hand::ALL.bits() & !played & !own;
-    let position = Position::new(&state.tops(), own, unseen);
+    let position = Position::new(state.tops(), own, unseen);
+    let sights = position.sights();
     let mut buffer = [EMPTY_PLAY; MAX_PLAYS];
-    let n = plays(&position, &w, &mut buffer);
+    let n = plays(&sights, &w, &mut buffer);
     let options = &buffer[..n];
     let need = state.minimum().saturating_sub(state.played_this_turn());
     let best = if need >= 1 {
@@ -562,7 +597,7 @@ fn decide(state: &State, seat: usize, played: u128) -> Option<Action> {
         // it (and, with `ahead`, the cheapest play after that).
         options
             .iter()
-            .map(|play| (value(&position, play, options, need, &w), play))
+            .map(|play| (value(&position, &sights, play, options, need, &w), play))
             .reduce(|a, b| if b.0 < a.0 { b } else { a })
             .map(|(_, play)| *play)
     } else {

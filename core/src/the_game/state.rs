@@ -42,6 +42,25 @@ pub(super) const fn fits(card: u8, top: u8, pile: usize) -> bool {
     }
 }
 
+/// T4 as a mask: bit `c` for every card `c` that fits on `pile` with `top` on it (bits
+/// outside the cards 2–99 may be set; they are only ever cut down to a hand).
+pub(super) fn takes(top: u8, pile: usize) -> u128 {
+    /// The bits below `n`.
+    fn below(n: u32) -> u128 {
+        if n >= 128 { u128::MAX } else { (1 << n) - 1 }
+    }
+    /// Bit `n`, none if it is outside the mask.
+    fn bit(n: u32) -> u128 {
+        if n >= 128 { 0 } else { 1 << n }
+    }
+    let top = u32::from(top);
+    if ascending(pile) {
+        !below(top + 1) | if top > 10 { bit(top - 10) } else { 0 }
+    } else {
+        below(top) | bit(top + 10)
+    }
+}
+
 /// A pile as the board shows it: "ascending pile 1", …, "descending pile 2". Ids stay
 /// 0–3 in JSON and actions; texts for people count each pair of piles from 1.
 pub fn pile_name(pile: usize) -> String {
@@ -411,9 +430,12 @@ impl State {
         self.outcome.filter(|o| !o.won).map(|_| self.current as usize)
     }
 
+    /// Whether the player to move holds a card that fits some pile (T4), from the masks
+    /// of the cards each pile takes rather than card by card (it is asked after every
+    /// action).
     fn can_play(&self) -> bool {
-        let hand = self.hands[self.current as usize];
-        hand.iter().any(|c| (0..NUM_PILES).any(|p| self.fits(c, p)))
+        let takes = (0..NUM_PILES).fold(0, |all, p| all | takes(self.tops[p], p));
+        self.hands[self.current as usize].bits() & takes != 0
     }
 
     fn score(&self) -> u32 {
@@ -512,11 +534,15 @@ impl State {
     /// T6: won when every card is played; lost as soon as the player to move has not
     /// reached the minimum and has no legal play. `current` must be a seat.
     pub(super) fn derived_outcome(&self) -> Option<Outcome> {
-        let score = self.score();
-        if score == 0 {
-            Some(Outcome { won: true, score })
+        // Every card played is the score 0 without counting the hands (this runs after
+        // every action; the count is only needed once the game is over).
+        if self.draw_pile.is_empty() && self.hands.iter().all(|h| h.is_empty()) {
+            Some(Outcome { won: true, score: 0 })
         } else if (self.played_this_turn as usize) < self.minimum() && !self.can_play() {
-            Some(Outcome { won: false, score })
+            Some(Outcome {
+                won: false,
+                score: self.score(),
+            })
         } else {
             None
         }
