@@ -262,6 +262,22 @@ impl PileSight {
         let shift = u32::from(lo) + 1;
         let mask = u64::MAX >> (64 - len);
         let window = |set: u128| (set >> shift) as u64 & mask;
+        if len <= 16 {
+            // Most jumps are short: the unseen cards of each kind counted at once, in
+            // three 16-bit lanes of one word.
+            let (unseen, dead, once) = (window(self.unseen), window(self.dead), window(self.once));
+            let lanes = (unseen & dead) | (unseen & once) << 16 | (unseen & !(dead | once)) << 32;
+            let own = window(self.own);
+            let own_weight = if own == 0 {
+                0
+            } else {
+                let dead = (own & dead).count_ones() as i32;
+                let once = (own & once).count_ones() as i32;
+                let more = own.count_ones() as i32 - dead - once;
+                (w.dead * dead + w.once * once + w.more * more) * w.own / 10
+            };
+            return weighted_count(lanes, w) + own_weight + steps;
+        }
         let kinds = |set: u64| {
             if set == 0 {
                 return 0;
@@ -274,6 +290,37 @@ impl PileSight {
         kinds(window(self.unseen)) + kinds(window(self.own)) * w.own / 10 + steps
     }
 }
+
+/// `w.dead`, `w.once` and `w.more` times the number of cards in the three 16-bit lanes
+/// of `lanes` (from the bottom), by one word-wide count: the lanes are summed in place,
+/// and one multiplication gathers them, weighted, in the top lane (no lane overflows:
+/// [`WEIGHTS_FIT`]).
+fn weighted_count(lanes: u64, w: &Weights) -> i32 {
+    const ODD: u64 = 0x5555_5555_5555_5555;
+    const PAIRS: u64 = 0x3333_3333_3333_3333;
+    const NIBBLES: u64 = 0x0f0f_0f0f_0f0f_0f0f;
+    const BYTES: u64 = 0x00ff_00ff_00ff_00ff;
+    let x = lanes - ((lanes >> 1) & ODD);
+    let x = (x & PAIRS) + ((x >> 2) & PAIRS);
+    let x = (x + (x >> 4)) & NIBBLES;
+    let x = (x + (x >> 8)) & BYTES;
+    let gather = (w.dead as u64) << 48 | (w.once as u64) << 32 | (w.more as u64) << 16;
+    (x.wrapping_mul(gather) >> 48) as i32
+}
+
+/// The kinds' weights are small and not negative, so [`weighted_count`]'s lanes (at most
+/// 16 cards each) never carry into the next; with `own` and `step` not negative either, a
+/// jump weighs at least as much as a shorter one from the same top ([`pile_plays`]).
+const WEIGHTS_FIT: () = {
+    let mut i = 0;
+    while i < WEIGHTS.len() {
+        let w = WEIGHTS[i];
+        assert!(w.dead >= 0 && w.once >= 0 && w.more >= 0 && w.own >= 0 && w.step >= 0);
+        assert!(16 * (w.dead + w.once + w.more) < 1 << 16);
+        i += 1;
+    }
+};
+const _: () = WEIGHTS_FIT;
 
 /// One play (or a pair ten apart, played as one) and its price.
 #[derive(Clone, Copy, Debug)]
@@ -392,7 +439,12 @@ fn pile_plays(pile: usize, sight: &PileSight, w: &Weights, mut push: impl FnMut(
     // Plain jumps, nearest first: the price grows with the distance, up to the
     // discount for an unseen card ten back.
     let discount = w.partner.max(0);
+    // A jump over the nearer plain card costs at least that card's weight as an own card
+    // more than the jump to it (every weight is at least 0: [`WEIGHTS_FIT`]), so a jump
+    // that cannot beat the nearest even then is not weighed at all.
+    let own_card = w.dead.min(w.once).min(w.more) * w.own / 10;
     let mut nearest: Option<i32> = None;
+    let mut last = 0;
     let mut plain = if asc {
         own & above(top) & !(own << 10)
     } else {
@@ -410,10 +462,14 @@ fn pile_plays(pile: usize, sight: &PileSight, w: &Weights, mut push: impl FnMut(
         } else {
             (card, top, card + 10 < top && sight.unseen & bit(card + 10) != 0)
         };
+        if nearest.is_some_and(|c| last + own_card - discount >= c) {
+            break;
+        }
         let base = sight.weigh(lo, hi, w);
         if nearest.is_some_and(|c| base - discount >= c) {
             break;
         }
+        last = base;
         let bonus = if partner { -w.partner } else { 0 };
         nearest = Some(nearest.map_or(base + bonus, |c| c.min(base + bonus)));
         offer(lo, hi, base, 1, bonus, card, card);
