@@ -600,6 +600,55 @@ fn value(
     play.cost + second
 }
 
+/// The first of `options` (from `position`, seen as `sights`) with the lowest
+/// [`value`] while `need` plays are due.
+///
+/// Without a backward trick or a pair ten apart in reach (no option wins cards back,
+/// and no two cards of the hand are ten apart, so no later play can either), every play
+/// after the first costs at least `-partner` (a plain jump with its discount): a first
+/// play whose own price plus that bound cannot beat the best found is not looked ahead
+/// from. The cheapest options are tried first, so the bound cuts early.
+fn best_due(
+    position: &Position,
+    sights: &[PileSight; NUM_PILES],
+    options: &[Play],
+    need: usize,
+    w: &Weights,
+) -> Option<Play> {
+    let mut order = [0u8; MAX_PLAYS];
+    for (i, slot) in order.iter_mut().enumerate().take(options.len()) {
+        *slot = i as u8;
+    }
+    let order = &mut order[..options.len()];
+    order.sort_unstable_by_key(|&i| (options[usize::from(i)].cost, i));
+    let calm = position.own & (position.own >> 10) == 0 && options.iter().all(|o| o.sign > 0);
+    let least = -w.partner.max(0);
+    // The least `value` can add to a play's own price ([`value`]'s terms, each at least
+    // `least`; `* ahead / 10` keeps the order of its argument).
+    let floor = |rest: usize| match (w.ahead, rest) {
+        (0, 0) => 0,
+        (0, _) => least,
+        (_, 0) => least * w.ahead / 10,
+        (_, 1) => least + least * w.ahead / 10,
+        _ => least,
+    };
+    let mut best: Option<(i32, u8)> = None;
+    for &i in order.iter() {
+        let play = &options[usize::from(i)];
+        let rest = need.saturating_sub(play.cards());
+        if let Some(best) = best {
+            if calm && (play.cost + floor(rest), i) >= best {
+                continue;
+            }
+        }
+        let v = value(position, sights, play, options, need, w);
+        if best.is_none_or(|best| (v, i) < best) {
+            best = Some((v, i));
+        }
+    }
+    best.map(|(_, i)| options[usize::from(i)])
+}
+
 const EMPTY_PLAY: Play = Play {
     cost: 0,
     card: 0,
@@ -651,11 +700,7 @@ fn decide(state: &State, seat: usize, played: u128) -> Option<Action> {
     let best = if need >= 1 {
         // Plays still due: price each with the cheapest way to finish the minimum after
         // it (and, with `ahead`, the cheapest play after that).
-        options
-            .iter()
-            .map(|play| (value(&position, &sights, play, options, need, &w), play))
-            .reduce(|a, b| if b.0 < a.0 { b } else { a })
-            .map(|(_, play)| *play)
+        best_due(&position, &sights, options, need, &w)
     } else {
         cheapest(options)
     };
