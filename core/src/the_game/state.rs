@@ -42,22 +42,18 @@ pub(super) const fn fits(card: u8, top: u8, pile: usize) -> bool {
     }
 }
 
-/// T4 as a mask: bit `c` for every card `c` that fits on `pile` with `top` on it (bits
-/// outside the cards 2–99 may be set; they are only ever cut down to a hand).
+/// T4 as a mask: bit `c` for every card `c` that fits on `pile` with `top` (1–100) on
+/// it. Bits outside the cards 2–99 may be set: the mask is only ever cut down to cards
+/// (it is asked after every action and by the heuristic, so it has no branches; the
+/// shifts wrap rather than panic on a top no state holds).
 pub(super) fn takes(top: u8, pile: usize) -> u128 {
-    /// The bits below `n`.
-    fn below(n: u32) -> u128 {
-        if n >= 128 { u128::MAX } else { (1 << n) - 1 }
-    }
-    /// Bit `n`, none if it is outside the mask.
-    fn bit(n: u32) -> u128 {
-        if n >= 128 { 0 } else { 1 << n }
-    }
     let top = u32::from(top);
     if ascending(pile) {
-        !below(top + 1) | if top > 10 { bit(top - 10) } else { 0 }
+        // Higher than the top, or exactly 10 lower (bit 0 or 1 for a top up to 11: no
+        // card).
+        !(2u128.wrapping_shl(top).wrapping_sub(1)) | 1u128.wrapping_shl(top.saturating_sub(10))
     } else {
-        below(top) | bit(top + 10)
+        1u128.wrapping_shl(top).wrapping_sub(1) | 1u128.wrapping_shl(top + 10)
     }
 }
 
