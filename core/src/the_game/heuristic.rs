@@ -21,19 +21,28 @@
 //! (so it does not take a cheap first card that leaves only a bad second), then plays
 //! the cheapest. Solo it looks one play further: each way to finish the minimum is
 //! priced with part of the cheapest play after it, which is where the next turn starts
-//! (the draw is unknown), so it keeps the hand playable. Beyond the minimum it goes on only while the cheapest play costs at
-//! most a small threshold (one while the draw pile has cards, another once it is
-//! empty), and otherwise ends the turn, so the piles stay open for the others. The
-//! weights differ by the number of players (hand sizes differ, T2) and were tuned by
-//! self-play on other seeds than those measured in benches/README.md.
+//! (the draw is unknown), so it keeps the hand playable. Beyond the minimum it goes on
+//! only while the cheapest play costs at most a small threshold (one while the draw pile
+//! has cards, another once it is empty), and otherwise ends the turn, so the piles stay
+//! open for the others. The weights differ by the number of players (hand sizes differ,
+//! T2) and were tuned by self-play on other seeds than those measured in
+//! benches/README.md.
 //!
-//! Speed: everything is bit masks of the 98 cards; each pile is read in its own
-//! ascending coordinates (a descending pile mirrored), with the hand and the unseen
-//! cards mirrored once per decision. The look-ahead does not price every play anew
-//! after each first play: it prices the first play's pile anew and keeps the price of a
-//! play on another pile unless the cards it jumps over changed. The playout loop
-//! ([`playout`]) keeps the played cards itself instead of reading them off the draw
-//! pile before every action, and decides exactly as [`choose`] (a test compares them).
+//! Speed: everything is bit masks of the 98 cards, read by their numbers on every pile
+//! (the cards a jump passes over are the same set whichever way its pile runs; only
+//! the search for the nearest card and the tricks are written out per direction). A
+//! short jump's cards are counted by kind in one word ([`weighted_count`]). A plain
+//! jump that cannot beat the nearest even by a lower bound of its price (the nearer
+//! plain card in between is an own card, so it weighs at least that much more) is not
+//! weighed. While plays are due the first plays are tried cheapest first, and one that
+//! cannot beat the best found even with the cheapest possible look-ahead (when no
+//! backward trick or pair is in reach, every later play costs at least the partner
+//! discount) is not looked ahead from. The look-ahead prices the first play's pile anew
+//! and keeps the price of a play on another pile unless the cards it jumps over
+//! changed. The playout loop ([`playout`]) keeps the played cards itself instead of
+//! reading them off the draw pile before every action, and decides exactly as
+//! [`choose`]; both decide exactly as the heuristic did before these speed-ups
+//! (`heuristic_reference.rs`, kept for the tests).
 
 use super::State;
 use super::state::{END_TURN, Hand, NUM_PILES, ascending, decode, play_action, takes};
@@ -679,7 +688,8 @@ pub(crate) fn playout(state: &mut State) -> u64 {
         if let Some((card, _)) = decode(action) {
             played |= bit(card);
         }
-        state.apply_action(action).expect("a heuristic action is legal");
+        // The heuristic plays only legal actions (checked in debug builds).
+        state.apply_checked(action);
         n += 1;
     }
     n

@@ -511,6 +511,28 @@ impl State {
         Ok(())
     }
 
+    /// [`GameState::apply_action`] for an `action` already known to be legal (the
+    /// heuristic's playout, which only chooses legal actions, skips the check).
+    pub(super) fn apply_checked(&mut self, action: Action) {
+        debug_assert_eq!(self.check(action), Ok(()));
+        self.history.push(action);
+        match decode(action) {
+            None => self.end_turn(),
+            Some((card, pile)) => {
+                let me = self.current as usize;
+                self.hands[me].remove(card);
+                self.tops[pile] = card;
+                self.pile_sizes[pile] += 1;
+                self.played_this_turn += 1;
+                if self.hands[me].is_empty() {
+                    // No card left: the turn ends by itself (the minimum was reached, T3).
+                    self.end_turn();
+                }
+            }
+        }
+        self.outcome = self.derived_outcome();
+    }
+
     /// T3 and T5: draw as many as were played, then the next player holding cards.
     fn end_turn(&mut self) {
         let me = self.current as usize;
@@ -821,22 +843,7 @@ impl GameState for State {
 
     fn apply_action(&mut self, action: Action) -> Result<(), IllegalAction> {
         self.check(action)?;
-        self.history.push(action);
-        match decode(action) {
-            None => self.end_turn(),
-            Some((card, pile)) => {
-                let me = self.current as usize;
-                self.hands[me].remove(card);
-                self.tops[pile] = card;
-                self.pile_sizes[pile] += 1;
-                self.played_this_turn += 1;
-                if self.hands[me].is_empty() {
-                    // No card left: the turn ends by itself (the minimum was reached, T3).
-                    self.end_turn();
-                }
-            }
-        }
-        self.outcome = self.derived_outcome();
+        self.apply_checked(action);
         Ok(())
     }
 
