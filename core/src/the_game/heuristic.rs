@@ -149,24 +149,53 @@ const WEIGHTS: [Weights; 5] = [
 ];
 
 /// Bit `c` for card `c`: the masks below hold cards (and the starts 1 and 100) by number.
-const fn bit(card: u8) -> u128 {
-    1 << card
+fn bit(card: u8) -> u128 {
+    MASKS[usize::from(card)].bit
 }
 
 /// The cards strictly between `lo` and `hi` (`lo < hi`).
 fn between(lo: u8, hi: u8) -> u128 {
-    (bit(hi) - 1) & !((bit(lo) << 1) - 1)
+    below(hi) & above(lo)
 }
 
 /// The cards above `top`.
 fn above(top: u8) -> u128 {
-    !((bit(top) << 1) - 1)
+    MASKS[usize::from(top)].above
 }
 
 /// The cards below `top`.
 fn below(top: u8) -> u128 {
-    bit(top) - 1
+    MASKS[usize::from(top)].below
 }
+
+/// [`bit`], [`above`] and [`below`] of one number.
+#[derive(Clone, Copy)]
+struct Masks {
+    bit: u128,
+    above: u128,
+    below: u128,
+}
+
+/// The masks of every number a `u8` holds (none past 127), read from a table: cheaper
+/// than the 128-bit shifts they are made of, which every price needs several of.
+static MASKS: [Masks; 256] = {
+    let mut table = [Masks {
+        bit: 0,
+        above: 0,
+        below: u128::MAX,
+    }; 256];
+    let mut n = 0;
+    while n < 128 {
+        let bit = 1u128 << n;
+        table[n] = Masks {
+            bit,
+            above: !((bit << 1).wrapping_sub(1)),
+            below: bit - 1,
+        };
+        n += 1;
+    }
+    table
+};
 
 /// The highest card in `set` (not empty).
 fn highest(set: u128) -> u8 {
