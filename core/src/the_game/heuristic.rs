@@ -645,7 +645,7 @@ fn value(
 /// and no two cards of the hand are ten apart, so no later play can either), every play
 /// after the first costs at least `-partner` (a plain jump with its discount): a first
 /// play whose own price plus that bound cannot beat the best found is not looked ahead
-/// from. The cheapest options are tried first, so the bound cuts early.
+/// from. The cheapest option is tried first, so the bound cuts early.
 fn best_due(
     position: &Position,
     sights: &[PileSight; NUM_PILES],
@@ -653,12 +653,12 @@ fn best_due(
     need: usize,
     w: &Weights,
 ) -> Option<Play> {
-    let mut order = [0u8; MAX_PLAYS];
-    for (i, slot) in order.iter_mut().enumerate().take(options.len()) {
-        *slot = i as u8;
-    }
-    let order = &mut order[..options.len()];
-    order.sort_unstable_by_key(|&i| (options[usize::from(i)].cost, i));
+    // The cheapest first play is looked ahead from first: its value bounds the rest.
+    let Some(cheapest) =
+        (0..options.len()).reduce(|a, b| if options[b].cost < options[a].cost { b } else { a })
+    else {
+        return None;
+    };
     let calm = position.own & (position.own >> 10) == 0 && options.iter().all(|o| o.sign > 0);
     let least = -w.partner.max(0);
     // The least `value` can add to a play's own price ([`value`]'s terms, each at least
@@ -670,9 +670,9 @@ fn best_due(
         (_, 1) => least + least * w.ahead / 10,
         _ => least,
     };
-    let mut best: Option<(i32, u8)> = None;
-    for &i in order.iter() {
-        let play = &options[usize::from(i)];
+    let mut best: Option<(i32, usize)> = None;
+    for i in std::iter::once(cheapest).chain((0..options.len()).filter(|&i| i != cheapest)) {
+        let play = &options[i];
         let rest = need.saturating_sub(play.cards());
         if let Some(best) = best {
             if calm && (play.cost + floor(rest), i) >= best {
@@ -684,7 +684,7 @@ fn best_due(
             best = Some((v, i));
         }
     }
-    best.map(|(_, i)| options[usize::from(i)])
+    best.map(|(_, i)| options[i])
 }
 
 const EMPTY_PLAY: Play = Play {
