@@ -241,14 +241,15 @@ impl Position {
 
     /// What the seat sees of `pile`.
     fn sight(&self, pile: usize) -> PileSight {
-        let mut others = (0..NUM_PILES).filter(|&q| q != pile).map(|q| self.takes[q]);
-        let (a, b, c) = (
-            others.next().unwrap_or(0),
-            others.next().unwrap_or(0),
-            others.next().unwrap_or(0),
-        );
+        let [p0, p1, p2, p3] = self.takes;
+        let (a, b, c) = match pile {
+            0 => (p1, p2, p3),
+            1 => (p0, p2, p3),
+            2 => (p0, p1, p3),
+            _ => (p0, p1, p2),
+        };
         let any = a | b | c;
-        let two = (a & b) | (a & c) | (b & c);
+        let two = (a & b) | (c & (a | b));
         PileSight {
             top: self.tops[pile],
             own: self.own,
