@@ -1,5 +1,6 @@
 //! Plays The Game with the heuristic in every seat, for profiling:
-//! `cargo run --release --example the_game_profile -- PLAYERS GAMES`.
+//! `cargo run --release --example the_game_profile -- PLAYERS GAMES` (add `replay` to time
+//! the engine alone: the same games' actions replayed).
 //!
 //! `the_game_profile digest` instead prints a digest of every action of heuristic games
 //! for 1-5 players, with and without the pro rules: two builds that print the same
@@ -32,6 +33,37 @@ fn digest(game: &TheGame, games: u64) -> u64 {
     hash
 }
 
+/// Times the engine alone: the deals, then the actions of `games` heuristic games
+/// replayed (the playout's cost beyond the heuristic's decisions).
+fn replay(game: &TheGame, games: u64) {
+    let histories: Vec<Vec<_>> = (0..games)
+        .map(|seed| {
+            let mut state = game.new_initial_state(seed);
+            heuristic_playout(&mut state, &mut rng::seeded(seed, rng::STREAM_POLICY));
+            state.history().iter().collect()
+        })
+        .collect();
+    let start = Instant::now();
+    for seed in 0..games {
+        std::hint::black_box(game.new_initial_state(seed));
+    }
+    let deal = start.elapsed().as_secs_f64();
+    let start = Instant::now();
+    for (seed, history) in (0..games).zip(&histories) {
+        let mut state = game.new_initial_state(seed);
+        for &action in history {
+            state.apply_action(action).expect("a replayed action is legal");
+        }
+        std::hint::black_box(&state);
+    }
+    let all = start.elapsed().as_secs_f64();
+    println!(
+        "{games} games: deal {:.2} µs, deal and replay {:.2} µs per game",
+        deal * 1e6 / games as f64,
+        all * 1e6 / games as f64
+    );
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().map(String::as_str) == Some("digest") {
@@ -48,38 +80,10 @@ fn main() {
         .get(1)
         .map_or(20_000, |a| a.parse().expect("a number of games"));
     let game = game(players, false);
-    let replay = args.get(2).map(String::as_str) == Some("replay");
-    let histories: Vec<Vec<u32>> = (0..if replay { games.min(2000) } else { 0 })
-        .map(|seed| {
-            let mut state = game.new_initial_state(seed);
-            heuristic_playout(&mut state, &mut rng::seeded(seed, rng::STREAM_POLICY));
-            state.history().iter().map(|a| a as u32).collect()
-        })
-        .collect();
-    let start = Instant::now();
-    for _ in 0..5 {
-        for (seed, h) in histories.iter().enumerate() {
-            let mut state = game.new_initial_state(seed as u64);
-            for &a in h {
-                state.apply_action(a as _).unwrap();
-            }
-            std::hint::black_box(&state);
-        }
+    if args.get(2).map(String::as_str) == Some("replay") {
+        replay(&game, games);
+        return;
     }
-    println!(
-        "replay {:.2} µs per game",
-        start.elapsed().as_secs_f64() * 1e6 / (5.0 * histories.len() as f64)
-    );
-    let start = Instant::now();
-    for _ in 0..5 {
-        for (seed, _) in histories.iter().enumerate() {
-            std::hint::black_box(game.new_initial_state(seed as u64));
-        }
-    }
-    println!(
-        "deal {:.2} µs per game",
-        start.elapsed().as_secs_f64() * 1e6 / (5.0 * histories.len() as f64)
-    );
     let start = Instant::now();
     let mut actions = 0;
     for seed in 0..games {

@@ -655,11 +655,7 @@ fn best_due(
     w: &Weights,
 ) -> Option<Play> {
     // The cheapest first play is looked ahead from first: its value bounds the rest.
-    let Some(cheapest) =
-        (0..options.len()).reduce(|a, b| if options[b].cost < options[a].cost { b } else { a })
-    else {
-        return None;
-    };
+    let cheapest = (0..options.len()).reduce(|a, b| if options[b].cost < options[a].cost { b } else { a })?;
     let calm = position.own & (position.own >> 10) == 0 && options.iter().all(|o| o.sign > 0);
     let least = -w.partner.max(0);
     // The least `value` can add to a play's own price ([`value`]'s terms, each at least
@@ -675,10 +671,8 @@ fn best_due(
     for i in std::iter::once(cheapest).chain((0..options.len()).filter(|&i| i != cheapest)) {
         let play = &options[i];
         let rest = need.saturating_sub(play.cards());
-        if let Some(best) = best {
-            if calm && (play.cost + floor(rest), i) >= best {
-                continue;
-            }
+        if calm && best.is_some_and(|best| (play.cost + floor(rest), i) >= best) {
+            continue;
         }
         let v = value(position, sights, play, options, need, w);
         if best.is_none_or(|best| (v, i) < best) {
