@@ -42,6 +42,21 @@ pub(super) const fn fits(card: u8, top: u8, pile: usize) -> bool {
     }
 }
 
+/// T4 as a mask: bit `c` for every card `c` that fits on `pile` with `top` (1–100) on
+/// it. Bits outside the cards 2–99 may be set: the mask is only ever cut down to cards
+/// (it is asked after every action and by the heuristic, so it has no branches; the
+/// shifts wrap rather than panic on a top no state holds).
+pub(super) fn takes(top: u8, pile: usize) -> u128 {
+    let top = u32::from(top);
+    if ascending(pile) {
+        // Higher than the top, or exactly 10 lower (bit 0 or 1 for a top up to 11: no
+        // card).
+        !(2u128.wrapping_shl(top).wrapping_sub(1)) | 1u128.wrapping_shl(top.saturating_sub(10))
+    } else {
+        1u128.wrapping_shl(top).wrapping_sub(1) | 1u128.wrapping_shl(top + 10)
+    }
+}
+
 /// A pile as the board shows it: "ascending pile 1", …, "descending pile 2". Ids stay
 /// 0–3 in JSON and actions; texts for people count each pair of piles from 1.
 pub fn pile_name(pile: usize) -> String {
@@ -411,9 +426,12 @@ impl State {
         self.outcome.filter(|o| !o.won).map(|_| self.current as usize)
     }
 
+    /// Whether the player to move holds a card that fits some pile (T4), from the masks
+    /// of the cards each pile takes rather than card by card (it is asked after every
+    /// action).
     fn can_play(&self) -> bool {
-        let hand = self.hands[self.current as usize];
-        hand.iter().any(|c| (0..NUM_PILES).any(|p| self.fits(c, p)))
+        let takes = (0..NUM_PILES).fold(0, |all, p| all | takes(self.tops[p], p));
+        self.hands[self.current as usize].bits() & takes != 0
     }
 
     fn score(&self) -> u32 {
@@ -493,6 +511,28 @@ impl State {
         Ok(())
     }
 
+    /// [`GameState::apply_action`] for an `action` already known to be legal (the
+    /// heuristic's playout, which only chooses legal actions, skips the check).
+    pub(super) fn apply_checked(&mut self, action: Action) {
+        debug_assert_eq!(self.check(action), Ok(()));
+        self.history.push(action);
+        match decode(action) {
+            None => self.end_turn(),
+            Some((card, pile)) => {
+                let me = self.current as usize;
+                self.hands[me].remove(card);
+                self.tops[pile] = card;
+                self.pile_sizes[pile] += 1;
+                self.played_this_turn += 1;
+                if self.hands[me].is_empty() {
+                    // No card left: the turn ends by itself (the minimum was reached, T3).
+                    self.end_turn();
+                }
+            }
+        }
+        self.outcome = self.derived_outcome();
+    }
+
     /// T3 and T5: draw as many as were played, then the next player holding cards.
     fn end_turn(&mut self) {
         let me = self.current as usize;
@@ -512,11 +552,15 @@ impl State {
     /// T6: won when every card is played; lost as soon as the player to move has not
     /// reached the minimum and has no legal play. `current` must be a seat.
     pub(super) fn derived_outcome(&self) -> Option<Outcome> {
-        let score = self.score();
-        if score == 0 {
-            Some(Outcome { won: true, score })
+        // Every card played is the score 0 without counting the hands (this runs after
+        // every action; the count is only needed once the game is over).
+        if self.draw_pile.is_empty() && self.hands.iter().all(|h| h.is_empty()) {
+            Some(Outcome { won: true, score: 0 })
         } else if (self.played_this_turn as usize) < self.minimum() && !self.can_play() {
-            Some(Outcome { won: false, score })
+            Some(Outcome {
+                won: false,
+                score: self.score(),
+            })
         } else {
             None
         }
@@ -799,22 +843,7 @@ impl GameState for State {
 
     fn apply_action(&mut self, action: Action) -> Result<(), IllegalAction> {
         self.check(action)?;
-        self.history.push(action);
-        match decode(action) {
-            None => self.end_turn(),
-            Some((card, pile)) => {
-                let me = self.current as usize;
-                self.hands[me].remove(card);
-                self.tops[pile] = card;
-                self.pile_sizes[pile] += 1;
-                self.played_this_turn += 1;
-                if self.hands[me].is_empty() {
-                    // No card left: the turn ends by itself (the minimum was reached, T3).
-                    self.end_turn();
-                }
-            }
-        }
-        self.outcome = self.derived_outcome();
+        self.apply_checked(action);
         Ok(())
     }
 
