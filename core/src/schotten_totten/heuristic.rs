@@ -381,12 +381,16 @@ fn expected_strength(
     }
 }
 
+/// Per unordered pair of cards, where its list starts in the entries; the entries:
+/// (strength, set of third cards giving it), strongest first.
+type ThirdCardTable = (Vec<u32>, Vec<(u8, u64)>);
+
 /// The strengths a side of the two cards `a` and `b` can complete to, strongest first,
 /// each with the set of third cards that give it (any of the 54; S4). Computed once for
 /// every pair: the one-card-to-come estimate is the heuristic's and the search's inner
 /// loop, and a table lookup with two popcounts per strength replaces a formation per card.
 fn third_card_strengths(a: Card, b: Card) -> &'static [(u8, u64)] {
-    static TABLE: std::sync::OnceLock<(Vec<u32>, Vec<(u8, u64)>)> = std::sync::OnceLock::new();
+    static TABLE: std::sync::OnceLock<ThirdCardTable> = std::sync::OnceLock::new();
     let n = usize::from(NUM_CARDS);
     let (offsets, entries) = TABLE.get_or_init(|| {
         let mut offsets = Vec::with_capacity(n * n + 1);
