@@ -106,6 +106,19 @@ fn ismcts(c: &mut Criterion) {
         ))
         .unwrap(),
     );
+    // The widened search with one heuristic reply before the estimate
+    // (benches/README.md, "The widened search within 30 ms").
+    decision_with(
+        c,
+        "schotten_totten/widen 4, heuristic reply",
+        &SchottenTotten::from_options(&Map::new()).unwrap(),
+        20,
+        30,
+        IsmctsParams::from_json(&options(json!({
+            "rollout_depth": 1, "rollout": "heuristic", "c": 0.4, "dominant": true, "widen": 4
+        })))
+        .unwrap(),
+    );
     decision(
         c,
         "caravan",
