@@ -37,7 +37,7 @@ that looks the same to the seat. The bots:
   root of the node's visits grows by 4; Schotten Totten ranks its card plays, other games
   none, and then every legal action is weighed). Recommended for
   Schotten Totten: ``rollout_depth=0, c=0.4, dominant=True, widen=4`` (63% against
-  ``heuristic`` over 1,200 fresh games at 1,000 iterations, 22–26 ms per move; with
+  ``heuristic`` over 1,200 fresh games at 1,000 iterations, 22-26 ms per move; with
   ``rollout="heuristic", rollout_depth=1`` as well 65% at about 40 ms); for Dog:
   ``rollout="heuristic", rollout_depth=8, prior=2`` (see ``benches/README.md``).
 
