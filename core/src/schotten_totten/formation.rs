@@ -228,12 +228,18 @@ fn color_run(side: &[Card], p: &Partial, avail: u64) -> Option<Reachable> {
     if p.repeated_value {
         return None;
     }
+    // All colour runs at once: bit `c*9 + v-1` is set where v, v+1 and v+2 of colour c
+    // are all at hand (the side's own or available), in the colours the side allows
+    // (only starts v <= 7 are read, so no run wraps into the next colour).
+    let at_hand = avail | p.mask;
+    let colors = p.colors().fold(0, |m, c| m | COLOR_MASK[c as usize]);
+    let starts = at_hand & (at_hand >> 1) & (at_hand >> 2) & colors;
+    // Highest run first, then the lowest colour.
     for v in p.run_starts().rev() {
-        for c in p.colors() {
-            let run = 0b111u64 << (c * NUM_VALUES + v - 1);
-            let missing = run & !p.mask;
-            if p.mask & !run == 0 && missing & !avail == 0 {
-                return Some(p.complete(side, missing, FormationKind::ColorRun));
+        for start in CardSet(starts & VALUE_MASK[v as usize]).iter() {
+            let run = 0b111u64 << start.index();
+            if p.mask & !run == 0 {
+                return Some(p.complete(side, run & !p.mask, FormationKind::ColorRun));
             }
         }
     }
@@ -272,17 +278,23 @@ fn run(side: &[Card], p: &Partial, avail: u64) -> Option<Reachable> {
     if p.repeated_value {
         return None;
     }
-    'window: for v in p.run_starts().rev() {
+    // The values at hand (the side's own or available) in any colour, bit v-1, and the
+    // windows v, v+1, v+2 they fill.
+    let mut at_hand = avail | p.mask;
+    at_hand |= at_hand >> (3 * NUM_VALUES);
+    at_hand |= at_hand >> NUM_VALUES;
+    at_hand |= at_hand >> (2 * NUM_VALUES);
+    let values = at_hand & 0x1FF;
+    let starts = values & (values >> 1) & (values >> 2);
+    for v in p.run_starts().rev() {
+        if starts & (1 << (v - 1)) == 0 {
+            continue;
+        }
         let mut added = 0;
         for w in v..v + 3 {
-            if p.mask & VALUE_MASK[w as usize] != 0 {
-                continue;
+            if p.mask & VALUE_MASK[w as usize] == 0 {
+                added |= lowest(avail & VALUE_MASK[w as usize], 1);
             }
-            let options = avail & VALUE_MASK[w as usize];
-            if options == 0 {
-                continue 'window;
-            }
-            added |= lowest(options, 1);
         }
         return Some(p.complete(side, added, FormationKind::Run));
     }
@@ -357,6 +369,49 @@ pub fn check_claim(
 mod tests {
     use super::*;
 
+    /// The per-kind searches as they were before the bit-parallel ones (issue 11: a
+    /// speed-up only; the heuristic's decisions depend on the very cards chosen).
+    mod reference {
+        use super::super::*;
+
+        pub fn color_run(side: &[Card], p: &Partial, avail: u64) -> Option<Reachable> {
+            if p.repeated_value {
+                return None;
+            }
+            for v in p.run_starts().rev() {
+                for c in p.colors() {
+                    let run = 0b111u64 << (c * NUM_VALUES + v - 1);
+                    let missing = run & !p.mask;
+                    if p.mask & !run == 0 && missing & !avail == 0 {
+                        return Some(p.complete(side, missing, FormationKind::ColorRun));
+                    }
+                }
+            }
+            None
+        }
+
+        pub fn run(side: &[Card], p: &Partial, avail: u64) -> Option<Reachable> {
+            if p.repeated_value {
+                return None;
+            }
+            'window: for v in p.run_starts().rev() {
+                let mut added = 0;
+                for w in v..v + 3 {
+                    if p.mask & VALUE_MASK[w as usize] != 0 {
+                        continue;
+                    }
+                    let options = avail & VALUE_MASK[w as usize];
+                    if options == 0 {
+                        continue 'window;
+                    }
+                    added |= lowest(options, 1);
+                }
+                return Some(p.complete(side, added, FormationKind::Run));
+            }
+            None
+        }
+    }
+
     fn cards(s: &str) -> Vec<Card> {
         s.split_whitespace().map(|c| c.parse().unwrap()).collect()
     }
@@ -429,5 +484,49 @@ mod tests {
         let check = check_claim(mine, &cards("B9"), CardSet(lowest(CardSet::ALL.0, 1)), true);
         assert!(check.provable);
         assert_eq!(check.best, None);
+    }
+
+    #[test]
+    fn the_bit_parallel_runs_choose_the_same_cards_as_the_window_by_window_search() {
+        // Over random sides (0-2 cards) and available sets of every size: the same
+        // formation and the very same cards, which the heuristic's decisions depend on.
+        use rand::RngExt;
+        let mut rng = crate::rng::seeded(6, crate::rng::STREAM_POLICY);
+        for _ in 0..50_000 {
+            let mut deck: Vec<Card> = Card::all().collect();
+            for i in (1..deck.len()).rev() {
+                deck.swap(i, rng.random_range(0..=i));
+            }
+            // Sides of one colour and close values are where runs matter: half the time
+            // the side's cards are drawn from one colour.
+            let n = rng.random_range(0..3);
+            let side: Vec<Card> = if rng.random_bool(0.5) {
+                deck.iter()
+                    .copied()
+                    .filter(|c| c.color() == deck[0].color())
+                    .take(n)
+                    .collect()
+            } else {
+                deck[..n].to_vec()
+            };
+            let avail: CardSet = deck
+                .iter()
+                .copied()
+                .filter(|c| !side.contains(c))
+                .take(rng.random_range(0..52))
+                .collect();
+            let p = Partial::new(&side);
+            let a = avail.0 & !p.mask;
+            assert_eq!(
+                color_run(&side, &p, a),
+                reference::color_run(&side, &p, a),
+                "{side:?} {avail:?}"
+            );
+            assert_eq!(
+                run(&side, &p, a),
+                reference::run(&side, &p, a),
+                "{side:?} {avail:?}"
+            );
+        }
     }
 }
