@@ -176,6 +176,9 @@ fn score_plays(state: &State, seat: usize, params: &Params, mut each: impl FnMut
     }
 }
 
+/// An expected strength and the cards of the hand it depends on ([`expected_strength`]).
+type Strength = (f32, CardSet);
+
 /// The chance that each of some cards reaches a side, with the chance that none of `k`
 /// of them does (`1 - p` to the power `k`) at hand for every `k`.
 struct Chance {
@@ -212,8 +215,8 @@ struct Model {
     /// side is one card just played on an empty stone, with the hand it was computed for:
     /// every empty stone gives the same (only the other side differs), and
     /// [`score_plays`] asks for the same hand on each of them in turn.
-    empty_side: Cell<Option<(CardSet, (f32, CardSet))>>,
-    lone_card: Cell<Option<(Card, CardSet, (f32, CardSet))>>,
+    empty_side: Cell<Option<(CardSet, Strength)>>,
+    lone_card: Cell<Option<(Card, CardSet, Strength)>>,
 }
 
 impl Model {
