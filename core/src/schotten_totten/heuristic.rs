@@ -304,7 +304,7 @@ impl Model {
 
     /// [`expected_strength`] of the seat's side `mine` (ending with `played`, if any) with
     /// `hand` left, remembered for an empty side and for a lone card played on one.
-    fn my_strength(&self, mine: &[Card], played: Option<Card>, hand: CardSet) -> (f32, CardSet) {
+    fn my_strength(&self, mine: &[Card], played: Option<Card>, hand: CardSet) -> Strength {
         let compute = || {
             expected_strength(
                 mine,
@@ -363,7 +363,7 @@ fn expected_strength(
     hand_card: &Chance,
     draw: &Chance,
     mean_value: f32,
-) -> (f32, CardSet) {
+) -> Strength {
     let side_sum: f32 = side.iter().map(|c| f32::from(c.value())).sum();
     let need = 3 - side.len();
     // What the side is worth if none of the planned completions comes: the cards it
@@ -524,7 +524,7 @@ pub(crate) fn game_value(state: &State) -> f64 {
     let mut value = 0.0f32;
     for (m, &c) in chance.iter().enumerate() {
         if c > 0.0 {
-            value += c * f32::from(allocation_value(m as u16, sure, &needs));
+            value += c * f32::from(allocation_value(m as u16, &needs));
         }
     }
     f64::from(value / 2.0).clamp(0.0, 1.0)
@@ -559,10 +559,15 @@ static LINES_WITHIN: [u8; 1 << NUM_STONES] = {
     table
 };
 
-/// For one player's sure stones: per set of lines (bit l: `LINES[l]`), the fewest stones
-/// beyond the sure ones that any of them still needs (`u32::MAX` for none). Built once
-/// per estimate, so that the 512 allocations read a need instead of counting it.
-struct LineNeeds([u32; 1 << LINES.len()]);
+/// What one player still needs beyond the stones it is sure of, built once per estimate
+/// so that the 512 allocations read a need instead of counting it.
+struct LineNeeds {
+    /// Per set of lines (bit l: `LINES[l]`), the fewest stones any of them still needs
+    /// (`u32::MAX` for none).
+    fewest: [u32; 1 << LINES.len()],
+    /// The stones five still needs.
+    five: u32,
+}
 
 impl LineNeeds {
     fn new(sure: u16) -> LineNeeds {
@@ -571,7 +576,10 @@ impl LineNeeds {
             let l = lines.trailing_zeros() as usize;
             fewest[lines] = fewest[lines & (lines - 1)].min((LINES[l] & !sure).count_ones());
         }
-        LineNeeds(fewest)
+        LineNeeds {
+            fewest,
+            five: 5u32.saturating_sub(sure.count_ones()),
+        }
     }
 }
 
@@ -580,13 +588,13 @@ impl LineNeeds {
 /// even). With all nine given out, one player holds five stones and the other may hold
 /// three adjacent ones as well; then the one who needs fewer stones beyond those it is
 /// sure of is taken to get there first, and equal needs count as even. `needs` are the
-/// players' [`LineNeeds`] for `sure`.
-fn allocation_value(mine: u16, sure: [u16; 2], needs: &[LineNeeds; 2]) -> u8 {
+/// players' [`LineNeeds`] for the stones they are sure of.
+fn allocation_value(mine: u16, needs: &[LineNeeds; 2]) -> u8 {
     const ALL: u16 = (1 << NUM_STONES) - 1;
     let need = |owned: u16, player: usize| -> u32 {
-        let line = needs[player].0[usize::from(LINES_WITHIN[usize::from(owned)])];
+        let line = needs[player].fewest[usize::from(LINES_WITHIN[usize::from(owned)])];
         if owned.count_ones() >= 5 {
-            line.min(5u32.saturating_sub(sure[player].count_ones()))
+            line.min(needs[player].five)
         } else {
             line
         }
@@ -714,7 +722,7 @@ mod tests {
             let needs = [LineNeeds::new(sure0), LineNeeds::new(sure1)];
             for m in 0..512u16 {
                 assert_eq!(
-                    allocation_value(m, sure, &needs),
+                    allocation_value(m, &needs),
                     allocation_value_by_lines(m, sure),
                     "{m:b} {sure:?}"
                 );
