@@ -38,8 +38,8 @@
 //! cannot beat the best found even with the cheapest possible look-ahead (when no
 //! backward trick or pair is in reach, every later play costs at least the partner
 //! discount) is not looked ahead from. The look-ahead prices the first play's pile anew
-//! and keeps the price of a play on another pile unless the cards it jumps over
-//! changed. The playout loop ([`playout`]) keeps the played cards itself instead of
+//! and keeps the price of a play on another pile (re-pricing those whose cards the first
+//! play changed made no measurable difference to the results). The playout loop ([`playout`]) keeps the played cards itself instead of
 //! reading them off the draw pile before every action, and decides exactly as
 //! [`choose`]; both decide exactly as the heuristic did before these speed-ups
 //! (`heuristic_reference.rs`, kept for the tests).
@@ -365,12 +365,9 @@ const _: () = WEIGHTS_FIT;
 #[derive(Clone, Copy, Debug)]
 struct Play {
     cost: i32,
-    /// The cost is `sign` times the weight of the cards strictly between `lo` and `hi`
-    /// (the cards it jumps over or wins back) plus `bonus`.
-    bonus: i32,
-    sign: i8,
-    lo: u8,
-    hi: u8,
+    /// It lands behind the top (a backward trick, or a pair whose near card is behind
+    /// it), winning back the cards between.
+    wins_back: bool,
     /// The card to lay first and its pile.
     card: u8,
     pile: u8,
@@ -389,10 +386,6 @@ impl Play {
     fn cards(&self) -> usize {
         if self.card == self.landing { 1 } else { 2 }
     }
-    /// Its price where the weights of the cards it jumps over are read off `sight`.
-    fn priced(&self, sight: &PileSight, w: &Weights) -> i32 {
-        i32::from(self.sign) * sight.weigh(self.lo, self.hi, w) + self.bonus
-    }
 }
 
 /// The price of a play that does not exist (no card fits): far above any real price,
@@ -409,13 +402,10 @@ const MAX_PLAYS: usize = 32;
 /// back is ten up, and the nearest card is the highest.
 fn pile_plays(pile: usize, sight: &PileSight, w: &Weights, mut push: impl FnMut(Play)) {
     let (top, own) = (sight.top, sight.own);
-    let mut offer = |lo: u8, hi: u8, weight: i32, sign: i8, bonus: i32, first: u8, landing: u8| {
+    let mut offer = |cost: i32, wins_back: bool, first: u8, landing: u8| {
         push(Play {
-            cost: i32::from(sign) * weight + bonus,
-            bonus,
-            sign,
-            lo,
-            hi,
+            cost,
+            wins_back,
             card: first,
             pile: pile as u8,
             landing,
@@ -425,7 +415,7 @@ fn pile_plays(pile: usize, sight: &PileSight, w: &Weights, mut push: impl FnMut(
     if asc {
         // A backward trick (T4) wins back the cards between.
         if let Some(back) = top.checked_sub(10).filter(|&c| own & bit(c) != 0) {
-            offer(back, top, sight.weigh(back, top, w), -1, -w.reset, back, back);
+            offer(-sight.weigh(back, top, w) - w.reset, true, back, back);
         }
         // Pairs ten apart: the far card first, then the near one as a backward trick.
         let pairs = own & (own >> 10) & above(top.saturating_sub(10));
@@ -433,46 +423,28 @@ fn pile_plays(pile: usize, sight: &PileSight, w: &Weights, mut push: impl FnMut(
         if under != 0 {
             // Ends below the top: the lowest near card wins back the most.
             let near = under.trailing_zeros() as u8;
-            offer(
-                near,
-                top,
-                sight.weigh(near, top, w),
-                -1,
-                -w.reset,
-                near + 10,
-                near,
-            );
+            offer(-sight.weigh(near, top, w) - w.reset, true, near + 10, near);
         }
         let higher = pairs & above(top);
         if higher != 0 {
             let near = higher.trailing_zeros() as u8;
-            let weight = sight.weigh(top, near, w);
-            offer(top, near, weight, 1, -(w.reset / 2), near + 10, near);
+            offer(sight.weigh(top, near, w) - w.reset / 2, false, near + 10, near);
         }
     } else {
         let back = top + 10;
         if own & bit(back) != 0 {
-            offer(top, back, sight.weigh(top, back, w), -1, -w.reset, back, back);
+            offer(-sight.weigh(top, back, w) - w.reset, true, back, back);
         }
         let pairs = own & (own << 10) & below(top + 10);
         let under = pairs & above(top);
         if under != 0 {
             let near = highest(under);
-            offer(
-                top,
-                near,
-                sight.weigh(top, near, w),
-                -1,
-                -w.reset,
-                near - 10,
-                near,
-            );
+            offer(-sight.weigh(top, near, w) - w.reset, true, near - 10, near);
         }
         let higher = pairs & below(top);
         if higher != 0 {
             let near = highest(higher);
-            let weight = sight.weigh(near, top, w);
-            offer(near, top, weight, 1, -(w.reset / 2), near - 10, near);
+            offer(sight.weigh(near, top, w) - w.reset / 2, false, near - 10, near);
         }
     }
     // Plain jumps, nearest first: the price grows with the distance, up to the
@@ -511,7 +483,7 @@ fn pile_plays(pile: usize, sight: &PileSight, w: &Weights, mut push: impl FnMut(
         last = base;
         let bonus = if partner { -w.partner } else { 0 };
         nearest = Some(nearest.map_or(base + bonus, |c| c.min(base + bonus)));
-        offer(lo, hi, base, 1, bonus, card, card);
+        offer(base + bonus, false, card, card);
     }
 }
 
@@ -537,12 +509,13 @@ fn cheapest(plays: &[Play]) -> Option<Play> {
         .reduce(|a, b| if b.cost < a.cost { b } else { a })
 }
 
-/// The plays after `first`, each handed to `visit`, from the `options` of `position`
-/// (seen as `sights`): the first's pile is priced anew from its landing; a play on
-/// another pile keeps its price unless the cards it jumps over changed (the first play
-/// took one of them out of the hand, or changed which piles still take them).
+/// The plays after `first`, each handed to `visit`, from the `options` of the position
+/// before it (seen as `sights`): the first's pile is priced anew from its landing, and a
+/// play on another pile that does not use the first's cards keeps its price. Re-pricing
+/// those where the first play changed the cards they jump over (one left the hand, or a
+/// pile no longer takes it) made no measurable difference to the results
+/// (benches/README.md) and cost 11-14% of the instructions (27% solo).
 fn plays_after(
-    position: &Position,
     sights: &[PileSight; NUM_PILES],
     first: &Play,
     options: &[Play],
@@ -559,31 +532,16 @@ fn plays_after(
         ..sights[p]
     };
     pile_plays(p, &here, w, &mut visit);
-    let changed = position.takes[p] ^ takes(first.landing, p);
-    let mut next: Option<Position> = None;
-    for play in options.iter().filter(|o| o.pile() != p && o.used() & used == 0) {
-        if between(play.lo, play.hi) & (changed | used) == 0 {
-            visit(*play);
-        } else {
-            let next = next.get_or_insert_with(|| position.after(first));
-            visit(Play {
-                cost: play.priced(&next.sight(play.pile()), w),
-                ..*play
-            });
-        }
-    }
+    options
+        .iter()
+        .filter(|o| o.pile() != p && o.used() & used == 0)
+        .for_each(|&play| visit(play));
 }
 
 /// The price of the cheapest play after `first` ([`plays_after`]).
-fn cheapest_second(
-    position: &Position,
-    sights: &[PileSight; NUM_PILES],
-    first: &Play,
-    options: &[Play],
-    w: &Weights,
-) -> i32 {
+fn cheapest_second(sights: &[PileSight; NUM_PILES], first: &Play, options: &[Play], w: &Weights) -> i32 {
     let mut best = NO_PLAY;
-    plays_after(position, sights, first, options, w, |play| {
+    plays_after(sights, first, options, w, |play| {
         best = best.min(play.cost);
     });
     best
@@ -606,16 +564,16 @@ fn value(
             + if rest == 0 {
                 0
             } else {
-                cheapest_second(position, sights, play, options, w)
+                cheapest_second(sights, play, options, w)
             };
     }
     if rest == 0 {
-        return play.cost + cheapest_second(position, sights, play, options, w) * w.ahead / 10;
+        return play.cost + cheapest_second(sights, play, options, w) * w.ahead / 10;
     }
     // A second play is due: every second after this one, each with its own look ahead.
     let mut buffer = [EMPTY_PLAY; MAX_PLAYS];
     let mut n = 0;
-    plays_after(position, sights, play, options, w, |second| {
+    plays_after(sights, play, options, w, |second| {
         if n < MAX_PLAYS {
             buffer[n] = second;
             n += 1;
@@ -628,7 +586,7 @@ fn value(
         .iter()
         .map(|second| {
             let after = if rest == 1 {
-                cheapest_second(&next, &next_sights, second, seconds, w) * w.ahead / 10
+                cheapest_second(&next_sights, second, seconds, w) * w.ahead / 10
             } else {
                 0
             };
@@ -656,7 +614,7 @@ fn best_due(
 ) -> Option<Play> {
     // The cheapest first play is looked ahead from first: its value bounds the rest.
     let cheapest = (0..options.len()).reduce(|a, b| if options[b].cost < options[a].cost { b } else { a })?;
-    let calm = position.own & (position.own >> 10) == 0 && options.iter().all(|o| o.sign > 0);
+    let calm = position.own & (position.own >> 10) == 0 && !options.iter().any(|o| o.wins_back);
     let least = -w.partner.max(0);
     // The least `value` can add to a play's own price ([`value`]'s terms, each at least
     // `least`; `* ahead / 10` keeps the order of its argument).
@@ -684,13 +642,10 @@ fn best_due(
 
 const EMPTY_PLAY: Play = Play {
     cost: 0,
+    wins_back: false,
     card: 0,
     pile: 0,
     landing: 0,
-    sign: 0,
-    lo: 0,
-    hi: 0,
-    bonus: 0,
 };
 
 /// The heuristic player's action for `seat`, `None` if it may not move now.

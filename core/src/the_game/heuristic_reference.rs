@@ -184,12 +184,6 @@ impl PileSight {
 #[derive(Clone, Copy, Debug)]
 struct Play {
     cost: i32,
-    /// The cost is `sign` times the weight of the cards strictly between `lo` and `hi`
-    /// (in the pile's own coordinates: the cards it jumps over or wins back) plus `bonus`.
-    bonus: i32,
-    sign: i8,
-    lo: u8,
-    hi: u8,
     /// The card to lay first and its pile.
     card: u8,
     pile: u8,
@@ -208,10 +202,6 @@ impl Play {
     fn cards(&self) -> usize {
         if self.card == self.landing { 1 } else { 2 }
     }
-    /// Its price where the weights of the cards it jumps over are read off `sight`.
-    fn priced(&self, sight: &PileSight, w: &Weights) -> i32 {
-        i32::from(self.sign) * sight.weigh(self.lo, self.hi, w) + self.bonus
-    }
 }
 
 /// The price of a play that does not exist (no card fits): far above any real price,
@@ -226,13 +216,11 @@ const MAX_PLAYS: usize = 32;
 fn pile_plays(pile: usize, sight: &PileSight, w: &Weights, mut push: impl FnMut(Play)) {
     let top = sight.top;
     let real = |c: u8| if ascending(pile) { c } else { 101 - c };
-    let mut offer = |lo: u8, hi: u8, sign: i8, bonus: i32, first: u8, landing: u8| {
+    // The cost is `sign` times the weight of the cards strictly between `lo` and `hi` (in
+    // the pile's own coordinates: the cards it jumps over or wins back) plus `bonus`.
+    let mut offer = |lo: u8, hi: u8, sign: i32, bonus: i32, first: u8, landing: u8| {
         push(Play {
-            cost: i32::from(sign) * sight.weigh(lo, hi, w) + bonus,
-            bonus,
-            sign,
-            lo,
-            hi,
+            cost: sign * sight.weigh(lo, hi, w) + bonus,
             card: real(first),
             pile: pile as u8,
             landing: real(landing),
@@ -298,41 +286,21 @@ fn cheapest(plays: &[Play]) -> Option<Play> {
 
 /// The plays after `first`, each handed to `visit`, from the `options` of the position
 /// before it (`next` is the position after it): the first's pile is priced anew from
-/// its landing; a play on another pile keeps its price unless the cards it jumps over
-/// changed (the first play took one of them out of the hand, or changed which piles
-/// still take them).
-fn plays_after(
-    position: &Position,
-    next: &Position,
-    first: &Play,
-    options: &[Play],
-    w: &Weights,
-    mut visit: impl FnMut(Play),
-) {
+/// its landing; a play on another pile that does not use the first's cards keeps its
+/// price.
+fn plays_after(next: &Position, first: &Play, options: &[Play], w: &Weights, mut visit: impl FnMut(Play)) {
     let p = first.pile();
     pile_plays(p, &next.sight(p), w, &mut visit);
-    let used = [first.used(), mirror_cards(first.used())];
-    let changed: [u128; 2] = std::array::from_fn(|k| position.takes[p][k] ^ next.takes[p][k]);
-    for play in options
+    options
         .iter()
-        .filter(|o| o.pile() != p && o.used() & used[0] == 0)
-    {
-        let k = coords(play.pile());
-        if between(play.lo, play.hi) & (changed[k] | used[k]) == 0 {
-            visit(*play);
-        } else {
-            visit(Play {
-                cost: play.priced(&next.sight(play.pile()), w),
-                ..*play
-            });
-        }
-    }
+        .filter(|o| o.pile() != p && o.used() & first.used() == 0)
+        .for_each(|&play| visit(play));
 }
 
 /// The price of the cheapest play after `first` ([`plays_after`]).
 fn cheapest_second(position: &Position, first: &Play, options: &[Play], w: &Weights) -> i32 {
     let mut best = NO_PLAY;
-    plays_after(position, &position.after(first), first, options, w, |play| {
+    plays_after(&position.after(first), first, options, w, |play| {
         best = best.min(play.cost);
     });
     best
@@ -358,7 +326,7 @@ fn value(position: &Position, play: &Play, options: &[Play], need: usize, w: &We
     let next = position.after(play);
     let mut buffer = [EMPTY_PLAY; MAX_PLAYS];
     let mut n = 0;
-    plays_after(position, &next, play, options, w, |second| {
+    plays_after(&next, play, options, w, |second| {
         if n < MAX_PLAYS {
             buffer[n] = second;
             n += 1;
@@ -385,10 +353,6 @@ const EMPTY_PLAY: Play = Play {
     card: 0,
     pile: 0,
     landing: 0,
-    sign: 0,
-    lo: 0,
-    hi: 0,
-    bonus: 0,
 };
 
 /// The decision for the seat to move, as the heuristic made it before it was made
