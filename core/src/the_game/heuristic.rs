@@ -39,10 +39,11 @@
 //! backward trick or pair is in reach, every later play costs at least the partner
 //! discount) is not looked ahead from. The look-ahead prices the first play's pile anew
 //! and keeps the price of a play on another pile (re-pricing those whose cards the first
-//! play changed made no measurable difference to the results). The playout loop ([`playout`]) keeps the played cards itself instead of
-//! reading them off the draw pile before every action, and decides exactly as
-//! [`choose`]; both decide exactly as the heuristic did before these speed-ups
-//! (`heuristic_reference.rs`, kept for the tests).
+//! play changed made no measurable difference to the results). The playout loop
+//! ([`playout`]) keeps the played cards itself instead of reading them off the draw pile
+//! before every action, and decides exactly as [`choose`]; both decide exactly as the
+//! slow, obvious version without these speed-ups (`heuristic_reference.rs`, kept for the
+//! tests).
 
 use super::State;
 use super::state::{END_TURN, Hand, NUM_PILES, ascending, decode, play_action, takes};
@@ -514,7 +515,7 @@ fn cheapest(plays: &[Play]) -> Option<Play> {
 /// play on another pile that does not use the first's cards keeps its price. Re-pricing
 /// those where the first play changed the cards they jump over (one left the hand, or a
 /// pile no longer takes it) made no measurable difference to the results
-/// (benches/README.md) and cost 11-14% of the instructions (27% solo).
+/// (benches/README.md) and cost 11-13% of the instructions (27% solo).
 fn plays_after(
     sights: &[PileSight; NUM_PILES],
     first: &Play,

@@ -1,8 +1,11 @@
 //! The The Game heuristic as it was before it was made faster (issue 11), kept as the
 //! slow obvious reference the fast one is checked against: every pile read in its own
 //! ascending coordinates (descending piles mirrored), every pile priced afresh at every
-//! decision, every first play looked ahead from. The fast one must decide exactly as
-//! this one does (`decides_as_the_reference` in the heuristic's tests).
+//! decision, every first play looked ahead from. One change of the rule itself since:
+//! the look-ahead keeps the prices of the plays on other piles (benches/README.md, "The
+//! Game `heuristic`", third round), made here and in the fast one alike. The fast one
+//! must decide exactly as this one does (`decides_as_the_reference` in the heuristic's
+//! tests).
 
 use super::super::State;
 use super::super::state::{END_TURN, Hand, NUM_PILES, ascending, play_action};
