@@ -18,8 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
-playwright_sync = pytest.importorskip("playwright.sync_api")
+from playwright.sync_api import Browser, Page, sync_playwright
 
 CHROMIUM = os.environ.get("SPIELWERK_CHROMIUM", "/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "web"
@@ -83,10 +82,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
-def browser() -> Iterator[playwright_sync.Browser]:
+def browser() -> Iterator[Browser]:
     if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
         pytest.skip("needs Debian's chromium: apt-get install -y chromium (scripts/test does)")
-    with playwright_sync.sync_playwright() as p:
+    with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, headless=True)
         try:
             yield b
@@ -95,7 +94,7 @@ def browser() -> Iterator[playwright_sync.Browser]:
 
 
 @pytest.fixture
-def page(browser: playwright_sync.Browser, server: str) -> Iterator[playwright_sync.Page]:
+def page(browser: Browser, server: str) -> Iterator[Page]:
     """A fresh browser context (its own sessionStorage and localStorage) on the page."""
     context = browser.new_context(base_url=server, viewport={"width": 1280, "height": 900})
     context.set_default_timeout(15_000)
@@ -109,6 +108,6 @@ def page(browser: playwright_sync.Browser, server: str) -> Iterator[playwright_s
     assert not errors, f"the page threw: {errors}"
 
 
-def screenshot(page: playwright_sync.Page, name: str) -> None:
+def screenshot(page: Page, name: str) -> None:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)

@@ -17,10 +17,10 @@ export function h(tag, attrs = {}, ...children) {
 }
 
 // Arrow keys move the focus between the buttons of a row (Tab still reaches each of them).
-export function arrowKeys(container) {
+export function arrowKeys(container, selector = "button:not([disabled])") {
   container.addEventListener("keydown", (event) => {
     if (!["ArrowLeft", "ArrowRight", "Home", "End"].includes(event.key)) return;
-    const buttons = [...container.querySelectorAll("button:not([disabled])")];
+    const buttons = [...container.querySelectorAll(selector)];
     const at = buttons.indexOf(document.activeElement);
     if (at < 0) return;
     const to = {

@@ -101,7 +101,7 @@ export function renderSchotten(board, ctx) {
       ),
     );
   });
-  arrowKeys(stones);
+  arrowKeys(stones, "button.stone");
 
   let hint = t("hint_wait");
   if (!ctx.running) hint = "";
@@ -147,20 +147,22 @@ export function renderSchotten(board, ctx) {
       )
     : null;
 
-  board.append(
+  const inHand = view.hand_sizes[theirs];
+  const parts = [
     h(
       "p",
       { class: "table-info" },
-      t("their_hand", { who: ctx.who(theirs), n: view.hand_sizes[theirs] }),
+      t(inHand === 1 ? "their_hand_one" : "their_hand", { who: ctx.who(theirs), n: inHand }),
       " · ",
-      t("pile", { n: view.pile_size }),
+      t(view.pile_size === 1 ? "pile_one" : "pile", { n: view.pile_size }),
     ),
     stones,
     h("p", { id: "hint", class: "hint" }, hint),
     ctx.seat === null ? null : h("h3", { class: "hand-title" }, t("your_hand")),
     ctx.seat === null ? null : handRow,
     otherMoves,
-  );
+  ];
+  board.append(...parts.filter(Boolean));
 
   // Keys 1–9 put the selected card at that stone; Escape lets go of it.
   board.addEventListener("keydown", (event) => {
