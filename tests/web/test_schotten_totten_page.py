@@ -65,6 +65,15 @@ def test_a_whole_game_against_the_random_bot(page: Page, server: str) -> None:
     assert page_stones(page) == [[s["cards"][1], s["cards"][0]] for s in view["stones"]]
     assert page.locator(".hand button.card").count() == len(view["hand"])
     assert page.locator("button.claim").count() == 0
+    # The page's own moves and the bot's answers between them reached it through the event
+    # stream (a move's answer carries only the newest version): the history has every ply
+    # since the reload, in order, as the replay has them.
+    replay = [a["text"] for a in api(server, f"/v1/matches/{match_id}/replay")["actions"]]
+    page.locator("#history summary").click()  # the history is folded away until asked for
+    history = page.locator("#history-list li")
+    expect(history.last).to_have_text(replay[-1])
+    texts = history.all_inner_texts()
+    assert len(texts) > 20 and texts == replay[-len(texts) :]
     screenshot(page, "schotten_totten_end")
 
 

@@ -102,6 +102,12 @@ export class MatchScreen {
           return;
         }
         this.accept(out).catch((error) => this.showError(error));
+        // The stream ends with the version that ended the match (the API does not close it
+        // yet), after every version before it has arrived for the history.
+        if (out.status !== "running" && this.stream) {
+          this.stream.close();
+          this.stream = null;
+        }
       },
     });
   }
@@ -131,10 +137,6 @@ export class MatchScreen {
       this.moves = moves;
       this.movesFor = out.version;
       this.render();
-      if (out.status !== "running" && this.stream) {
-        this.stream.close();
-        this.stream = null;
-      }
     } finally {
       this.busy(-1);
     }
