@@ -47,6 +47,7 @@ def start_match(
     seats: list[str],
     seed: int,
     options: dict[str, Any] | None = None,
+    clock: str = "none",
 ) -> tuple[str, str]:
     """Fills the lobby (``seats``: "you" or "bot:NAME" per seat) and starts the match;
     returns its id and the seat's token as the page keeps it."""
@@ -63,6 +64,7 @@ def start_match(
             field.dispatch_event("change")
     for s, choice in enumerate(seats):
         page.select_option(f"#seat-{s}", choice)
+    page.select_option("#clock", clock)
     page.fill("#seed", str(seed))
     page.click("#start")
     page.wait_for_url("**/#/match/*")
