@@ -203,7 +203,7 @@ export function renderLobby(root, games) {
     plain.length ? h("fieldset", { class: "options" }, h("legend", {}, t("options")), plain.map(field)) : null,
     variantSpecs.length ? h("fieldset", { class: "variants" }, h("legend", {}, t("variants")), variantSpecs.map(field)) : null,
     seatChoice,
-    h("fieldset", { class: "more" }, h("legend", {}, t("clock")), clock, seed),
+    h("fieldset", { class: "more" }, h("legend", {}, t("clock_and_seed")), clock, seed),
     h("p", {}, h("button", { type: "submit", id: "start", class: "primary" }, t("start"))),
     notice,
   );

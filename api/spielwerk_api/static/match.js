@@ -127,6 +127,8 @@ export class MatchScreen {
     }
     this.out = out;
     this.receivedAt = performance.now();
+    const record = storedSeat(this.id);
+    if (record && !record.game) storeSeat(this.id, { ...record, game: out.game }); // joined by link
     this.busy(+1);
     try {
       let moves = [];
