@@ -49,8 +49,8 @@ export function openStream(url, { token, onEvent, onStatus = () => {} }) {
 }
 
 // The event-stream format (HTML's "server-sent events"): fields per line, a blank line ends
-// an event, a line starting with ":" is a comment (a heartbeat).
-async function read(body, dispatch) {
+// an event, a line starting with ":" is a comment (a heartbeat). Exported for the tests.
+export async function read(body, dispatch) {
   const reader = body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = "";
   let pendingCR = false;
