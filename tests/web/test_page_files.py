@@ -6,9 +6,8 @@ import re
 import urllib.request
 from pathlib import Path
 
-import spielwerk_api
-
-STATIC = Path(spielwerk_api.__file__).parent / "static"
+# The files of this checkout, as the server the tests start serves them (conftest.py).
+STATIC = Path(__file__).resolve().parents[2] / "api" / "spielwerk_api" / "static"
 
 
 def fetch(url: str) -> tuple[str, str]:
