@@ -48,6 +48,7 @@ export class MatchScreen {
     this.pending = 0;
     this.streamStatus = "";
     this.stream = null;
+    this.stopped = false;
     this.clockTimer = null;
     this.noticeText = "";
     this.noticeKind = "";
@@ -71,15 +72,17 @@ export class MatchScreen {
           h("p", {}, h("a", { href: "#/" }, t("back_to_lobby"))),
         );
         return;
-      } 
+      }
     } finally {
       this.busy(-1);
     }
+    if (this.stopped) return; // left for another screen while loading
     if (this.out && this.out.status === "running") this.openStream();
     this.clockTimer = setInterval(() => this.tickClocks(), 1000);
   }
 
   stop() {
+    this.stopped = true;
     if (this.stream) this.stream.close();
     this.stream = null;
     clearInterval(this.clockTimer);
