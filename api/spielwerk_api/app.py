@@ -11,6 +11,7 @@ import logging
 import os
 from collections.abc import AsyncGenerator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from litestar import Litestar, get
@@ -21,7 +22,8 @@ from litestar.di import Provide
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import JsonRenderPlugin, ScalarRenderPlugin
 from litestar.openapi.spec import Server
-from litestar.response import Redirect
+from litestar.response import File
+from litestar.static_files import create_static_files_router
 
 from . import db, schemas
 from .clock import Clock, SystemClock
@@ -33,6 +35,9 @@ from .rules import BotMoves, GameRules, SchottenTottenRules, TheGameRules
 log = logging.getLogger("spielwerk_api")
 
 DEFAULT_DATABASE = "sqlite:///spielwerk.db"
+
+# The web page: plain HTML, CSS and JavaScript modules, served as they are (no build step).
+STATIC = Path(__file__).parent / "static"
 
 
 @dataclass
@@ -57,9 +62,11 @@ class Settings:
 
 
 @get("/", include_in_schema=False)
-async def index() -> Redirect:
-    # The web page comes with its own issue; until then the front door is the API's documentation.
-    return Redirect("/schema")
+async def index() -> File:
+    # The page uses only the public API; its scripts and styles are under /static.
+    return File(
+        STATIC / "index.html", media_type="text/html; charset=utf-8", content_disposition_type="inline"
+    )
 
 
 @get("/health", include_in_schema=False)
@@ -111,7 +118,16 @@ def create_app(settings: Settings | None = None) -> Litestar:
         await holder["matches"].resume_bots()
 
     return Litestar(
-        route_handlers=[GameRules, BotMoves, SchottenTottenRules, TheGameRules, MatchRoutes, index, health],
+        route_handlers=[
+            GameRules,
+            BotMoves,
+            SchottenTottenRules,
+            TheGameRules,
+            MatchRoutes,
+            index,
+            health,
+            create_static_files_router(path="/static", directories=[STATIC]),
+        ],
         dependencies={"matches": Provide(provide_matches, sync_to_thread=False)},
         plugins=[channels],
         lifespan=[lifespan],

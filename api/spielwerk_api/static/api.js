@@ -1,0 +1,69 @@
+// The public HTTP API, nothing else: whatever the page does, an outside client can do.
+
+import { lang } from "./i18n.js";
+
+// A refusal of the API: its status and RFC 9457 problem details (code, detail, rule, …).
+export class ApiError extends Error {
+  constructor(status, problem) {
+    super((problem && (problem.detail || problem.title)) || `HTTP ${status}`);
+    this.status = status;
+    this.problem = problem || {};
+  }
+}
+
+// Every request asks for texts in the page's language and names the seat by its token.
+export function headers(token, extra = {}) {
+  const h = { Accept: "application/json", "Accept-Language": lang(), ...extra };
+  if (token) h.Authorization = `Bearer ${token}`;
+  return h;
+}
+
+export async function request(path, { method = "GET", token = null, body, signal } = {}) {
+  const init = { method, headers: headers(token), signal };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  const response = await fetch(path, init);
+  const text = await response.text();
+  let data = null;
+  if (text) {
+    try {
+      data = JSON.parse(text);
+    } catch {
+      data = { detail: text.slice(0, 200) };
+    }
+  }
+  if (!response.ok) throw new ApiError(response.status, data);
+  return data;
+}
+
+export const api = {
+  games: () => request("/v1/games"),
+  create: (body) => request("/v1/matches", { method: "POST", body }),
+  match: (id, token) => request(`/v1/matches/${encodeURIComponent(id)}`, { token }),
+  moves: (id, token) => request(`/v1/matches/${encodeURIComponent(id)}/moves`, { token }),
+  play: (id, token, version, move) =>
+    request(`/v1/matches/${encodeURIComponent(id)}/moves`, { method: "POST", token, body: { version, move } }),
+  check: (id, token, move) =>
+    request(`/v1/matches/${encodeURIComponent(id)}/check`, { method: "POST", token, body: { move } }),
+  resign: (id, token) => request(`/v1/matches/${encodeURIComponent(id)}/resign`, { method: "POST", token }),
+  eventsUrl: (id) => `/v1/matches/${encodeURIComponent(id)}/events`,
+};
+
+// Which bots a seat may hold: the API's list where it gives one, else the engine's three.
+export function botNames(info) {
+  return Array.isArray(info && info.bots) && info.bots.length ? info.bots : ["random", "heuristic", "ismcts"];
+}
+
+// Moves are the engine's JSON; two are the same move when their canonical JSON is equal.
+export function canonical(value) {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (value && typeof value === "object") {
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`)
+      .join(",")}}`;
+  }
+  return JSON.stringify(value);
+}

@@ -1,0 +1,66 @@
+// The page's entry: the header, the language switch and the two routes (#/ the lobby,
+// #/match/ID a match). #/join/ID/SEAT/TOKEN takes a seat from an invitation link.
+
+import { api } from "./api.js";
+import { h } from "./dom.js";
+import { GAME_NAMES, lang, setLang, t } from "./i18n.js";
+import { renderLobby } from "./lobby.js";
+import { MatchScreen, storeSeat } from "./match.js";
+
+const root = document.getElementById("app");
+let screen = null;
+let games = null;
+
+async function loadGames() {
+  const { games: list } = await api.games();
+  // The four games in the order the site names them, any others after.
+  const order = Object.keys(GAME_NAMES);
+  list.sort((a, b) => (order.indexOf(a.name) + 1 || 99) - (order.indexOf(b.name) + 1 || 99));
+  return Object.fromEntries(list.map((g) => [g.name, g]));
+}
+
+function renderHeader() {
+  document.documentElement.lang = lang();
+  document.title = t("title");
+  const button = document.getElementById("lang");
+  button.textContent = t("switch_language");
+  button.setAttribute("aria-label", t("switch_language_hint"));
+  button.lang = lang() === "de" ? "en" : "de";
+  document.getElementById("lobby-link").textContent = t("lobby");
+}
+
+async function route() {
+  if (screen) screen.stop();
+  screen = null;
+  renderHeader();
+  const join = location.hash.match(/^#\/join\/([^/]+)\/(\d+)\/([^/]+)$/);
+  if (join) {
+    // The token leaves the address bar at once (the fragment never reaches a server).
+    storeSeat(join[1], { token: join[3], seat: Number(join[2]), seats: null });
+    history.replaceState(null, "", `#/match/${join[1]}`);
+  }
+  try {
+    games = games || (await loadGames());
+  } catch (error) {
+    root.replaceChildren(h("p", { class: "notice refused", role: "alert" }, t("error", { detail: error.message })));
+    return;
+  }
+  const match = location.hash.match(/^#\/match\/([^/]+)$/);
+  if (match) {
+    screen = new MatchScreen(root, decodeURIComponent(match[1]), games);
+    await screen.start();
+  } else {
+    renderLobby(root, games);
+  }
+}
+
+document.getElementById("lang").addEventListener("click", () => {
+  setLang(lang() === "de" ? "en" : "de");
+  renderHeader();
+  // Everything the engine says (moves, reasons, results) is asked for again in the new language.
+  if (screen) screen.relabel();
+  else renderLobby(root, games);
+});
+
+window.addEventListener("hashchange", route);
+route();

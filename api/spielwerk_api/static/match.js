@@ -1,0 +1,382 @@
+// One match on screen: the seat's view, its legal moves, the event stream and the moves made.
+//
+// The page never decides a rule: the view and the legal moves come from the API, a move is
+// sent as the engine's JSON, and an attempt that is no legal move is sent to POST …/check so
+// the engine says why not. Each game's screen only draws (schotten.js, generic.js).
+
+import { api, ApiError, canonical } from "./api.js";
+import { h } from "./dom.js";
+import { gameName, t } from "./i18n.js";
+import { renderGeneric } from "./generic.js";
+import { renderSchotten } from "./schotten.js";
+import { openStream } from "./stream.js";
+
+const SCREENS = { schotten_totten: renderSchotten };
+
+// sessionStorage, keyed by match id: the seat's token survives a reload of this tab.
+export function seatKey(id) {
+  return `spielwerk.match.${id}`;
+}
+
+export function storedSeat(id) {
+  try {
+    return JSON.parse(sessionStorage.getItem(seatKey(id)) || "null");
+  } catch {
+    return null;
+  }
+}
+
+export function storeSeat(id, record) {
+  sessionStorage.setItem(seatKey(id), JSON.stringify(record));
+}
+
+export class MatchScreen {
+  constructor(root, id, games) {
+    this.root = root;
+    this.id = id;
+    this.games = games; // GET /v1/games by name, for the game's utility
+    const record = storedSeat(id);
+    this.token = record ? record.token : null;
+    this.seat = record ? record.seat : null;
+    this.seats = (record && record.seats) || null;
+    this.invites = (record && record.invites) || [];
+    this.out = null;
+    this.moves = [];
+    this.movesFor = -1;
+    this.history = new Map(); // version -> the text of the move that made it
+    this.ui = {}; // what a screen keeps between renders (the selected card)
+    this.pending = 0;
+    this.streamStatus = "";
+    this.stream = null;
+    this.stopped = false;
+    this.clockTimer = null;
+    this.noticeText = "";
+    this.noticeKind = "";
+  }
+
+  async start() {
+    this.section = h("section", { id: "match", "aria-labelledby": "match-title", dataset: { busy: "true" } });
+    this.root.replaceChildren(this.section);
+    this.busy(+1);
+    try {
+      await this.accept(await api.match(this.id, this.token));
+    } catch (error) {
+      if (error instanceof ApiError && (error.status === 401 || error.status === 403) && this.token) {
+        // A token this match does not know: watch as a spectator instead.
+        this.token = null;
+        this.seat = null;
+        await this.accept(await api.match(this.id, null));
+      } else {
+        this.section.replaceChildren(
+          h("p", { class: "notice refused", role: "alert" }, error.status === 404 ? t("unknown_match") : String(error.message)),
+          h("p", {}, h("a", { href: "#/" }, t("back_to_lobby"))),
+        );
+        return;
+      }
+    } finally {
+      this.busy(-1);
+    }
+    if (this.stopped) return; // left for another screen while loading
+    if (this.out && this.out.status === "running") this.openStream();
+    this.clockTimer = setInterval(() => this.tickClocks(), 1000);
+  }
+
+  stop() {
+    this.stopped = true;
+    if (this.stream) this.stream.close();
+    this.stream = null;
+    clearInterval(this.clockTimer);
+  }
+
+  openStream() {
+    this.stream = openStream(api.eventsUrl(this.id), {
+      token: this.token,
+      onStatus: (status) => {
+        this.streamStatus = status;
+        const el = this.section.querySelector("#stream-status");
+        if (el) el.textContent = status === "live" ? t("stream_live") : t("stream_reconnecting");
+      },
+      onEvent: (message) => {
+        if (message.event !== "version") return;
+        let out;
+        try {
+          out = JSON.parse(message.data);
+        } catch {
+          return;
+        }
+        this.accept(out).catch((error) => this.showError(error));
+        // The stream ends with the version that ended the match (the API does not close it
+        // yet), after every version before it has arrived for the history.
+        if (out.status !== "running" && this.stream) {
+          this.stream.close();
+          this.stream = null;
+        }
+      },
+    });
+  }
+
+  busy(delta) {
+    this.pending += delta;
+    if (this.section) this.section.dataset.busy = String(this.pending > 0);
+  }
+
+  // A newer version of the match (from a response or the stream): draw it with its moves.
+  async accept(out) {
+    if (out.last_move) this.history.set(out.version, out.last_move);
+    const current = this.out;
+    if (current && (out.version < current.version || (out.version === current.version && out.status === current.status))) {
+      this.renderHistory();
+      return;
+    }
+    this.out = out;
+    this.receivedAt = performance.now();
+    const record = storedSeat(this.id);
+    if (record && !record.game) storeSeat(this.id, { ...record, game: out.game }); // joined by link
+    this.busy(+1);
+    try {
+      let moves = [];
+      if (this.token && out.status === "running" && out.seats_to_move.includes(this.seat)) {
+        moves = (await api.moves(this.id, this.token)).moves;
+      }
+      if (this.out !== out) return; // a newer version arrived meanwhile and draws itself
+      this.moves = moves;
+      this.movesFor = out.version;
+      this.render();
+    } finally {
+      this.busy(-1);
+    }
+  }
+
+  // The language changed: draw everything again, the engine's texts asked for anew.
+  async relabel() {
+    if (!this.out) return;
+    this.out = null;
+    this.busy(+1);
+    try {
+      await this.reload();
+    } catch (error) {
+      this.showError(error);
+    } finally {
+      this.busy(-1);
+    }
+  }
+
+  async reload() {
+    await this.accept(await api.match(this.id, this.token));
+  }
+
+  // Sends a legal move (one of GET …/moves) against the version on screen.
+  async play(move) {
+    this.notice("");
+    this.busy(+1);
+    try {
+      await this.accept(await api.play(this.id, this.token, this.out.version, move));
+    } catch (error) {
+      await this.refused(error);
+    } finally {
+      this.busy(-1);
+    }
+  }
+
+  // A move the person tried: played if it is legal, else the engine's reason is shown and
+  // nothing changes.
+  async attempt(move) {
+    if (this.moves.some((m) => canonical(m.move) === canonical(move))) return this.play(move);
+    this.busy(+1);
+    try {
+      const answer = await api.check(this.id, this.token, move);
+      if (answer.legal) return await this.play(move);
+      const reason = answer.rule ? `${answer.reason} (${answer.rule})` : answer.reason;
+      this.notice(t("refused", { reason }), "refused");
+    } catch (error) {
+      await this.refused(error);
+    } finally {
+      this.busy(-1);
+    }
+  }
+
+  async resign() {
+    if (!window.confirm(t("resign_confirm"))) return;
+    this.busy(+1);
+    try {
+      await this.accept(await api.resign(this.id, this.token));
+    } catch (error) {
+      await this.refused(error);
+    } finally {
+      this.busy(-1);
+    }
+  }
+
+  async refused(error) {
+    if (!(error instanceof ApiError)) return this.showError(error);
+    if (error.status === 409 && error.problem.code === "stale_version") {
+      this.notice(t("stale"), "info");
+      return this.reload();
+    }
+    if (error.status === 422) return this.notice(t("refused", { reason: error.problem.detail }), "refused");
+    return this.showError(error);
+  }
+
+  showError(error) {
+    this.notice(t("error", { detail: error.message || String(error) }), "refused");
+  }
+
+  notice(text, kind = "info") {
+    this.noticeText = text;
+    this.noticeKind = kind;
+    const el = this.section && this.section.querySelector("#notice");
+    if (el) {
+      el.textContent = text;
+      el.className = `notice ${kind}`;
+    }
+  }
+
+  // Who sits where, as the page can name them: you, a bot by name, or a seat number.
+  who(seat) {
+    if (seat === this.seat) return t("you");
+    const info = this.seats && this.seats[seat];
+    if (info && info.kind === "bot") return `${t("bot_seat", { name: info.bot })} (${t("seat_n", { n: seat + 1 })})`;
+    return t("other_person", { n: seat + 1 });
+  }
+
+  render() {
+    const out = this.out;
+    const focusKey = document.activeElement && this.section.contains(document.activeElement)
+      ? document.activeElement.dataset.key
+      : undefined;
+    const s = this.section;
+    s.dataset.game = out.game;
+    s.dataset.version = String(out.version);
+    s.dataset.status = out.status;
+    s.dataset.seat = this.seat === null ? "" : String(this.seat);
+
+    const board = h("div", { id: "board", class: `board board-${out.game}` });
+    const ctx = {
+      out,
+      view: out.view,
+      moves: this.moves,
+      seat: this.seat,
+      ui: this.ui,
+      who: (seat) => this.who(seat),
+      play: (move) => this.play(move),
+      rerender: () => this.render(),
+      attempt: (move) => this.attempt(move),
+      notice: (text, kind) => this.notice(text, kind),
+      running: out.status === "running",
+      myTurn: this.token !== null && out.seats_to_move.includes(this.seat),
+    };
+    (SCREENS[out.game] || renderGeneric)(board, ctx);
+
+    const historyOpen = Boolean(s.querySelector("#history")?.open);
+    const parts = [
+      this.renderHead(),
+      this.renderInvites(),
+      h("p", { id: "notice", class: `notice ${this.noticeKind}`, role: "status", "aria-live": "polite" }, this.noticeText),
+      this.renderResult(),
+      board,
+      h("details", { id: "history", class: "history", open: historyOpen }, h("summary", {}, t("history")), h("ol", { id: "history-list" })),
+    ];
+    s.replaceChildren(...parts.filter(Boolean));
+    this.renderHistory();
+    this.tickClocks();
+
+    if (focusKey !== undefined) {
+      const again = s.querySelector(`[data-key="${CSS.escape(focusKey)}"]`);
+      const fallback = s.querySelector("[data-autofocus]");
+      (again || fallback || s.querySelector("#board button") || s.querySelector("button"))?.focus();
+    }
+  }
+
+  renderHead() {
+    const out = this.out;
+    let turn;
+    if (out.status !== "running") turn = t("match_over");
+    else if (this.token && out.seats_to_move.includes(this.seat)) turn = t("your_turn");
+    else if (out.seats_to_move.length) turn = t("to_move", { who: out.seats_to_move.map((s) => this.who(s)).join(", ") });
+    else turn = t("nobody_to_move");
+    const clocks = out.clocks
+      ? h(
+          "p",
+          { class: "clocks" },
+          `${t("clocks")}: `,
+          out.clocks.map((_, seat) => h("span", { class: "clock", dataset: { seat: String(seat) } })),
+        )
+      : null;
+    return h(
+      "header",
+      { class: "match-head" },
+      h("h2", { id: "match-title" }, gameName(out.game)),
+      h("p", { class: "seat-line" }, this.seat === null ? t("spectator") : t("you_sit", { n: this.seat + 1 })),
+      h("p", { id: "turn", class: "turn", "aria-live": "polite" }, turn),
+      h("p", { class: "last" }, `${t("last_move")}: `, h("span", { id: "last-move" }, out.last_move || t("none_yet"))),
+      clocks,
+      h("p", { id: "stream-status", class: "stream" }, this.streamStatus === "live" ? t("stream_live") : ""),
+      h(
+        "p",
+        { class: "actions" },
+        this.token && out.status === "running"
+          ? h("button", { type: "button", id: "resign", onclick: () => this.resign() }, t("resign"))
+          : null,
+        h("a", { href: "#/", class: "button-link" }, t("back_to_lobby")),
+      ),
+    );
+  }
+
+  renderInvites() {
+    if (!this.invites.length || this.out.status !== "running") return null;
+    return h(
+      "div",
+      { class: "invites" },
+      h("p", {}, t("invite")),
+      h(
+        "ul",
+        {},
+        this.invites.map((inv) => {
+          const link = `${location.origin}/#/join/${this.id}/${inv.seat}/${inv.token}`;
+          return h("li", {}, `${t("seat_n", { n: inv.seat + 1 })}: `, h("input", { readonly: true, value: link, size: 60, "aria-label": t("seat_n", { n: inv.seat + 1 }) }));
+        }),
+      ),
+    );
+  }
+
+  renderResult() {
+    const out = this.out;
+    if (out.status === "running" || !out.result) return null;
+    const info = this.games[out.game];
+    let summary = null;
+    // Zero-sum and team games: the seat's return says won or lost (cooperative ones have
+    // only their result text).
+    if (this.seat !== null && info && info.utility !== "cooperative") {
+      const mine = out.result.returns[this.seat];
+      summary = mine > 0 ? t("won") : mine < 0 ? t("lost") : t("draw");
+    }
+    return h(
+      "div",
+      { id: "result", class: "result", role: "status" },
+      h("h3", {}, t("result")),
+      summary ? h("p", { class: "summary" }, summary) : null,
+      h("p", { id: "result-text" }, out.result.text),
+    );
+  }
+
+  renderHistory() {
+    const list = this.section && this.section.querySelector("#history-list");
+    if (!list) return;
+    const versions = [...this.history.keys()].sort((a, b) => a - b);
+    list.replaceChildren(...versions.map((v) => h("li", { value: v }, this.history.get(v))));
+  }
+
+  tickClocks() {
+    if (!this.out || !this.out.clocks || !this.section) return;
+    const elapsed = (performance.now() - this.receivedAt) / 1000;
+    for (const el of this.section.querySelectorAll(".clock")) {
+      const seat = Number(el.dataset.seat);
+      let left = this.out.clocks[seat];
+      if (this.out.status === "running" && this.out.seats_to_move.includes(seat)) left = Math.max(0, left - elapsed);
+      const m = Math.floor(left / 60);
+      const sec = Math.floor(left % 60);
+      el.textContent = `${this.who(seat)} ${m}:${String(sec).padStart(2, "0")}`;
+      el.classList.toggle("running", this.out.seats_to_move.includes(seat));
+    }
+  }
+}

@@ -1,0 +1,177 @@
+// Schotten Totten: nine stones in a row, both sides' cards, the own hand.
+//
+// A card, then a stone: the pair is played if GET …/moves lists it, otherwise the engine is
+// asked why not (POST …/check). "Nehmen" appears on exactly the stones with a legal claim
+// move. Every card shows its colour, its letter and its value (colour-blind safe).
+
+import { canonical } from "./api.js";
+import { arrowKeys, h } from "./dom.js";
+import { t } from "./i18n.js";
+
+// A shape per colour besides the colour itself and its letter.
+const SYMBOL = { R: "●", Y: "▲", G: "■", B: "◆", P: "★", O: "✚" };
+
+export function cardLabel(code) {
+  return `${t(`colour_${code[0]}`)} ${code.slice(1)}`;
+}
+
+export function cardFace(code) {
+  const colour = code[0];
+  return [
+    h("span", { class: "card-value" }, code.slice(1)),
+    h("span", { class: "card-letter" }, colour),
+    h("span", { class: "card-symbol", "aria-hidden": "true" }, SYMBOL[colour] || ""),
+  ];
+}
+
+function card(code) {
+  return h("span", { class: `card colour-${code[0]}`, title: cardLabel(code), role: "img", "aria-label": cardLabel(code), dataset: { card: code } }, cardFace(code));
+}
+
+export function renderSchotten(board, ctx) {
+  const { view, moves, ui } = ctx;
+  const mine = ctx.seat === null ? 0 : ctx.seat; // a spectator sees seat 1's side at the bottom
+  const theirs = 1 - mine;
+  const hand = view.hand || [];
+  if (ui.card && !hand.includes(ui.card)) ui.card = null;
+
+  const plays = moves.filter((m) => m.move.type === "play");
+  const claims = new Map(moves.filter((m) => m.move.type === "claim").map((m) => [m.move.stone, m]));
+  const others = moves.filter((m) => m.move.type !== "play" && m.move.type !== "claim");
+  const targets = new Set(ui.card ? plays.filter((m) => m.move.card === ui.card).map((m) => m.move.stone) : []);
+
+  const pickStone = (stone) => {
+    if (!ui.card) {
+      ctx.notice(t("choose_card_first"), "refused");
+      return;
+    }
+    ctx.attempt({ type: "play", card: ui.card, stone });
+  };
+
+  const stones = h("ol", { class: "stones", "aria-label": t("stone_n", { n: "1–9" }) });
+  view.stones.forEach((stone, i) => {
+    let owner = t("stone_free");
+    let ownerClass = "free";
+    if (stone.owner === mine && ctx.seat !== null) {
+      owner = t("stone_yours");
+      ownerClass = "mine";
+    } else if (stone.owner !== null) {
+      owner = t("stone_theirs", { who: ctx.who(stone.owner) });
+      ownerClass = stone.owner === mine ? "mine" : "theirs";
+    }
+    const label = [t("stone_n", { n: i + 1 }), owner, targets.has(i) ? t("stone_target") : null].filter(Boolean).join(", ");
+    const claim = claims.get(i);
+    stones.append(
+      h(
+        "li",
+        { class: "stone-col", dataset: { stone: String(i) } },
+        h("div", { class: "side theirs", "aria-label": `${ctx.who(theirs)}, ${t("stone_n", { n: i + 1 })}` }, stone.cards[theirs].map(card)),
+        h(
+          "button",
+          {
+            type: "button",
+            class: `stone owner-${ownerClass}${targets.has(i) ? " target" : ""}`,
+            "aria-label": label,
+            title: label,
+            dataset: { key: `stone-${i}`, stone: String(i) },
+            onclick: () => pickStone(i),
+          },
+          h("span", { class: "stone-n" }, String(i + 1)),
+          h("span", { class: "stone-owner" }, owner),
+        ),
+        h("div", { class: "side mine", "aria-label": `${ctx.who(mine)}, ${t("stone_n", { n: i + 1 })}` }, stone.cards[mine].map(card)),
+        h(
+          "div",
+          { class: "claim-slot" },
+          claim
+            ? h(
+                "button",
+                {
+                  type: "button",
+                  class: "claim",
+                  "aria-label": t("claim_stone", { n: i + 1 }),
+                  title: claim.text,
+                  dataset: { key: `claim-${i}`, stone: String(i), autofocus: "" },
+                  onclick: () => ctx.play(claim.move),
+                },
+                t("claim"),
+              )
+            : null,
+        ),
+      ),
+    );
+  });
+  arrowKeys(stones, "button.stone");
+
+  let hint = t("hint_wait");
+  if (!ctx.running) hint = "";
+  else if (ctx.myTurn && view.phase === "claim") hint = t("hint_claim");
+  else if (ctx.myTurn && ui.card) hint = t("hint_stone", { card: cardLabel(ui.card) });
+  else if (ctx.myTurn) hint = t("hint_card");
+
+  const handRow = h(
+    "div",
+    { class: "hand", role: "group", "aria-label": t("your_hand") },
+    hand.map((code) =>
+      h(
+        "button",
+        {
+          type: "button",
+          class: `card colour-${code[0]}${ui.card === code ? " selected" : ""}`,
+          "aria-pressed": String(ui.card === code),
+          "aria-label": cardLabel(code),
+          title: cardLabel(code),
+          dataset: { key: `card-${code}`, card: code },
+          onclick: () => {
+            ui.card = ui.card === code ? null : code;
+            ctx.rerender();
+          },
+        },
+        cardFace(code),
+      ),
+    ),
+  );
+  arrowKeys(handRow);
+
+  const otherMoves = others.length
+    ? h(
+        "div",
+        { class: "other-moves", role: "group", "aria-label": t("other_moves") },
+        others.map((m) =>
+          h(
+            "button",
+            { type: "button", class: "move", dataset: { key: `move-${canonical(m.move)}`, autofocus: "" }, onclick: () => ctx.play(m.move) },
+            m.text,
+          ),
+        ),
+      )
+    : null;
+
+  const inHand = view.hand_sizes[theirs];
+  const parts = [
+    h(
+      "p",
+      { class: "table-info" },
+      t(inHand === 1 ? "their_hand_one" : "their_hand", { who: ctx.who(theirs), n: inHand }),
+      " · ",
+      t(view.pile_size === 1 ? "pile_one" : "pile", { n: view.pile_size }),
+    ),
+    stones,
+    h("p", { id: "hint", class: "hint" }, hint),
+    ctx.seat === null ? null : h("h3", { class: "hand-title" }, t("your_hand")),
+    ctx.seat === null ? null : handRow,
+    otherMoves,
+  ];
+  board.append(...parts.filter(Boolean));
+
+  // Keys 1–9 put the selected card at that stone; Escape lets go of it.
+  board.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && ui.card) {
+      ui.card = null;
+      ctx.rerender();
+    } else if (/^[1-9]$/.test(event.key) && ui.card && !event.altKey && !event.ctrlKey && !event.metaKey) {
+      event.preventDefault();
+      pickStone(Number(event.key) - 1);
+    }
+  });
+}

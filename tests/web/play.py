@@ -1,0 +1,95 @@
+"""What the browser tests do with the page, and the API they check it against."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from typing import Any
+
+from playwright.sync_api import Page
+
+
+def api(server: str, path: str, token: str | None = None, lang: str = "de", body: Any = None) -> Any:
+    """The public API, as an outside client (not the page) asks it."""
+    headers = {"Accept-Language": lang, "Accept": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    data = None
+    if body is not None:
+        headers["Content-Type"] = "application/json"
+        data = json.dumps(body).encode()
+    req = urllib.request.Request(f"{server}{path}", data=data, headers=headers)
+    with urllib.request.urlopen(req, timeout=30) as r:
+        return json.loads(r.read())
+
+
+def settled(page: Page, after_version: int | None = None) -> dict[str, Any]:
+    """Waits until the match screen has nothing in flight (and, if given, has moved past
+    ``after_version``); returns what it shows: version, status, seat."""
+    page.wait_for_function(
+        """v => {
+            const m = document.querySelector('#match');
+            return m && m.dataset.busy === 'false' && m.dataset.version !== undefined
+                && (v === null || Number(m.dataset.version) > v);
+        }""",
+        arg=after_version,
+    )
+    state: dict[str, Any] = page.evaluate(
+        """() => { const m = document.querySelector('#match').dataset;
+                   return { version: Number(m.version), status: m.status, seat: m.seat }; }"""
+    )
+    return state
+
+
+def start_match(
+    page: Page,
+    game: str,
+    seats: list[str],
+    seed: int,
+    options: dict[str, Any] | None = None,
+    clock: str = "none",
+) -> tuple[str, str]:
+    """Fills the lobby (``seats``: "you" or "bot:NAME" per seat) and starts the match;
+    returns its id and the seat's token as the page keeps it."""
+    page.goto("/")
+    page.check(f"#game-{game}")
+    for name, value in (options or {}).items():
+        field = page.locator(f"#opt-{name}")
+        if isinstance(value, bool):
+            field.set_checked(value)
+        elif field.evaluate("e => e.tagName") == "SELECT":
+            field.select_option(json.dumps(value))
+        else:
+            field.fill(str(value))
+            field.dispatch_event("change")
+    for s, choice in enumerate(seats):
+        page.select_option(f"#seat-{s}", choice)
+    page.select_option("#clock", clock)
+    page.fill("#seed", str(seed))
+    page.click("#start")
+    page.wait_for_url("**/#/match/*")
+    settled(page)
+    return match_of(page)
+
+
+def match_of(page: Page) -> tuple[str, str]:
+    match_id = page.evaluate("() => location.hash.split('/')[2]")
+    token = page.evaluate("id => JSON.parse(sessionStorage.getItem('spielwerk.match.' + id)).token", match_id)
+    return match_id, token
+
+
+def claim_stones(page: Page) -> list[int]:
+    """The stones with a "Nehmen" button on the page."""
+    stones: list[int] = page.evaluate(
+        "() => [...document.querySelectorAll('button.claim')].map(b => Number(b.dataset.stone))"
+    )
+    return sorted(stones)
+
+
+def page_stones(page: Page) -> list[list[list[str]]]:
+    """Every stone's cards as the page draws them: [theirs, mine] per stone."""
+    stones: list[list[list[str]]] = page.evaluate(
+        """() => [...document.querySelectorAll('.stone-col')].map(col => ['theirs', 'mine'].map(
+            side => [...col.querySelectorAll(`.side.${side} .card`)].map(c => c.dataset.card)))"""
+    )
+    return stones

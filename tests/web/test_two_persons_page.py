@@ -1,0 +1,66 @@
+"""Two persons in two browser contexts: an invitation link, own hands only, live moves."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Browser, Page, expect
+
+from .conftest import screenshot
+from .play import api, match_of, page_stones, settled, start_match
+
+
+def test_a_second_person_joins_by_link_and_sees_the_moves_live(
+    page: Page, browser: Browser, server: str
+) -> None:
+    match_id, token = start_match(page, "schotten_totten", ["you", "person"], seed=13, clock="5")
+    link = page.locator(".invites input").input_value()
+    assert re.fullmatch(rf"{re.escape(server)}/#/join/{match_id}/1/[\w-]+", link), link
+    expect(page.locator(".clock")).to_have_count(2)
+    expect(page.locator('.clock[data-seat="0"]')).to_have_text(re.compile(r"^Du [45]:\d\d$"))
+
+    other = browser.new_context(base_url=server, viewport={"width": 1280, "height": 900})
+    try:
+        guest = other.new_page()
+        guest.goto(link)
+        guest.wait_for_url(f"**/#/match/{match_id}")  # the token left the address bar
+        settled(guest)
+        expect(guest.locator(".seat-line")).to_have_text("Du sitzt auf Sitz 2.")
+        guest_id, guest_token = match_of(guest)
+        assert guest_id == match_id and guest_token != token
+        # Each sees its own hand, and of the other's only how many cards it holds.
+        hands = {
+            seat: api(server, f"/v1/matches/{match_id}", t)["view"]["hand"]
+            for seat, t in ((0, token), (1, guest_token))
+        }
+        assert page.locator(".hand button.card").evaluate_all("cs => cs.map(c => c.dataset.card)") == hands[0]
+        assert (
+            guest.locator(".hand button.card").evaluate_all("cs => cs.map(c => c.dataset.card)") == hands[1]
+        )
+        assert not set(hands[0]) & set(
+            guest.locator(".card").evaluate_all("cs => cs.map(c => c.dataset.card)")
+        )
+        expect(guest.locator("#turn")).to_have_text("Am Zug: Sitz 1.")
+
+        # The host plays; the guest's screen shows it through the event stream, no reload.
+        version = settled(page)["version"]
+        played = hands[0][0]
+        page.locator(f'.hand button.card[data-card="{played}"]').click()
+        page.locator('button.stone[data-stone="4"]').click()
+        settled(page, after_version=version)
+        settled(guest, after_version=version)
+        assert page_stones(guest)[4] == [[played], []]
+        expect(guest.locator("#turn")).to_have_text("Du bist am Zug.")
+        expect(guest.locator("#last-move")).to_have_text(api(server, f"/v1/matches/{match_id}")["last_move"])
+
+        version = settled(guest)["version"]
+        answer = hands[1][0]
+        guest.locator(f'.hand button.card[data-card="{answer}"]').click()
+        guest.locator('button.stone[data-stone="4"]').click()
+        settled(guest, after_version=version)
+        settled(page, after_version=version)
+        assert page_stones(page)[4] == [[answer], [played]]
+        expect(page.locator("#turn")).to_have_text("Du bist am Zug.")
+        screenshot(guest, "schotten_totten_guest")
+    finally:
+        other.close()
