@@ -32,6 +32,7 @@ def upgrade() -> None:
             ),
             {"ids": bots_only, "yes": True},
         )
+    op.create_index("ix_matches_bots_only", "matches", ["bots_only", "created_at"])
     op.create_table(
         "workers",
         sa.Column("id", sa.String(32), primary_key=True),
@@ -47,5 +48,6 @@ def upgrade() -> None:
 def downgrade() -> None:
     op.drop_table("outages")
     op.drop_table("workers")
+    op.drop_index("ix_matches_bots_only", "matches")
     with op.batch_alter_table("matches") as batch:
         batch.drop_column("bots_only")
