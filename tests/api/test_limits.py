@@ -501,3 +501,45 @@ def test_time_while_the_server_was_down_counts_for_nobody(database_url: str) -> 
         assert client.get(f"/v1/matches/{timed}").json()["result"]["reason"] == "left"
         clock.advance(1)  # 1 + 2.5 + 0.6 + 1 = 5.1 s of uptime without a first move
         assert client.get(f"/v1/matches/{first}").json()["status"] == "aborted"
+
+
+OLD_MATCH = (
+    "INSERT INTO matches (id, game, options, seed, seats, token_hashes, rules, created_at, version,"
+    " status, leave_s) VALUES (:id, 'caravan', '{}', 1, :seats, '[]', '{}', 0, 0, 'running', 60)"
+)
+
+
+def test_the_migration_marks_the_stored_matches_of_bots_alone(database_url: str) -> None:
+    """A database of revision 0001 with a match of bots alone and one with a person: after
+    the upgrade, only the first falls under the retention rule and the bot-match limit."""
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import text
+
+    def upgrade(conn: Any, revision: str) -> None:
+        config = Config()
+        config.set_main_option("script_location", str(db.MIGRATIONS))
+        config.attributes["connection"] = conn
+        command.upgrade(config, revision)
+
+    async def scenario() -> dict[str, bool]:
+        engine = db.create_engine(database_url)
+        try:
+            async with engine.begin() as conn:
+                await conn.run_sync(upgrade, "0001")
+                for match_id, seats in (
+                    ("alone", '[{"kind":"bot","bot":"random","params":{}}]'),
+                    ("person", '[{"kind":"person"}]'),
+                ):
+                    await conn.execute(
+                        text(OLD_MATCH),
+                        {"id": match_id, "seats": seats},
+                    )
+            async with engine.begin() as conn:
+                await conn.run_sync(upgrade, "head")
+                rows = (await conn.execute(text("SELECT id, bots_only FROM matches"))).all()
+        finally:
+            await engine.dispose()
+        return {r.id: bool(r.bots_only) for r in rows}
+
+    assert asyncio.run(scenario()) == {"alone": True, "person": False}
