@@ -9,6 +9,7 @@ the tests that need them, so each test fails on its own account before the chang
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import subprocess
 import sys
@@ -230,8 +231,24 @@ def test_a_restart_serves_at_once_while_bots_alone_resume_in_the_background(
         return created.id
 
     match_id = asyncio.run(prepare())
+    # A match of four searching Dog bots takes minutes: the server must not play it first.
+    with serving(database_url, tmp_path) as (base, _):
+        first = httpx.get(f"{base}/v1/matches/{match_id}", timeout=5).json()
+        assert first["status"] == "running"
+        # ... and its bots play on in the background.
+        deadline = time.monotonic() + 10
+        while httpx.get(f"{base}/v1/matches/{match_id}", timeout=5).json()["version"] <= first["version"]:
+            assert time.monotonic() < deadline, "the bots did not resume"
+            time.sleep(0.1)
+
+
+@contextlib.contextmanager
+def serving(database_url: str, tmp_path: Path, start_s: float = 15) -> Iterator[tuple[str, Any]]:
+    """`spielwerk serve` (one worker) on the database: its URL and process, once /health
+    answers (within ``start_s`` of the start); stopped by its PID afterwards."""
     port = free_port()
-    log = (tmp_path / "server.log").open("wb")
+    log_path = tmp_path / f"server-{port}.log"
+    log = log_path.open("wb")
     proc = subprocess.Popen(
         [sys.executable, "-m", "spielwerk", "serve", "--port", str(port), "--database", database_url],
         stdout=log,
@@ -241,33 +258,27 @@ def test_a_restart_serves_at_once_while_bots_alone_resume_in_the_background(
     )
     base = f"http://127.0.0.1:{port}"
     try:
-        # A match of four searching Dog bots takes minutes: the server must not play it first.
-        deadline = time.monotonic() + 15
+        deadline = time.monotonic() + start_s
         while True:
-            assert proc.poll() is None, (tmp_path / "server.log").read_text()
-            assert time.monotonic() < deadline, "no /health within 15 s of the start"
+            assert proc.poll() is None, log_path.read_text()
+            assert time.monotonic() < deadline, f"no /health within {start_s} s of the start"
             try:
                 if httpx.get(f"{base}/health", timeout=1.0).status_code == 200:
                     break
             except httpx.TransportError:
                 pass
             time.sleep(0.05)
-        first = httpx.get(f"{base}/v1/matches/{match_id}", timeout=5).json()
-        assert first["status"] == "running"
-        # ... and its bots play on in the background.
-        deadline = time.monotonic() + 10
-        while httpx.get(f"{base}/v1/matches/{match_id}", timeout=5).json()["version"] <= first["version"]:
-            assert time.monotonic() < deadline, "the bots did not resume"
-            time.sleep(0.1)
+        yield base, proc
     finally:
-        proc.terminate()
+        if proc.poll() is None:
+            proc.terminate()
         try:
             proc.wait(timeout=30)
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
         log.close()
-    assert "Traceback" not in (tmp_path / "server.log").read_text(errors="replace")
+    assert "Traceback" not in log_path.read_text(errors="replace")
 
 
 # -- 4: work and requests per stranger are bounded ------------------------------------------
@@ -543,3 +554,47 @@ def test_the_migration_marks_the_stored_matches_of_bots_alone(database_url: str)
         return {r.id: bool(r.bots_only) for r in rows}
 
     assert asyncio.run(scenario()) == {"alone": True, "person": False}
+
+
+def test_a_crash_and_its_outage_forfeit_nothing(database_url: str, tmp_path: Path) -> None:
+    """kill -9, three seconds down, start again: the seats, last seen before the crash with
+    leave_s 2, are still at the table, and the clock was not charged the outage."""
+    body = {
+        "game": "schotten_totten",
+        "seed": 1,
+        "seats": [{"kind": "person"}, {"kind": "person"}],
+        "clock": {"initial_s": 20, "increment_s": 0},
+        "rules": {"first_move_s": 0, "leave_s": 2, "untimed_move_s": 0},
+    }
+    with serving(database_url, tmp_path) as (base, proc):
+        created = httpx.post(f"{base}/v1/matches", json=body, timeout=5).json()
+        began = time.monotonic()
+        match_id, tokens = created["id"], [s["token"] for s in created["seats"]]
+        for token in tokens:
+            assert (
+                httpx.get(f"{base}/v1/matches/{match_id}", headers=bearer(token), timeout=5).status_code
+                == 200
+            )
+        time.sleep(1.2)  # a heartbeat or two
+        proc.kill()
+        proc.wait()
+        crashed = time.monotonic()
+    time.sleep(3.0)  # down for longer than leave_s
+    with serving(database_url, tmp_path) as (base, _):
+        out = httpx.get(f"{base}/v1/matches/{match_id}", timeout=5).json()
+        up = time.monotonic() - crashed - 3.0  # at most this long up since the start
+        assert out["status"] == "running", out["result"]
+        seat = out["seats_to_move"][0]
+        # Charged: the time up before the crash (1.2 s and the requests) and since the start.
+        assert out["clocks"][seat] >= 20 - (crashed - began) - up - 0.2, (out["clocks"], crashed - began, up)
+        # The seats come back and play on.
+        move = httpx.get(
+            f"{base}/v1/matches/{match_id}/moves", headers=bearer(tokens[seat]), timeout=5
+        ).json()
+        r = httpx.post(
+            f"{base}/v1/matches/{match_id}/moves",
+            headers=bearer(tokens[seat]),
+            json={"version": out["version"], "move": move["moves"][0]["move"]},
+            timeout=5,
+        )
+        assert r.status_code == 200, r.text
