@@ -561,6 +561,15 @@ class Matches:
             await session.merge(WorkerRow(id=self.worker_id, alive_at=now))
             # Workers long gone: only the latest sign of life counts.
             await session.execute(delete(WorkerRow).where(WorkerRow.alive_at < now - 86_400))
+        async with self.sessions() as session:
+            outages = (await session.execute(select(func.count()).select_from(OutageRow))).scalar_one()
+        if outages != len(self.outages):
+            # Another worker, starting while this one was silent too long (a stalled loop),
+            # recorded an outage: the cached matches replay their clocks around it.
+            async with self.sessions() as session:
+                rows = (await session.execute(select(OutageRow.began, OutageRow.ended))).all()
+            self.outages = sorted((r.began, r.ended) for r in rows)
+            self.cache.clear()
 
     async def _beat_forever(self) -> None:
         while True:
@@ -1034,7 +1043,7 @@ class Matches:
             raise Problem(409, "match_over", f"the match is {m.status}; no more moves")
 
     async def chat(self, match_id: str, seat: int, text: str, lang: str) -> schemas.ChatOut:
-        m = await self.get(match_id)
+        m = await self.current(match_id)
         if m.game.name != "the_game":
             raise Problem(422, "no_table_talk", "table talk belongs to The Game (T7)")
         self._running(m)
