@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import math
 import os
@@ -168,6 +169,10 @@ def create_app(settings: Settings | None = None) -> Litestar:
         # A startup hook, not part of `lifespan`: the bots' moves (resumed in the background)
         # are published, and the channels plugin starts after the lifespan context managers.
         await holder["matches"].open()
+        # Everything made while starting (the libraries' modules, the app) lives as long as
+        # the worker: out of the collector's sight, a full collection no longer walks it on
+        # the event loop (one took 70 ms amid a match of random bots; with this, 10 ms).
+        gc.freeze()
 
     def client_limit(app: ASGIApp) -> ASGIApp:
         return ClientLimit(app, settings.client_rate_per_s, settings.client_burst)
