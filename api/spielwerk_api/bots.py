@@ -2,8 +2,10 @@
 
 A bot decides from what its seat may see (the engine's bots read only the seat's
 information state). Every decision is seeded by the match seed, the ply and the seat, so a
-match replays the same after a restart. Strangers choose the parameters, so the work a
-search may do per move is bounded here.
+match replays the same after a restart (its plies are stored; only a decision not yet stored
+is made again). Strangers choose the parameters, so the work a search may do per move is
+bounded here, in iterations and in time, and every search runs in one bounded pool off the
+event loop (``SearchPool``).
 """
 
 from __future__ import annotations
@@ -11,6 +13,10 @@ from __future__ import annotations
 import asyncio
 import functools
 import hashlib
+import heapq
+import itertools
+import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import spielwerk
@@ -20,6 +26,9 @@ from .problems import Problem
 
 # The most a bot seat may search per move: a match must never hold a worker for long.
 LIMITS = {"iterations": 5_000, "time_ms": 1_000}
+# Who waits for a search first: a person waiting for the bot's reply (or a stateless bot
+# move) before a match of bots alone.
+PERSON, BOTS_ALONE = 0, 1
 
 
 def check(name: str, game: spielwerk.Game, params: dict[str, Any]) -> None:
@@ -49,11 +58,98 @@ def decision_seed(match_seed: int, ply: int, seat: int) -> int:
     return int.from_bytes(digest, "little")
 
 
-async def decide(
+def bounded(name: str, game: spielwerk.Game, params: dict[str, Any], time_ms: int) -> dict[str, Any]:
+    """The parameters of a search with the server's time bound added (``time_ms`` at most
+    ``time_ms``). The engine stops at whichever bound comes first; ``time_ms`` alone would
+    lift the iteration limit, so the iterations are kept explicit (the bot's default)."""
+    if not searches(game.name, name):
+        return params
+    out = dict(params)
+    if "iterations" not in out and out.get("time_ms") is None:
+        out["iterations"] = spielwerk.bots.make(name, game, 0, **params).params["iterations"]
+    given = out.get("time_ms")
+    out["time_ms"] = time_ms if given is None else min(int(given), time_ms)
+    return out
+
+
+def make(
     name: str, params: dict[str, Any], state: spielwerk.State, seat: int, match_seed: int, ply: int
-) -> int:
-    bot = spielwerk.bots.make(name, state.game, decision_seed(match_seed, ply, seat), **params)
+) -> Any:
+    return spielwerk.bots.make(name, state.game, decision_seed(match_seed, ply, seat), **params)
+
+
+class SearchPool:
+    """Every search of a worker runs here: a few threads (the engine's ``Bot.step`` runs
+    without the GIL, so the event loop goes on meanwhile), taken in turn by priority and
+    then first come, first served. A match asks for one search at a time and asks again
+    only once its ply is stored, so matches take turns. A stateless bot move is refused
+    while ``busy`` (rules.py), not queued without end."""
+
+    def __init__(self, threads: int = 1, max_waiting: int = 256) -> None:
+        self.threads = max(1, threads)
+        self.max_waiting = max_waiting
+        self.executor = ThreadPoolExecutor(self.threads, thread_name_prefix="spielwerk-search")
+        self.running = 0
+        self.waiting: list[tuple[int, int, asyncio.Future[None]]] = []
+        self.order = itertools.count()
+
+    def busy(self) -> bool:
+        return len(self.waiting) >= self.max_waiting
+
+    async def step(
+        self, bot: Any, state: spielwerk.State, seat: int, priority: int = PERSON
+    ) -> tuple[int, float]:
+        """The bot's action for ``seat`` and the seconds its search took."""
+        if self.running >= self.threads or self.waiting:
+            turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            entry = (priority, next(self.order), turn)
+            heapq.heappush(self.waiting, entry)
+            try:
+                await turn
+            except BaseException:
+                if entry in self.waiting:
+                    self.waiting.remove(entry)
+                    heapq.heapify(self.waiting)
+                elif turn.done() and not turn.cancelled():
+                    self._next()  # the slot handed to this search passes on
+                raise
+        else:
+            self.running += 1
+        try:
+            started = time.monotonic()
+            loop = asyncio.get_running_loop()
+            action: int = await loop.run_in_executor(self.executor, bot.step, state, seat)
+            return action, time.monotonic() - started
+        finally:
+            self._next()
+
+    def _next(self) -> None:
+        """Hands the slot of a search that ended to the next one waiting (else frees it)."""
+        while self.waiting:
+            _, _, turn = heapq.heappop(self.waiting)
+            if not turn.done():
+                turn.set_result(None)
+                return
+        self.running -= 1
+
+    def close(self) -> None:
+        self.executor.shutdown(wait=False, cancel_futures=True)
+
+
+async def decide(
+    pool: SearchPool,
+    name: str,
+    params: dict[str, Any],
+    state: spielwerk.State,
+    seat: int,
+    match_seed: int,
+    ply: int,
+    *,
+    priority: int = PERSON,
+) -> tuple[int, float]:
+    """The bot's action and the seconds of search it took (0 for a rule-based bot, which
+    answers in microseconds on the loop)."""
+    bot = make(name, params, state, seat, match_seed, ply)
     if bot.searches:
-        # The search releases the GIL: other requests go on meanwhile.
-        return await asyncio.to_thread(bot.step, state, seat)
-    return bot.step(state, seat)
+        return await pool.step(bot, state, seat, priority)
+    return bot.step(state, seat), 0.0

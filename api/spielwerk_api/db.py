@@ -18,14 +18,17 @@ from typing import Any
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Boolean,
     Engine,
     Float,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     String,
     Text,
     event,
+    false,
     text,
 )
 from sqlalchemy import create_engine as create_sync_engine
@@ -48,6 +51,9 @@ class Base(DeclarativeBase):
 
 class MatchRow(Base):
     __tablename__ = "matches"
+    # The retention rule's question (matches of bots alone created before a moment), asked
+    # every sweep: answered from the index alone.
+    __table_args__ = (Index("ix_matches_bots_only", "bots_only", "created_at"),)
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     game: Mapped[str] = mapped_column(String(64))
@@ -67,6 +73,9 @@ class MatchRow(Base):
     # end the match; the sweeper looks only at matches whose deadline has passed.
     deadline: Mapped[float | None] = mapped_column(Float, nullable=True, index=True)
     leave_s: Mapped[float] = mapped_column(Float, default=60.0)
+    # Every seat a bot: such matches are limited in number and deleted after a while
+    # (``Limits.bot_match_retention_s``).
+    bots_only: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class PlyRow(Base):
@@ -100,6 +109,25 @@ class PresenceRow(Base):
     match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True)
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     last_seen: Mapped[float] = mapped_column(Float, index=True)
+
+
+class WorkerRow(Base):
+    """Each worker's last sign of life: a start after every worker fell silent finds the
+    outage here (``Matches.open``)."""
+
+    __tablename__ = "workers"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    alive_at: Mapped[float] = mapped_column(Float)
+
+
+class OutageRow(Base):
+    """A time no worker was alive: it runs on no clock and counts for no match rule."""
+
+    __tablename__ = "outages"
+
+    began: Mapped[float] = mapped_column(Float, primary_key=True)
+    ended: Mapped[float] = mapped_column(Float)
 
 
 def async_url(url: str) -> str:

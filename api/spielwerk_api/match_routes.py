@@ -49,12 +49,15 @@ class MatchRoutes(Controller):
     @post(
         "/",
         summary="Start a match; each person seat gets a secret token, shown only here",
-        responses=problem_responses(404, 413, 422),
+        responses=problem_responses(404, 413, 422, 429),
     )
     async def create(
-        self, matches: NamedDependency[Matches], data: JSONBody[schemas.NewMatch]
+        self,
+        matches: NamedDependency[Matches],
+        request: Request[Any, Any, Any],
+        data: JSONBody[schemas.NewMatch],
     ) -> schemas.MatchCreated:
-        return await matches.create(data)
+        return await matches.create(data, request.client.host if request.client else None)
 
     async def _seat(
         self,
@@ -66,8 +69,9 @@ class MatchRoutes(Controller):
         fresh: bool = True,
     ) -> tuple[Match, int | None]:
         # A route that writes reads the match afresh under its lock anyway: finding the seat
-        # needs only the tokens, so it skips a database round trip (fresh=False).
-        m = await matches.get(id) if fresh else await matches.known(id)
+        # needs only the tokens, so it skips a database round trip (fresh=False). A read
+        # decides the time first (C11).
+        m = await matches.current(id) if fresh else await matches.known(id)
         seat = matches.seat_of(m, authorization(request), required=required)
         await matches.touch(m, seat)
         return m, seat
@@ -170,7 +174,7 @@ class MatchRoutes(Controller):
         responses=problem_responses(404, 409),
     )
     async def replay(self, matches: NamedDependency[Matches], id: MatchId) -> schemas.Replay:
-        return matches.replay(await matches.get(id))
+        return matches.replay(await matches.current(id))
 
     @get(
         "/{id:str}/events",

@@ -16,6 +16,7 @@ import json
 import logging
 import math
 import secrets
+import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field, replace
@@ -23,14 +24,14 @@ from typing import Any, TypeVar
 
 import spielwerk
 from spielwerk.the_game import check_talk
-from sqlalchemy import and_, bindparam, insert, select, update
+from sqlalchemy import and_, bindparam, case, delete, func, insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from . import bots, engine, schemas
 from .clock import Clock
-from .db import Base, ChatRow, MatchRow, PresenceRow, inline_sqlite
+from .db import Base, ChatRow, MatchRow, OutageRow, PlyRow, PresenceRow, WorkerRow, inline_sqlite
 from .problems import Problem, engine_fields
 
 log = logging.getLogger("spielwerk_api")
@@ -45,6 +46,39 @@ PRECEDENCE = {"bot": -1, "aborted": 0, "time": 1, "no_move": 2, "left": 3, "play
 RECENT_STATES = 64
 # Presence is written at most this often per seat and worker (a request is a sign of life).
 PRESENCE_WRITE_S = 5.0
+# A bot's turn is due for the sweep (of any worker) only once no ply came for this long: the
+# worker that drives the match is searching meanwhile, and a second one would search twice.
+BOT_STALLED_S = 10.0
+# Rule-based bots' plies are stored in chunks of at most this many plies or this much
+# deciding, so a match of them played out at once leaves the event loop to others in between.
+FAST_PLIES = 64
+FAST_S = 0.002
+
+
+@dataclass
+class Limits:
+    """What a worker spends on strangers; ``Settings`` (app.py) holds them, README lists them."""
+
+    # Matches whose replayed state a worker keeps (least recently used go first).
+    cache_matches: int = 512
+    # Threads that run searches (the engine releases the GIL while it searches).
+    search_threads: int = 1
+    # Stateless bot moves waiting for a thread beyond this are refused (503, Retry-After).
+    search_waiting: int = 64
+    # Every search stops after this (and after its iterations, whichever comes first).
+    search_time_ms: int = 1_000
+    # Seconds of search a match may spend on this worker; then its search bots play as the
+    # game's heuristic bot (microseconds a move) to the end.
+    match_search_s: float = 300.0
+    # Running matches of search bots alone: in all, and per client on this worker (429).
+    bot_matches: int = 32
+    bot_matches_per_client: int = 2
+    # Matches of bots alone are deleted this long after they were created (0: kept).
+    bot_match_retention_s: float = 86_400.0
+    # How often a worker says it is alive; a start after a silence longer than
+    # ``outage_after_s`` counts the silence as an outage that runs on nobody's time.
+    heartbeat_s: float = 1.0
+    outage_after_s: float = 2.5
 
 
 @dataclass
@@ -84,6 +118,11 @@ class Match:
     # seats may not see: Dog's exchange picks) rather than how the match ended.
     last_move: str | None = None
     last_is_action: bool = False
+    # The server's outages since the match began, (start, end) in order: time that runs on
+    # nobody's clock and counts for no rule (C11, D13).
+    pauses: list[tuple[float, float]] = field(default_factory=list)
+    # The last version this worker stored itself (its bots move on only from their own plies).
+    stored_here: int = -1
 
     @property
     def n(self) -> int:
@@ -142,9 +181,30 @@ class Match:
     def charge(self, at: float) -> None:
         """The time since the last ply runs on the clock of every seat to move."""
         if self.clocks is not None:
+            spent = self.elapsed(self.last_at, at)
             for s in self.to_move():
-                self.clocks[s] -= max(0.0, at - self.last_at)
+                self.clocks[s] -= spent
         self.last_at = max(self.last_at, at)
+
+    def elapsed(self, start: float, end: float) -> float:
+        """Seconds from ``start`` to ``end`` the server was up."""
+        out = end - start
+        if out <= 0:
+            return 0.0
+        for began, ended in self.pauses:
+            out -= max(0.0, min(end, ended) - max(start, began))
+        return max(0.0, out)
+
+    def later(self, start: float, span: float) -> float:
+        """The moment ``span`` seconds of the server's uptime after ``start``."""
+        at = start + span
+        for began, ended in self.pauses:
+            if ended <= start:
+                continue
+            if began >= at:
+                break
+            at += ended - max(began, start)
+        return at
 
     def fork(self) -> Match:
         """A copy to try a ply on before it is stored (the past versions stay behind)."""
@@ -205,36 +265,44 @@ class Match:
         persons = set(self.persons())
         for s in self.to_move():
             if s not in persons:
-                # A bot moves at once; it is due here only if a worker stopped before it did.
-                out.append((self.last_at, "bot", s))
+                # A bot moves at once; it is due here only if its worker stopped before it did.
+                out.append((self.last_at + BOT_STALLED_S, "bot", s))
             if self.clocks is not None:
-                out.append((self.last_at + max(self.clocks[s], 0.0), "time", s))
+                out.append((self.later(self.last_at, max(self.clocks[s], 0.0)), "time", s))
             if s not in persons:
                 continue
             if s not in self.moved and self.first_move_rule():
-                out.append(
-                    (self.to_move_since.get(s, self.last_at) + self.rules["first_move_s"], "aborted", s)
-                )
+                since = self.to_move_since.get(s, self.last_at)
+                out.append((self.later(since, self.rules["first_move_s"]), "aborted", s))
             if self.clocks is None and self.rules["untimed_move_s"] > 0:
-                out.append(
-                    (self.to_move_since.get(s, self.last_at) + self.rules["untimed_move_s"], "no_move", s)
-                )
+                since = self.to_move_since.get(s, self.last_at)
+                out.append((self.later(since, self.rules["untimed_move_s"]), "no_move", s))
         if self.rules.get("playing_time_s", 0) > 0:
-            out.append((self.created_at + self.rules["playing_time_s"], "playing_time", None))
+            out.append((self.later(self.created_at, self.rules["playing_time_s"]), "playing_time", None))
         return out
 
     def deadline(self) -> float | None:
         due = self.due()
         return min(d[0] for d in due) if due else None
 
+    def ended_by(self, now: float) -> tuple[str, int | None] | None:
+        """The rule that has ended the match by ``now`` (not counting leaving, which needs
+        the presence rows), with the seat it concerns; ``None`` if none has."""
+        due = [d for d in self.due() if d[0] <= now and d[1] != "bot"]
+        if not due:
+            return None
+        _, kind, seat = min(due, key=lambda d: (d[0], PRECEDENCE[d[1]]))
+        return kind, seat
+
+    def bots_to_move(self) -> list[int]:
+        return [s for s in self.to_move() if self.seats[s]["kind"] == "bot"]
+
     def clocks_at(self, now: float) -> list[float] | None:
         if self.clocks is None:
             return None
         running = set(self.to_move())
-        return [
-            round(max(0.0, c - (max(0.0, now - self.last_at) if s in running else 0.0)), 3)
-            for s, c in enumerate(self.clocks)
-        ]
+        spent = self.elapsed(self.last_at, now)
+        return [round(max(0.0, c - (spent if s in running else 0.0)), 3) for s, c in enumerate(self.clocks)]
 
     # -- what a seat sees -------------------------------------------------------------
 
@@ -325,17 +393,35 @@ def _read_match(conn: Connection, match_id: str, known: int | None) -> tuple[Any
 class Matches:
     """The match service: every route and the sweeper go through it."""
 
-    def __init__(self, db: AsyncEngine, clock: Clock, publish: Publish, cache_size: int = 2048) -> None:
+    def __init__(
+        self,
+        db: AsyncEngine,
+        clock: Clock,
+        publish: Publish,
+        cache_size: int | None = None,
+        limits: Limits | None = None,
+    ) -> None:
         self.engine = db
         self.inline = inline_sqlite(db)
         self.sessions = async_sessionmaker(db, expire_on_commit=False)
         self.clock = clock
         self.publish = publish
+        self.limits = limits or Limits()
         self.cache: OrderedDict[str, Match] = OrderedDict()
-        self.cache_size = cache_size
+        self.cache_size = cache_size if cache_size is not None else self.limits.cache_matches
         self.locks: dict[str, asyncio.Lock] = {}
         self.presence_written: dict[tuple[str, int], float] = {}
-        self.background: set[asyncio.Task[None]] = set()
+        self.background: set[asyncio.Task[Any]] = set()
+        self.pool = bots.SearchPool(self.limits.search_threads, self.limits.search_waiting)
+        # The task that moves each match's bots on from this worker, one per match.
+        self.drivers: dict[str, asyncio.Task[None]] = {}
+        # Seconds of search each match spent on this worker, and the running matches of
+        # bots alone each client started here.
+        self.spent: dict[str, float] = {}
+        self.clients: dict[str, set[str]] = {}
+        # The server's outages (every worker silent), in order (``open``).
+        self.outages: list[tuple[float, float]] = []
+        self.worker_id = secrets.token_hex(12)
         # SQLite takes one writer at a time. Without this lock, a worker's pooled connections
         # would queue for it in SQLite's busy handler, which sleeps in steps of up to 100 ms
         # (seconds of latency under load); in turn here they wait only as long as the writer.
@@ -366,10 +452,26 @@ class Matches:
             # stream wakes on the same note): a ply another one replayed meanwhile is done.
             if p.ply > m.version:
                 m.replay(Ply(p.kind, p.seat, p.action, p.at))
-        self.cache[match_id] = m
-        self.cache.move_to_end(match_id)
+        self._keep(m)
+        return m
+
+    def _keep(self, m: Match) -> None:
+        """Caches the match as the most recently used; the least recently used go beyond
+        the cache's size (they are read again from the database when asked for)."""
+        self.cache[m.id] = m
+        self.cache.move_to_end(m.id)
         while len(self.cache) > self.cache_size:
             self.cache.popitem(last=False)
+
+    async def current(self, match_id: str) -> Match:
+        """The match as ``get`` reads it, after deciding the time (C11): a rule whose moment
+        has passed ends the match now, whatever the sweep is doing."""
+        m = await self.get(match_id)
+        if m.status == "running" and m.ended_by(self.clock.now()) is not None:
+            async with self.lock(match_id):
+                m = await self.get(match_id)
+                await self._settle(m)
+                m = await self.get(match_id)
         return m
 
     async def known(self, match_id: str) -> Match:
@@ -390,14 +492,98 @@ class Matches:
             rules=r.rules,
             created_at=r.created_at,
             state=game.new_initial_state(r.seed),
+            pauses=[p for p in self.outages if p[1] > r.created_at],
         )
         m.start()
         return m
 
     def close(self) -> None:
-        """Closes the inline SQLite engine's connections (the async engine is the caller's)."""
+        """Stops this worker's bots and searches and closes the inline SQLite engine's
+        connections (the async engine is the caller's)."""
+        for task in list(self.drivers.values()) + list(self.background):
+            task.cancel()
+        self.pool.close()
         if self.inline is not None:
             self.inline.dispose()
+
+    # -- being alive ------------------------------------------------------------------
+
+    async def open(self) -> None:
+        """On start: if every worker was silent for longer than ``outage_after_s``, that
+        silence was an outage, and it runs on nobody's time: it is recorded (matches replay
+        their clocks around it), and the stored presence and deadlines move past it. Then
+        this worker says it is alive, and bots whose turn came meanwhile move, in the
+        background (the worker serves at once)."""
+        now = self.clock.now()
+        async with self.sessions() as session:
+            last = (await session.execute(select(func.max(WorkerRow.alive_at)))).scalar()
+        if last is not None and now - last > self.limits.outage_after_s:
+            await self._record_outage(last, now)
+        async with self.sessions() as session:
+            rows = (await session.execute(select(OutageRow.began, OutageRow.ended))).all()
+        self.outages = sorted((r.began, r.ended) for r in rows)
+        await self.beat()
+        for work in (self._resume_quietly(), self._beat_forever()):
+            task = asyncio.create_task(work)
+            self.background.add(task)
+            task.add_done_callback(self.background.discard)
+
+    async def _record_outage(self, began: float, ended: float) -> None:
+        shift = ended - began
+        running = select(MatchRow.id).where(MatchRow.status == "running")
+        try:
+            async with self.writing() as session:
+                # The outage's start is its key: of workers starting together, one records it.
+                session.add(OutageRow(began=began, ended=ended))
+                await session.flush()
+                await session.execute(
+                    update(PresenceRow)
+                    .where(PresenceRow.last_seen < ended, PresenceRow.match_id.in_(running))
+                    .values(
+                        last_seen=case(
+                            (PresenceRow.last_seen <= began, PresenceRow.last_seen + shift), else_=ended
+                        )
+                    )
+                )
+                await session.execute(
+                    update(MatchRow)
+                    .where(MatchRow.status == "running", MatchRow.deadline > began)
+                    .values(deadline=MatchRow.deadline + shift)
+                )
+        except IntegrityError:
+            return  # another worker recorded it
+        log.warning("the server was down for %.1f s: that time runs on nobody's clock", shift)
+
+    async def beat(self) -> None:
+        """This worker is alive now (``open``, every ``heartbeat_s`` and on leaving)."""
+        now = self.clock.now()
+        async with self.writing() as session:
+            await session.merge(WorkerRow(id=self.worker_id, alive_at=now))
+            # Workers long gone: only the latest sign of life counts.
+            await session.execute(delete(WorkerRow).where(WorkerRow.alive_at < now - 86_400))
+        async with self.sessions() as session:
+            outages = (await session.execute(select(func.count()).select_from(OutageRow))).scalar_one()
+        if outages != len(self.outages):
+            # Another worker, starting while this one was silent too long (a stalled loop),
+            # recorded an outage: the cached matches replay their clocks around it.
+            async with self.sessions() as session:
+                rows = (await session.execute(select(OutageRow.began, OutageRow.ended))).all()
+            self.outages = sorted((r.began, r.ended) for r in rows)
+            self.cache.clear()
+
+    async def _beat_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.limits.heartbeat_s)
+            try:
+                await self.beat()
+            except Exception:  # a lost connection: the next beat tries again
+                log.exception("saying this worker is alive failed")
+
+    async def _resume_quietly(self) -> None:
+        try:
+            await self.resume_bots()
+        except Exception:  # logged; the sweep picks the bots up
+            log.exception("resuming the bots failed")
 
     async def _read(self, body: Callable[[Connection], T]) -> T:
         """Runs ``body`` on a connection: inline on SQLite (``db.inline_sqlite``)."""
@@ -474,7 +660,9 @@ class Matches:
 
     # -- creating -------------------------------------------------------------------
 
-    async def create(self, spec: schemas.NewMatch) -> schemas.MatchCreated:
+    async def create(self, spec: schemas.NewMatch, client: str | None = None) -> schemas.MatchCreated:
+        """A new match; ``client`` (its address) counts the matches of search bots alone
+        each client runs at once on this worker."""
         game = engine.load_game(spec.game, spec.options)
         if len(spec.seats) != game.num_players():
             raise Problem(
@@ -493,6 +681,10 @@ class Matches:
             else:
                 seats.append({"kind": "person"})
         tokens = [secrets.token_urlsafe(24) if s["kind"] == "person" else None for s in seats]
+        bots_only = all(s["kind"] == "bot" for s in seats)
+        searching = bots_only and any(bots.searches(game.name, s["bot"]) for s in seats)
+        if searching:
+            await self._admit_bots_alone(client)
         seed = spec.seed if spec.seed is not None else secrets.randbits(63)
         now = self.clock.now()
         match_id = secrets.token_hex(12)
@@ -534,19 +726,18 @@ class Matches:
                     result=None,
                     deadline=m.deadline(),
                     leave_s=spec.rules.leave_s,
+                    bots_only=bots_only,
                 )
             )
             await session.flush()
             session.add_all(PresenceRow(match_id=match_id, seat=p, last_seen=now) for p in m.persons())
-        self.cache[match_id] = m
-        if m.persons() or not any(bots.searches(game.name, s["bot"]) for s in seats if s["kind"] == "bot"):
-            await self.advance_bots(m)
-        else:
-            # Bots only: they play on in the background (a search bot's game may take
+        self._keep(m)
+        if searching:
+            # Search bots alone: they play on in the background (such a game may take
             # minutes); the sweeper picks the match up if this worker stops.
-            task = asyncio.create_task(self._bots_alone(match_id))
-            self.background.add(task)
-            task.add_done_callback(self.background.discard)
+            self._drive(match_id, client)
+        else:
+            await self.advance_bots(m)
         return schemas.MatchCreated(
             id=match_id,
             version=m.version,
@@ -597,6 +788,7 @@ class Matches:
             raise stale from None
         first = m.version + 1
         m.adopt(probe)
+        m.stored_here = m.version
         for version in range(first, m.version + 1):
             await self.publish(m.id, {"kind": "version", "version": version})
 
@@ -607,6 +799,8 @@ class Matches:
             # only then is the match read again. That saves a read on every move.
             m = self.cache.get(match_id)
             if m is None or m.version != version or m.status != "running":
+                m = await self.get(match_id)
+            if await self._settle(m):  # C11: the time is decided first
                 m = await self.get(match_id)
             self._running(m)
             self._at_version(m, version)
@@ -622,8 +816,8 @@ class Matches:
                 self._running(m)
                 self._at_version(m, version)
                 raise
-            await self.advance_bots(m)
-            return m
+        await self.advance_bots(m)
+        return self.cache.get(match_id) or m
 
     @staticmethod
     def _at_version(m: Match, version: int) -> None:
@@ -638,56 +832,195 @@ class Matches:
     async def resign(self, match_id: str, seat: int) -> Match:
         async with self.lock(match_id):
             m = await self.get(match_id)
+            if await self._settle(m):
+                m = await self.get(match_id)
             self._running(m)
             await self._commit(m, [Ply("resigned", seat, None, self.clock.now())])
             return m
 
-    async def advance_bots(self, m: Match) -> None:
-        """Bot seats move as soon as they may, each from its own seat's view.
-
-        Random bots' moves up to the next person's turn are stored in one transaction (a
-        match of random bots only is played out at once); a searching bot's move is stored
-        by itself, so every seat's events show it before the next search starts.
-        """
-        while m.status == "running":
-            trial = m.fork()
-            plies: list[Ply] = []
-            while trial.status == "running":
-                bot_seats = [s for s in trial.to_move() if trial.seats[s]["kind"] == "bot"]
-                if not bot_seats:
-                    break
-                seat = bot_seats[0]
-                spec = trial.seats[seat]
-                action = await bots.decide(
-                    spec["bot"], spec.get("params", {}), trial.state, seat, trial.seed, trial.version + 1
-                )
-                ply = Ply("move", seat, action, self.clock.now())
-                trial.replay(ply)
-                plies.append(ply)
-                if bots.searches(trial.game.name, spec["bot"]):
-                    break
-            if not plies:
-                return
-            try:
-                await self._commit(m, plies)
-            except Problem:
-                # Another worker stored a ply first (a move, a resignation, a match rule, or
-                # its own bots): whoever stored it moves the bots on from there. The person's
-                # move before these stands, so their answer is not an error: it shows the
-                # match as stored.
-                await self.get(m.id)
-                return
-
-    async def _bots_alone(self, match_id: str) -> None:
+    async def _settle(self, m: Match) -> bool:
+        """C11 before anything else: if a rule has ended the match by now, its ending is
+        stored (under the match's lock). True if the match moved on (``m`` may then be
+        behind: read it again)."""
+        if m.status != "running":
+            return False
+        now = self.clock.now()
+        ending = m.ended_by(now)
+        if ending is None:
+            return False
+        kind, seat = ending
         try:
-            async with self.lock(match_id):
-                await self.advance_bots(await self.get(match_id))
+            await self._commit(m, [Ply(kind, seat, None, now)])
+        except Problem as stale:
+            if stale.code != "stale_version":
+                raise
+        return True
+
+    # -- bots -----------------------------------------------------------------------
+
+    async def advance_bots(self, m: Match) -> None:
+        """Bot seats move as soon as they may, each from its own seat's view, up to a
+        person's turn or the end; the caller waits for them, holding no lock meanwhile.
+
+        Rule-based bots' plies are stored in small chunks, a searching bot's ply by itself
+        as soon as it is found, so every seat's events show it before the next search
+        starts. A search runs in the pool without the match's lock, on a copy of the
+        state; its ply is stored only if the match still has the version it began from.
+        """
+        await asyncio.shield(self._drive(m.id))
+
+    def _drive(self, match_id: str, client: str | None = None) -> asyncio.Task[None]:
+        """The task that moves the match's bots on from this worker (started if none runs)."""
+        task = self.drivers.get(match_id)
+        if task is not None and not task.done():
+            return task
+        task = asyncio.create_task(self._drive_bots(match_id))
+        self.drivers[match_id] = task
+        if client is not None:
+            self.clients.setdefault(client, set()).add(match_id)
+
+        def done(t: asyncio.Task[None]) -> None:
+            if self.drivers.get(match_id) is t:
+                del self.drivers[match_id]
+            if client is not None:
+                running = self.clients.get(client, set())
+                running.discard(match_id)
+                if not running:
+                    self.clients.pop(client, None)
+            m = self.cache.get(match_id)
+            if m is None or m.status != "running":
+                self.spent.pop(match_id, None)
+
+        task.add_done_callback(done)
+        return task
+
+    async def _drive_bots(self, match_id: str) -> None:
+        try:
+            while await self._bot_ply(match_id):
+                await asyncio.sleep(0)  # the loop's other work between two chunks
+        except Problem as gone:
+            if gone.code != "unknown_match":  # deleted by the retention rule meanwhile
+                log.warning("bots of match %s stopped: %s", match_id, gone.detail)
         except Exception:  # logged, and the sweeper retries
             log.exception("bots of match %s stopped", match_id)
 
+    def _bot_for(self, m: Match, seat: int) -> tuple[str, dict[str, Any]]:
+        """The bot that decides for ``seat`` now, with its parameters bounded in time. A
+        match that spent its search time on this worker (``match_search_s``) goes on with
+        the game's rule-based ``heuristic`` bot."""
+        spec = m.seats[seat]
+        name, params = spec["bot"], spec.get("params", {})
+        if not bots.searches(m.game.name, name):
+            return name, params
+        if self.spent.get(m.id, 0.0) >= self.limits.match_search_s:
+            return "heuristic", {}
+        return name, bots.bounded(name, m.game, params, self.limits.search_time_ms)
+
+    async def _bot_ply(self, match_id: str) -> bool:
+        """Stores the next bot plies of the match; False once no bot is to move."""
+        async with self.lock(match_id):
+            m = await self.get(match_id)
+            if await self._settle(m):
+                return True
+            seats = m.bots_to_move()
+            if not seats:
+                return False
+            seat = seats[0]
+            name, params = self._bot_for(m, seat)
+            if not bots.searches(m.game.name, name):
+                plies = self._rule_based_plies(m)
+                try:
+                    await self._commit(m, plies)
+                except Problem as stale:
+                    if stale.code != "stale_version":
+                        raise
+                    return await self._moved_on_here(m)
+                return True
+            version, state, seed = m.version, m.state.clone(), m.seed
+            priority = bots.PERSON if m.persons() else bots.BOTS_ALONE
+        # The search, holding nothing the match rules or other matches need.
+        action, took = await bots.decide(
+            self.pool, name, params, state, seat, seed, version + 1, priority=priority
+        )
+        self.spent[match_id] = self.spent.get(match_id, 0.0) + took
+        if len(self.spent) > 4 * self.cache_size:
+            self.spent = {k: v for k, v in self.spent.items() if k in self.drivers}
+        async with self.lock(match_id):
+            m = await self.get(match_id)
+            if m.version != version:
+                return await self._moved_on_here(m)
+            if await self._settle(m):
+                return True
+            try:
+                await self._commit(m, [Ply("move", seat, action, self.clock.now())])
+            except Problem as stale:
+                if stale.code != "stale_version":
+                    raise
+                return await self._moved_on_here(m)
+        return True
+
+    async def _moved_on_here(self, m: Match) -> bool:
+        """The match moved on while its bot decided. If this worker stored the new version
+        (a person's move, a rule), the bots decide again from there; if another worker did,
+        that one moves them on (two would search twice)."""
+        m = await self.get(m.id)
+        return m.stored_here == m.version
+
+    def _rule_based_plies(self, m: Match) -> list[Ply]:
+        """The plies of rule-based bots from here, up to a search bot, a person or the end,
+        at most a small chunk (``FAST_PLIES``, ``FAST_S``)."""
+        trial = m.fork()
+        plies: list[Ply] = []
+        stop = time.perf_counter() + FAST_S
+        while trial.status == "running" and len(plies) < FAST_PLIES:
+            seats = trial.bots_to_move()
+            if not seats:
+                break
+            seat = seats[0]
+            name, params = self._bot_for(trial, seat)
+            if bots.searches(trial.game.name, name):
+                break
+            bot = bots.make(name, params, trial.state, seat, trial.seed, trial.version + 1)
+            ply = Ply("move", seat, bot.step(trial.state, seat), self.clock.now())
+            trial.replay(ply)
+            plies.append(ply)
+            if time.perf_counter() > stop:
+                break
+        return plies
+
+    async def _admit_bots_alone(self, client: str | None) -> None:
+        """A match of search bots alone costs minutes of search: so many run at once."""
+        mine = len(self.clients.get(client, ())) if client is not None else 0
+        if mine >= self.limits.bot_matches_per_client:
+            raise Problem(
+                429,
+                "too_many_bot_matches",
+                f"at most {self.limits.bot_matches_per_client} matches of search bots alone per client"
+                " run at once; wait for one to end",
+                headers={"Retry-After": "30"},
+            )
+        async with self.sessions() as session:
+            running = (
+                await session.execute(
+                    select(func.count())
+                    .select_from(MatchRow)
+                    .where(MatchRow.status == "running", MatchRow.bots_only.is_(True))
+                )
+            ).scalar_one()
+        if running >= self.limits.bot_matches:
+            raise Problem(
+                429,
+                "too_many_bot_matches",
+                f"this server runs at most {self.limits.bot_matches} matches of search bots alone at once",
+                headers={"Retry-After": "30"},
+            )
+
     async def resume_bots(self) -> int:
-        """On start: bots whose turn came while no server ran (it stopped between a
-        person's move and the bot's answer) move now. Returns how many matches moved."""
+        """On start (in the background, ``open``): bots whose turn came while no server ran
+        (it stopped between a person's move and the bot's answer, or amid a match of bots
+        alone) move again. Matches with a person are moved on to the person's turn before
+        the next; matches of bots alone play on in the background. Returns how many
+        matches moved (or, of bots alone, started again)."""
         async with self.sessions() as session:
             running = (
                 await session.execute(select(MatchRow.id, MatchRow.seats).where(MatchRow.status == "running"))
@@ -696,11 +1029,13 @@ class Matches:
         for match_id, seats in running:
             if not any(s["kind"] == "bot" for s in seats):
                 continue
-            async with self.lock(match_id):
-                m = await self.get(match_id)
-                version = m.version
-                await self.advance_bots(m)
-                resumed += m.version > version
+            if all(s["kind"] == "bot" for s in seats):
+                self._drive(match_id)
+                resumed += 1
+                continue
+            version = (await self.get(match_id)).version
+            await asyncio.shield(self._drive(match_id))
+            resumed += (await self.get(match_id)).version > version
         return resumed
 
     def _running(self, m: Match) -> None:
@@ -708,7 +1043,7 @@ class Matches:
             raise Problem(409, "match_over", f"the match is {m.status}; no more moves")
 
     async def chat(self, match_id: str, seat: int, text: str, lang: str) -> schemas.ChatOut:
-        m = await self.get(match_id)
+        m = await self.current(match_id)
         if m.game.name != "the_game":
             raise Problem(422, "no_table_talk", "table talk belongs to The Game (T7)")
         self._running(m)
@@ -761,7 +1096,12 @@ class Matches:
         left = {r.match_id for r in gone}
         ended = 0
         for match_id in sorted(due | left):
-            async with self.lock(match_id):
+            lock = self.lock(match_id)
+            if lock.locked():
+                # Busy with a request or a bot's ply this moment: the next round looks again
+                # (and every request decides the time itself, C11).
+                continue
+            async with lock:
                 m = await self.get(match_id)
                 if m.status != "running":
                     continue
@@ -770,14 +1110,45 @@ class Matches:
                     continue
                 kind, seat = ending
                 if kind == "bot":
-                    await self.advance_bots(m)
+                    self._drive(match_id)  # in the background: the sweep waits for no search
                     continue
                 try:
                     await self._commit(m, [Ply(kind, seat, None, now)])
                     ended += 1
                 except Problem:
                     continue  # another worker ended it or a move came first
+        await self.forget_bot_matches(now)
         return ended
+
+    async def forget_bot_matches(self, now: float) -> int:
+        """The retention rule: a match of bots alone is deleted ``bot_match_retention_s``
+        after it was created, running or not (nobody's result hangs on it), a bounded batch
+        per sweep. Returns how many were deleted."""
+        keep = self.limits.bot_match_retention_s
+        if keep <= 0:
+            return 0
+        async with self.sessions() as session:
+            old = list(
+                (
+                    await session.execute(
+                        select(MatchRow.id)
+                        .where(MatchRow.bots_only.is_(True), MatchRow.created_at < now - keep)
+                        .limit(100)
+                    )
+                ).scalars()
+            )
+        if not old:
+            return 0
+        async with self.writing() as session:
+            for table in (PlyRow, PresenceRow, ChatRow):
+                await session.execute(delete(table).where(table.match_id.in_(old)))
+            await session.execute(delete(MatchRow).where(MatchRow.id.in_(old)))
+        for match_id in old:
+            self.cache.pop(match_id, None)
+            driver = self.drivers.get(match_id)
+            if driver is not None:
+                driver.cancel()
+        return len(old)
 
     async def _expired(self, m: Match, now: float) -> tuple[str, int | None] | None:
         due = [(t, kind, seat) for t, kind, seat in m.due() if t <= now]

@@ -74,6 +74,9 @@ PROBLEM_DESCRIPTIONS = {
     409: "The match moved on or is over (codes stale_version, match_over, match_running)",
     413: "The request body is too large (code body_too_large)",
     422: "The engine or a match rule refuses it, with the engine's rule, code and reason",
+    429: "Too many requests or matches of bots alone; Retry-After says when to try again"
+    " (codes too_many_requests, too_many_bot_matches)",
+    503: "Every search slot is taken; Retry-After says when to try again (code search_busy)",
 }
 
 

@@ -11,11 +11,13 @@ from typing import Annotated, Any
 
 import spielwerk
 from litestar import Controller, Request, get, post
+from litestar.di import NamedDependency
 from litestar.params import JSONBody, Parameter
 from spielwerk.schotten_totten import check_claim
 from spielwerk.the_game import check_talk
 
 from . import bots, engine, schemas
+from .matches import Matches
 from .problems import Problem, engine_fields, language, problem_responses
 
 # Every route naming a game may find no such game; the engine refuses options, states and moves.
@@ -127,10 +129,14 @@ class BotMoves(Controller):
             "(state.view(seat)); the unseen cards are dealt at random from the seed "
             "(game.state_from_view), and the bot decides from that seat's information state."
         ),
-        responses=GAME_BODY_PROBLEMS,
+        responses=problem_responses(404, 413, 422, 429, 503),
     )
     async def move(
-        self, game: GameName, bot: BotName, data: JSONBody[schemas.BotMoveBody]
+        self,
+        matches: NamedDependency[Matches],
+        game: GameName,
+        bot: BotName,
+        data: JSONBody[schemas.BotMoveBody],
     ) -> schemas.BotMove:
         g = engine.load_game(game, data.options)
         bots.check(bot, g, data.params)
@@ -142,7 +148,17 @@ class BotMoves(Controller):
                 "the view must be a seat's view (its 'player' is the seat), not the public view",
             )
         state = g.state_from_view(data.view, data.seed)
-        action = await bots.decide(bot, data.params, state, seat, data.seed, 0)
+        # The server's time bound on every search, and a place in the worker's search pool:
+        # refused (503) rather than queued without end when it is full.
+        params = bots.bounded(bot, g, data.params, matches.limits.search_time_ms)
+        if matches.pool.busy() and bots.searches(g.name, bot):
+            raise Problem(
+                503,
+                "search_busy",
+                "every search slot of this server is taken; try again in a moment",
+                headers={"Retry-After": "2"},
+            )
+        action, _ = await bots.decide(matches.pool, bot, params, state, seat, data.seed, 0)
         return schemas.BotMove(
             action=action, move=state.action_to_json(action), text=state.action_to_string(action)
         )

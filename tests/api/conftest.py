@@ -61,8 +61,11 @@ def clock() -> ManualClock:
 
 @pytest.fixture
 def app(database_url: str, clock: ManualClock) -> Litestar:
-    # The sweeper's own loop sleeps for an hour: tests call sweep() themselves.
-    return create_app(Settings(database_url=database_url, clock=clock, sweep_interval_s=3600))
+    # The sweeper's own loop sleeps for an hour: tests call sweep() themselves. Whole
+    # matches over HTTP send requests faster than a client may (test_limits.py tests that).
+    return create_app(
+        Settings(database_url=database_url, clock=clock, sweep_interval_s=3600, client_rate_per_s=0)
+    )
 
 
 @pytest.fixture
