@@ -1,0 +1,194 @@
+//! Observation tensors over thousands of random states of every game (issue 24):
+//!
+//! - (a) a seat's tensor is identical for a state and `resample(seat, seed)` of it: it
+//!   depends on nothing the seat cannot see;
+//! - (b) two states of a seat give equal tensors exactly when their views are equal up
+//!   to the fields a game leaves out on purpose (listed in its `tensor` module docs);
+//! - (c) `describe_observation` covers the tensor exactly, slice after slice, and the
+//!   shape's product is its length;
+//! - (d) `write_observation` writes every element (the buffer is filled with NaN first)
+//!   and every element lies in [0, 1];
+//! - a few slices are read back by name against the view, so that the description says
+//!   where things really are.
+
+use std::collections::HashMap;
+
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde_json::Value;
+use spielwerk_core::game::{Game, GameState};
+use spielwerk_core::tensor::{TensorSlice, check_slices};
+
+/// One game's tensor functions and what its tensor leaves out.
+struct Encoder<G: Game> {
+    shape: fn(&G) -> Vec<usize>,
+    describe: fn(&G) -> Vec<TensorSlice>,
+    write: fn(&G, &G::View, &mut [f32]),
+    /// Makes two views equal that differ only in what the tensor leaves out on purpose.
+    normalize: fn(&mut Value),
+    /// Reads slices back by name and compares them with the view.
+    spot_check: fn(&G::View, &Tensor<'_>),
+}
+
+/// A written tensor with its slices, to read by name.
+struct Tensor<'a> {
+    data: &'a [f32],
+    slices: &'a [TensorSlice],
+}
+
+impl Tensor<'_> {
+    fn get(&self, name: &str) -> &[f32] {
+        let s = self
+            .slices
+            .iter()
+            .find(|s| s.name == name)
+            .unwrap_or_else(|| panic!("no slice {name}"));
+        &self.data[s.offset..s.offset + s.len()]
+    }
+    fn ones(&self, name: &str) -> usize {
+        self.get(name).iter().filter(|&&x| x == 1.0).count()
+    }
+}
+
+/// The tensor without its zeros: exact, and small enough to keep thousands of.
+fn sparse(t: &[f32]) -> Vec<(u32, u32)> {
+    t.iter()
+        .enumerate()
+        .filter(|(_, x)| **x != 0.0)
+        .map(|(i, x)| (i as u32, x.to_bits()))
+        .collect()
+}
+
+/// Checks (a)–(d) over `games` random games (every `every`-th state and the last, every
+/// seat and the spectator); returns the number of (state, seat) cases.
+fn check<G: Game>(game: &G, enc: &Encoder<G>, games: u64, every: usize) -> usize {
+    let shape = (enc.shape)(game);
+    let len: usize = shape.iter().product();
+    let slices = (enc.describe)(game);
+    check_slices(&slices, len).unwrap_or_else(|e| panic!("{}: {e}", G::NAME));
+    let mut buf = vec![f32::NAN; len];
+    let mut again = vec![f32::NAN; len];
+    // (b) both ways: tensor -> view and view -> tensor.
+    let mut view_of_tensor: HashMap<Vec<(u32, u32)>, (String, String)> = HashMap::new();
+    let mut tensor_of_view: HashMap<String, Vec<(u32, u32)>> = HashMap::new();
+    let mut cases = 0;
+    let mut actions = Vec::new();
+    for seed in 0..games {
+        let mut state = game.new_initial_state(seed);
+        let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x7E45_0A);
+        for step in 0.. {
+            let last = state.is_terminal();
+            if step % every == 0 || last {
+                let at = format!("{} seed {seed} step {step}", G::NAME);
+                for seat in (0..game.num_players()).map(Some).chain([None]) {
+                    let view = state.view_of(seat);
+                    buf.fill(f32::NAN);
+                    (enc.write)(game, &view, &mut buf);
+                    // (d)
+                    if let Some(i) = buf.iter().position(|x| !(0.0..=1.0).contains(x)) {
+                        let s = slices.iter().find(|s| s.offset + s.len() > i).unwrap();
+                        panic!("{at} seat {seat:?}: element {i} (slice {}) is {}", s.name, buf[i]);
+                    }
+                    (enc.spot_check)(
+                        &view,
+                        &Tensor {
+                            data: &buf,
+                            slices: &slices,
+                        },
+                    );
+                    let Some(p) = seat else { continue };
+                    cases += 1;
+                    // (a)
+                    let resampled = state.resample(p, seed ^ 0x5EED).expect("a state resamples");
+                    again.fill(f32::NAN);
+                    (enc.write)(game, &resampled.view_of(seat), &mut again);
+                    assert!(
+                        buf.iter().zip(&again).all(|(a, b)| a.to_bits() == b.to_bits()),
+                        "{at} seat {p}: the resampled state gives another tensor"
+                    );
+                    // (b)
+                    let mut json = serde_json::to_value(&view).unwrap();
+                    (enc.normalize)(&mut json);
+                    let key = json.to_string();
+                    let tensor = sparse(&buf);
+                    if let Some((other, where_)) = view_of_tensor.get(&tensor) {
+                        assert_eq!(
+                            other, &key,
+                            "{at} and {where_}: different views give the same tensor"
+                        );
+                    } else {
+                        view_of_tensor.insert(tensor.clone(), (key.clone(), at.clone()));
+                    }
+                    let seen = tensor_of_view.entry(key).or_insert_with(|| tensor.clone());
+                    assert!(
+                        *seen == tensor,
+                        "{at} seat {p}: equal views give different tensors"
+                    );
+                }
+            }
+            if last {
+                break;
+            }
+            state.legal_actions_into(&mut actions);
+            state
+                .apply_action(actions[rng.random_range(0..actions.len())])
+                .expect("a legal action applies");
+        }
+    }
+    assert!(
+        view_of_tensor.len() * 2 > cases,
+        "{}: too few distinct views ({} of {cases}) to test (b)",
+        G::NAME,
+        view_of_tensor.len()
+    );
+    cases
+}
+
+mod schotten_totten {
+    use super::*;
+    use spielwerk_core::schotten_totten::tensor::*;
+    use spielwerk_core::schotten_totten::{SchottenTotten, View};
+
+    fn encoder() -> Encoder<SchottenTotten> {
+        Encoder {
+            shape: observation_tensor_shape,
+            describe: describe_observation,
+            write: write_observation,
+            // The order of the cards of a side is left out (formations are sets, S4).
+            normalize: |v| {
+                for stone in v["stones"].as_array_mut().unwrap() {
+                    for side in stone["cards"].as_array_mut().unwrap() {
+                        side.as_array_mut().unwrap().sort_by_key(Value::to_string);
+                    }
+                }
+            },
+            spot_check: |v: &View, t| {
+                assert_eq!(t.ones("hand"), v.hand.map_or(0, |h| h.len() as usize));
+                let me = usize::from(v.player.unwrap_or(0));
+                let mine: usize = v.stones.iter().map(|s| s.cards[me].len()).sum();
+                let all: usize = v.stones.iter().map(|s| s.cards[0].len() + s.cards[1].len()).sum();
+                assert_eq!(t.ones("stone_cards"), all);
+                let first = t.get("stone_cards");
+                let on_my_sides: usize = (0..9)
+                    .map(|s| first[s * 108..s * 108 + 54].iter().sum::<f32>() as usize)
+                    .sum();
+                assert_eq!(on_my_sides, mine, "my side comes first at each stone");
+                assert_eq!(t.get("hand_sizes")[0], f32::from(v.hand_sizes[me]) / 6.0);
+            },
+        }
+    }
+
+    #[test]
+    fn tensors_hold_exactly_the_view() {
+        for first_player in [0, 1] {
+            let cases = check(&SchottenTotten { first_player }, &encoder(), 150, 3);
+            assert!(cases > 5_000, "{cases} cases");
+        }
+    }
+
+    #[test]
+    fn the_shape_depends_on_nothing_but_the_options() {
+        let game = SchottenTotten::default();
+        assert_eq!(observation_tensor_shape(&game), vec![1115]);
+    }
+}
