@@ -52,7 +52,7 @@
 //! | `winner` | 2 | once over: I won / the other won (both zero: draw or running) |
 //! | `end_reason` | 3 | five stones, three adjacent, settlement |
 //!
-//! ## The Game: `24 + 4·players` + 708 floats (712 solo … 728 with five), shape `[len]`
+//! ## The Game: `4 · players + 608` floats (612 solo … 628 with five), shape `[len]`
 //! | slice | shape | meaning |
 //! |---|---|---|
 //! | `seat` | players | the view's seat, one-hot (all zero for a spectator) |

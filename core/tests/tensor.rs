@@ -141,6 +141,11 @@ fn check<G: Game>(game: &G, enc: &Encoder<G>, games: u64, every: usize) -> usize
         G::NAME,
         view_of_tensor.len()
     );
+    eprintln!(
+        "{}: {cases} (state, seat) cases, {} distinct tensors",
+        G::NAME,
+        view_of_tensor.len()
+    );
     cases
 }
 
@@ -190,5 +195,53 @@ mod schotten_totten {
     fn the_shape_depends_on_nothing_but_the_options() {
         let game = SchottenTotten::default();
         assert_eq!(observation_tensor_shape(&game), vec![1115]);
+    }
+}
+
+mod the_game {
+    use super::*;
+    use spielwerk_core::the_game::tensor::*;
+    use spielwerk_core::the_game::{TheGame, View};
+
+    fn encoder() -> Encoder<TheGame> {
+        Encoder {
+            shape: observation_tensor_shape,
+            describe: describe_observation,
+            write: write_observation,
+            // Nothing of the view is left out but the options (equal within a game).
+            normalize: |_| {},
+            spot_check: |v: &View, t| {
+                assert_eq!(t.ones("hand"), v.hand.map_or(0, |h| h.len()));
+                assert_eq!(t.ones("played_cards"), v.played_cards.len());
+                assert_eq!(t.ones("pile_tops"), 4);
+                for (i, pile) in v.piles.iter().enumerate() {
+                    assert_eq!(t.get("pile_tops")[i * 100 + usize::from(pile.top) - 1], 1.0);
+                }
+                let me = v.player.map_or(0, usize::from);
+                assert_eq!(t.get("hand_sizes")[0], f32::from(v.hand_sizes[me]) / 8.0);
+            },
+        }
+    }
+
+    #[test]
+    fn tensors_hold_exactly_the_view() {
+        for players in 1..=5 {
+            for pro in [false, true] {
+                let game = TheGame { players, pro };
+                let cases = check(&game, &encoder(), 250, 1);
+                assert!(cases > 2_000, "{players} players, pro {pro}: {cases} cases");
+            }
+        }
+    }
+
+    #[test]
+    fn the_shape_depends_on_the_number_of_players() {
+        for players in 1..=5 {
+            let game = TheGame { players, pro: false };
+            assert_eq!(
+                observation_tensor_shape(&game),
+                vec![4 * usize::from(players) + 608]
+            );
+        }
     }
 }
