@@ -70,13 +70,13 @@
 //! | `score` | 1 | once over: cards left / 98 (T6) |
 //! | `stuck_player` | players | in a lost game the seat that could not play, relative |
 //!
-//! ## Dog: 1,574 floats, shape `[1574]`
+//! ## Dog: 1,399 floats, shape `[1399]`
 //! | slice | shape | meaning |
 //! |---|---|---|
 //! | `seat` | 4 | the view's seat, one-hot (all zero for a spectator) |
 //! | `to_move` | 4 | the seat to move, relative (me, next, partner, last); zero once over |
 //! | `phase` | 3 | exchange, play, over |
-//! | `round` | 1 | the round (from 1) / 100 |
+//! | `round` | 1 | the round (from 1) / `max_turns` (/ 10,000 without a limit) |
 //! | `hand_size` | 5 | cards dealt this round: 6, 5, 4, 3, 2 one-hot (D4) |
 //! | `first_player` | 4 | the round's first player, relative |
 //! | `marble_place` | 16 × 69 | per marble (relative: my 4, next seat's 4, …): kennel, ring field 0–63 turned so that 0 is my start field, goal field 0–3 |

@@ -245,3 +245,53 @@ mod the_game {
         }
     }
 }
+
+mod dog {
+    use super::*;
+    use spielwerk_core::dog::tensor::*;
+    use spielwerk_core::dog::{Dog, Place, View};
+
+    fn encoder() -> Encoder<Dog> {
+        Encoder {
+            shape: observation_tensor_shape,
+            describe: describe_observation,
+            write: write_observation,
+            // Nothing of the view is left out but what follows from a marble's id.
+            normalize: |_| {},
+            spot_check: |v: &View, t| {
+                assert_eq!(t.ones("marble_place"), 16);
+                let me = v.player.map_or(0, usize::from);
+                // My marble 0 is slot 0; on the ring, its field is counted from my start.
+                let mine = &v.marbles[4 * me];
+                let at = t.get("marble_place")[..69]
+                    .iter()
+                    .position(|&x| x == 1.0)
+                    .unwrap();
+                let expected = match mine.place {
+                    Place::Kennel => 0,
+                    Place::Ring(f) => 1 + (usize::from(f) + 64 - 16 * me) % 64,
+                    Place::Goal(g) => 65 + usize::from(g),
+                };
+                assert_eq!(at, expected);
+                let held: f32 = t.get("hand").iter().sum::<f32>() * 6.0;
+                let len = v.hand.as_ref().map_or(0, |h| h.len());
+                assert!((held - len as f32).abs() < 1e-4, "{held} vs {len}");
+                assert_eq!(t.ones("given"), usize::from(v.exchange.given.is_some()));
+            },
+        }
+    }
+
+    #[test]
+    fn tensors_hold_exactly_the_view() {
+        let mut cases = check(&Dog { max_turns: 60 }, &encoder(), 80, 2);
+        cases += check(&Dog { max_turns: 400 }, &encoder(), 12, 5);
+        cases += check(&Dog::default(), &encoder(), 2, 40);
+        assert!(cases > 5_000, "{cases} cases");
+    }
+
+    #[test]
+    fn the_shape_depends_on_nothing_but_the_options() {
+        assert_eq!(observation_tensor_shape(&Dog::default()), vec![1399]);
+        assert_eq!(observation_tensor_shape(&Dog { max_turns: 0 }), vec![1399]);
+    }
+}
