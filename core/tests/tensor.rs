@@ -295,3 +295,114 @@ mod dog {
         assert_eq!(observation_tensor_shape(&Dog { max_turns: 0 }), vec![1399]);
     }
 }
+
+mod caravan {
+    use super::*;
+    use serde_json::json;
+    use spielwerk_core::caravan::tensor::*;
+    use spielwerk_core::caravan::{CaravanGame, View};
+
+    /// Every joker as one card: `JK1`…`JK4` act alike.
+    fn one_joker(v: &mut Value) {
+        match v {
+            Value::String(s) if s.starts_with("JK") => *s = "JK".into(),
+            Value::Array(a) => a.iter_mut().for_each(one_joker),
+            Value::Object(o) => o.values_mut().for_each(one_joker),
+            _ => {}
+        }
+    }
+
+    fn sorted(v: &mut Value) {
+        v.as_array_mut().unwrap().sort_by_key(Value::to_string);
+    }
+
+    /// The view without what the tensor leaves out (see `caravan::tensor`).
+    fn normalize(v: &mut Value) {
+        v.as_object_mut().unwrap().remove("ranked");
+        one_joker(v);
+        sorted(&mut v["hand"]);
+        for p in 0..2 {
+            sorted(&mut v["discard_piles"][p]);
+            sorted(&mut v["reshuffled"][p]);
+            // Shown hands: how many, and per card the most copies one of them held.
+            let hands = v["shown_hands"][p].as_array().unwrap();
+            let mut most: HashMap<String, usize> = HashMap::new();
+            for hand in hands {
+                let mut here: HashMap<String, usize> = HashMap::new();
+                for card in hand.as_array().unwrap() {
+                    *here.entry(card.to_string()).or_default() += 1;
+                }
+                for (card, n) in here {
+                    let m = most.entry(card).or_default();
+                    *m = (*m).max(n);
+                }
+            }
+            let mut most: Vec<_> = most.into_iter().collect();
+            most.sort();
+            v["shown_hands"][p] = json!([hands.len(), most]);
+        }
+        for caravan in v["caravans"].as_array_mut().unwrap() {
+            for slot in caravan["cards"].as_array_mut().unwrap() {
+                let faces = slot["faces"].as_array().unwrap();
+                let topmost_queen = faces
+                    .iter()
+                    .rfind(|f| f["card"].as_str().unwrap().starts_with('Q'))
+                    .cloned();
+                let mut faces = faces.clone();
+                faces.sort_by_key(Value::to_string);
+                slot["faces"] = json!([faces, topmost_queen]);
+            }
+        }
+    }
+
+    fn encoder() -> Encoder<CaravanGame> {
+        Encoder {
+            shape: observation_tensor_shape,
+            describe: describe_observation,
+            write: write_observation,
+            normalize,
+            spot_check: |v: &View, t| {
+                let on_table: usize = v.caravans.iter().map(|c| c.cards.len()).sum();
+                let entries = t.get("number_cards");
+                let per = entries.len() / 2 / 26;
+                let placed: usize = (0..2 * per)
+                    .filter(|e| entries[e * 26..e * 26 + 3].contains(&1.0))
+                    .count();
+                assert_eq!(placed, on_table, "one entry per number card on the table");
+                let bound = if per == 80 { 4.0 } else { 2.0 };
+                let held: f32 = t.get("hand").iter().sum::<f32>() * bound;
+                let len = v.hand.as_ref().map_or(0, Vec::len);
+                assert_eq!(held, len as f32);
+                let me = v.player.map_or(0, usize::from);
+                let value = v.caravans[3 * me].value;
+                assert_eq!(t.get("caravan_selling")[0] == 1.0, (21..=26).contains(&value));
+            },
+        }
+    }
+
+    fn configs() -> Vec<Value> {
+        vec![
+            json!({}),
+            json!({"reshuffle": true, "fresh_hand": true, "quick_sale": true}),
+            json!({"short_deck": true, "queens_anywhere": true, "kings_add": true}),
+            json!({"double_deck": true, "unlimited_face_cards": true, "protected_joker": true}),
+            json!({"founding_suit": true, "queens_shield": true, "fixed_course": true}),
+        ]
+    }
+
+    #[test]
+    fn tensors_hold_exactly_the_view() {
+        for options in configs() {
+            let game = CaravanGame::from_options(options.as_object().unwrap()).unwrap();
+            let cases = check(&game, &encoder(), 60, 2);
+            assert!(cases > 3_000, "{options}: {cases} cases");
+        }
+    }
+
+    #[test]
+    fn the_shape_depends_on_the_decks() {
+        assert_eq!(observation_tensor_shape(&CaravanGame::default()), vec![2532]);
+        let double = CaravanGame::from_options(json!({"double_deck": true}).as_object().unwrap()).unwrap();
+        assert_eq!(observation_tensor_shape(&double), vec![4612]);
+    }
+}
