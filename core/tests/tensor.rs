@@ -149,6 +149,147 @@ fn check<G: Game>(game: &G, enc: &Encoder<G>, games: u64, every: usize) -> usize
     cases
 }
 
+/// Every path in a JSON document (JSON pointers), leaves and arrays.
+fn pointers(value: &Value, at: &str, out: &mut Vec<String>) {
+    out.push(at.to_string());
+    match value {
+        Value::Array(items) => {
+            for (i, v) in items.iter().enumerate() {
+                pointers(v, &format!("{at}/{i}"), out);
+            }
+        }
+        Value::Object(map) => {
+            for (k, v) in map {
+                pointers(v, &format!("{at}/{k}"), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// One small change to a view's JSON, of the kind a consistent view may differ by: a
+/// number one up or down, a flag flipped, a card swapped with another card of the view or
+/// of `pool`, an element moved from one list to another.
+fn mutate(doc: &mut Value, rng: &mut ChaCha8Rng, pool: &[Value]) {
+    let mut all = Vec::new();
+    pointers(doc, "", &mut all);
+    let path = all[rng.random_range(0..all.len())].clone();
+    let other = all[rng.random_range(0..all.len())].clone();
+    let target = doc.pointer(&path).unwrap().clone();
+    let new = match target {
+        Value::Number(n) => {
+            let x = n.as_u64().unwrap_or(0);
+            if rng.random_bool(0.5) {
+                x + 1
+            } else {
+                x.saturating_sub(1)
+            }
+            .into()
+        }
+        Value::Bool(b) => (!b).into(),
+        Value::String(_) | Value::Null | Value::Object(_) if rng.random_bool(0.5) => {
+            // Swap with another value of the document (a card moves, two marbles trade places).
+            let there = doc.pointer(&other).unwrap().clone();
+            if path.starts_with(&other) || other.starts_with(&path) {
+                return;
+            }
+            *doc.pointer_mut(&other).unwrap() = target;
+            there
+        }
+        Value::String(_) | Value::Null | Value::Object(_) => pool[rng.random_range(0..pool.len())].clone(),
+        Value::Array(mut items) => {
+            if items.is_empty() || rng.random_bool(0.3) {
+                items.push(pool[rng.random_range(0..pool.len())].clone());
+            } else {
+                let moved = items.remove(rng.random_range(0..items.len()));
+                // Into another list, if the other path is one (outside this one).
+                if !other.starts_with(&path)
+                    && let Some(Value::Array(there)) = doc.pointer_mut(&other)
+                {
+                    there.push(moved);
+                }
+            }
+            Value::Array(items)
+        }
+    };
+    if let Some(slot) = doc.pointer_mut(&path) {
+        *slot = new;
+    }
+}
+
+/// Leaves of views, to swap in.
+fn leaves(value: &Value, out: &mut Vec<Value>) {
+    match value {
+        Value::Array(items) => items.iter().for_each(|v| leaves(v, out)),
+        Value::Object(map) => {
+            out.push(value.clone());
+            map.values().for_each(|v| leaves(v, out));
+        }
+        _ => out.push(value.clone()),
+    }
+}
+
+/// (b) on near neighbours: views changed in one small way that `state_from_view` still
+/// accepts (so they are views some state has) give another tensor unless they differ
+/// only in what the tensor leaves out. Returns the number of accepted neighbours.
+fn neighbours_differ<G: Game>(game: &G, enc: &Encoder<G>, games: u64, every: usize, tries: usize) -> usize {
+    let len: usize = (enc.shape)(game).iter().product();
+    let mut buf = vec![0.0; len];
+    let mut near = vec![0.0; len];
+    let mut accepted = 0;
+    let mut rng = ChaCha8Rng::seed_from_u64(0x7E45_0B);
+    let mut actions = Vec::new();
+    let mut pool = Vec::new();
+    for seed in 0..games {
+        let mut state = game.new_initial_state(seed);
+        for step in 0.. {
+            let last = state.is_terminal();
+            if step % every == 0 || last {
+                for p in 0..game.num_players() {
+                    let view = state.view_of(Some(p));
+                    (enc.write)(game, &view, &mut buf);
+                    let json = serde_json::to_value(&view).unwrap();
+                    leaves(&json, &mut pool);
+                    let mut key = json.clone();
+                    (enc.normalize)(&mut key);
+                    for _ in 0..tries {
+                        let mut doc = json.clone();
+                        mutate(&mut doc, &mut rng, &pool);
+                        let Ok(other) = serde_json::from_value::<G::View>(doc) else {
+                            continue;
+                        };
+                        if game.state_from_view(&other, seed).is_err() {
+                            continue;
+                        }
+                        let mut other_key = serde_json::to_value(&other).unwrap();
+                        (enc.normalize)(&mut other_key);
+                        if other_key == key {
+                            continue;
+                        }
+                        accepted += 1;
+                        (enc.write)(game, &other, &mut near);
+                        assert!(
+                            buf != near,
+                            "{} seed {seed} step {step} seat {p}: a view and its neighbour give the same tensor:\n{key}\n{other_key}",
+                            G::NAME
+                        );
+                    }
+                }
+                pool.truncate(20_000);
+            }
+            if last {
+                break;
+            }
+            state.legal_actions_into(&mut actions);
+            state
+                .apply_action(actions[rng.random_range(0..actions.len())])
+                .expect("a legal action applies");
+        }
+    }
+    eprintln!("{}: {accepted} accepted neighbouring views", G::NAME);
+    accepted
+}
+
 mod schotten_totten {
     use super::*;
     use spielwerk_core::schotten_totten::tensor::*;
@@ -181,6 +322,12 @@ mod schotten_totten {
                 assert_eq!(t.get("hand_sizes")[0], f32::from(v.hand_sizes[me]) / 6.0);
             },
         }
+    }
+
+    #[test]
+    fn neighbouring_views_give_other_tensors() {
+        let accepted = neighbours_differ(&SchottenTotten::default(), &encoder(), 30, 4, 20);
+        assert!(accepted > 500, "{accepted} neighbours");
     }
 
     #[test]
@@ -221,6 +368,24 @@ mod the_game {
                 assert_eq!(t.get("hand_sizes")[0], f32::from(v.hand_sizes[me]) / 8.0);
             },
         }
+    }
+
+    #[test]
+    fn neighbouring_views_give_other_tensors() {
+        let mut accepted = 0;
+        for players in 1..=5 {
+            accepted += neighbours_differ(
+                &TheGame {
+                    players,
+                    pro: players % 2 == 0,
+                },
+                &encoder(),
+                20,
+                2,
+                20,
+            );
+        }
+        assert!(accepted > 500, "{accepted} neighbours");
     }
 
     #[test]
@@ -279,6 +444,12 @@ mod dog {
                 assert_eq!(t.ones("given"), usize::from(v.exchange.given.is_some()));
             },
         }
+    }
+
+    #[test]
+    fn neighbouring_views_give_other_tensors() {
+        let accepted = neighbours_differ(&Dog { max_turns: 100 }, &encoder(), 20, 4, 20);
+        assert!(accepted > 500, "{accepted} neighbours");
     }
 
     #[test]
@@ -388,6 +559,16 @@ mod caravan {
             json!({"double_deck": true, "unlimited_face_cards": true, "protected_joker": true}),
             json!({"founding_suit": true, "queens_shield": true, "fixed_course": true}),
         ]
+    }
+
+    #[test]
+    fn neighbouring_views_give_other_tensors() {
+        let mut accepted = 0;
+        for options in configs() {
+            let game = CaravanGame::from_options(options.as_object().unwrap()).unwrap();
+            accepted += neighbours_differ(&game, &encoder(), 8, 4, 20);
+        }
+        assert!(accepted > 500, "{accepted} neighbours");
     }
 
     #[test]
