@@ -75,7 +75,7 @@ fn check<G: Game>(game: &G, enc: &Encoder<G>, games: u64, every: usize) -> usize
     let mut actions = Vec::new();
     for seed in 0..games {
         let mut state = game.new_initial_state(seed);
-        let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x7E45_0A);
+        let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x007E_450A);
         for step in 0.. {
             let last = state.is_terminal();
             if step % every == 0 || last {
@@ -237,7 +237,7 @@ fn neighbours_differ<G: Game>(game: &G, enc: &Encoder<G>, games: u64, every: usi
     let mut buf = vec![0.0; len];
     let mut near = vec![0.0; len];
     let mut accepted = 0;
-    let mut rng = ChaCha8Rng::seed_from_u64(0x7E45_0B);
+    let mut rng = ChaCha8Rng::seed_from_u64(0x007E_450B);
     let mut actions = Vec::new();
     let mut pool = Vec::new();
     for seed in 0..games {
@@ -358,7 +358,10 @@ mod the_game {
             // Nothing of the view is left out but the options (equal within a game).
             normalize: |_| {},
             spot_check: |v: &View, t| {
-                assert_eq!(t.ones("hand"), v.hand.map_or(0, |h| h.len()));
+                assert_eq!(
+                    t.ones("hand"),
+                    v.hand.map_or(0, spielwerk_core::the_game::Hand::len)
+                );
                 assert_eq!(t.ones("played_cards"), v.played_cards.len());
                 assert_eq!(t.ones("pile_tops"), 4);
                 for (i, pile) in v.piles.iter().enumerate() {
@@ -439,7 +442,7 @@ mod dog {
                 };
                 assert_eq!(at, expected);
                 let held: f32 = t.get("hand").iter().sum::<f32>() * 6.0;
-                let len = v.hand.as_ref().map_or(0, |h| h.len());
+                let len = v.hand.as_ref().map_or(0, spielwerk_core::dog::Hand::len);
                 assert!((held - len as f32).abs() < 1e-4, "{held} vs {len}");
                 assert_eq!(t.ones("given"), usize::from(v.exchange.given.is_some()));
             },

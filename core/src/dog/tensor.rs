@@ -14,7 +14,7 @@
 //! and `color`, which follow from its id.
 
 use super::board::{NUM_MARBLES, Place, RING};
-use super::cards::{Hand, NUM_KINDS};
+use super::cards::{Card, Hand, NUM_KINDS};
 use super::rules::{Dog, EndReason, Phase};
 use super::view::View;
 use crate::tensor::{Layout, TensorSlice, Writer};
@@ -170,8 +170,8 @@ pub fn write_observation(game: &Dog, view: &View, out: &mut [f32]) {
     for (p, &on) in view.exchange.picked.iter().enumerate() {
         picked[rel(p)] = f32::from(u8::from(on));
     }
-    w.one_hot(NUM_KINDS, view.exchange.given.map(|c| c.index()));
-    w.one_hot(NUM_KINDS, view.exchange.received.map(|c| c.index()));
+    w.one_hot(NUM_KINDS, view.exchange.given.map(Card::index));
+    w.one_hot(NUM_KINDS, view.exchange.received.map(Card::index));
     let seven = view.seven.as_ref();
     w.flag(seven.is_some());
     w.scaled(seven.map_or(0.0, |s| f64::from(s.remaining)), 7.0);

@@ -11,7 +11,7 @@
 //!   depends on the order;
 //! - `game`: always the same.
 
-use super::cards::{Card, NUM_CARDS};
+use super::cards::{Card, CardSet, NUM_CARDS};
 use super::state::{Award, EndReason, NUM_STONES, Phase, SchottenTotten};
 use super::view::View;
 use crate::tensor::{Layout, TensorSlice, Writer};
@@ -108,7 +108,7 @@ pub fn write_observation(game: &SchottenTotten, view: &View, out: &mut [f32]) {
             Phase::Over => 2,
         }),
     );
-    cards(w.take(CARDS), view.hand.into_iter().flat_map(|h| h.iter()));
+    cards(w.take(CARDS), view.hand.into_iter().flat_map(CardSet::iter));
     for k in 0..2 {
         w.scaled(f64::from(view.hand_sizes[(usize::from(me) + k) % 2]), MAX_HAND);
     }

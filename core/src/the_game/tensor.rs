@@ -10,7 +10,7 @@
 //! game's options (the same in every state of one game; the tensor's length depends on
 //! `players`), and each pile's direction, which follows from its place (T1).
 
-use super::state::{NUM_PILES, TheGame};
+use super::state::{Hand, NUM_PILES, TheGame};
 use super::view::View;
 use crate::tensor::{Layout, TensorSlice, Writer};
 
@@ -80,7 +80,7 @@ pub fn write_observation(game: &TheGame, view: &View, out: &mut [f32]) {
         w.scaled(f64::from(pile.cards_played), CARDS as f64);
     }
     cards(w.take(CARDS), view.played_cards.iter());
-    cards(w.take(CARDS), view.hand.into_iter().flat_map(|h| h.iter()));
+    cards(w.take(CARDS), view.hand.into_iter().flat_map(Hand::iter));
     let sizes = w.take(n);
     for (p, &size) in view.hand_sizes.iter().enumerate().take(n) {
         sizes[(p + n - me) % n] = (f64::from(size) / MAX_HAND) as f32;
