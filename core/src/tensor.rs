@@ -70,6 +70,33 @@
 //! | `score` | 1 | once over: cards left / 98 (T6) |
 //! | `stuck_player` | players | in a lost game the seat that could not play, relative |
 //!
+//! ## Caravan: 2,532 floats (4,612 with *Doppeldeck*), shape `[len]`
+//! Counts of cards are divided by 2 (4 with *Doppeldeck*): a joker's copies in one deck.
+//! Caravans are seen from the seat: my three (in their order), then the other's three.
+//! | slice | shape | meaning |
+//! |---|---|---|
+//! | `seat` | 2 | the view's seat, one-hot (all zero for a spectator) |
+//! | `to_move` | 2 | the seat to move (me, other); zero once over |
+//! | `first_player` | 2 | who began (C1): me, other |
+//! | `in_opening` | 2 | me, other: still in the opening (C2) |
+//! | `hand_sizes` | 2 | cards in hand / 8 |
+//! | `deck_sizes` | 2 | cards in the deck / 54 (108) |
+//! | `reshuffles_used` | 2 | *Neu mischen*: reshuffles so far / 2 |
+//! | `caravan_value` | 6 | its value (C7) / 52, at most 1 |
+//! | `caravan_selling` | 6 | its value lies in 21–26 (C9) |
+//! | `caravan_length` | 6 | its number cards / 40 (80) |
+//! | `caravan_direction` | 6 × 2 | ascending, descending (C3) |
+//! | `caravan_suit` | 6 × 4 | its suit C, D, H, S (C4) |
+//! | `sold_by` | 3 × 2 | per pair: sold by me, by the other (C9) |
+//! | `hand` | 53 | own hand: copies per card `suit · 13 + rank − 1`, every joker at 52 |
+//! | `discards` | 2 × 53 | the discard piles (me, other), as `hand` |
+//! | `reshuffled` | 2 × 53 | *Neu mischen*: the cards of the latest reshuffle, as `hand` |
+//! | `shown` | 2 × 53 | *Frische Hand*: per card the most copies one shown starting hand held |
+//! | `shown_hands` | 2 | *Frische Hand*: starting hands shown, n / (n + 1) |
+//! | `number_cards` | 2 × 40 (80) × 26 | per owner (me, other) and number card `suit · 10 + value − 1` (× 2 + copy): the owner's caravan it lies in (3), position / 40 (80), queens and kings on it by `suit · 2 + owner` (8 + 8), jokers on it by owner (2), the topmost queen's suit (4) |
+//! | `winner` | 2 | once over: I won, the other won |
+//! | `end_reason` | 3 | sold, quick_sale, out_of_cards (C9) |
+//!
 //! ## Dog: 1,399 floats, shape `[1399]`
 //! | slice | shape | meaning |
 //! |---|---|---|
