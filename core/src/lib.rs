@@ -24,6 +24,7 @@ pub mod rng;
 pub mod schotten_totten;
 pub mod simulate;
 pub mod snapshot;
+pub mod tensor;
 mod text_serde;
 pub mod the_game;
 

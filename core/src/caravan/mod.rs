@@ -39,6 +39,7 @@ mod legal;
 mod rules;
 mod state;
 mod table;
+pub mod tensor;
 mod text;
 mod view;
 

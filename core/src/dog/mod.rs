@@ -49,6 +49,7 @@ mod heuristic;
 mod json;
 mod legal;
 mod rules;
+pub mod tensor;
 mod view;
 
 pub use board::{COLORS, Marble, Place};

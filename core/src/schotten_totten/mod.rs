@@ -16,6 +16,7 @@ pub mod cards;
 pub mod formation;
 mod heuristic;
 mod state;
+pub mod tensor;
 mod view;
 
 pub use cards::{Card, CardSet};

@@ -1,0 +1,274 @@
+//! The observation tensor of Caravan, written from a seat's [`View`] (see
+//! [`crate::tensor`] for the conventions and the table of slices).
+//!
+//! The information state equals the observation: the view holds everything the seat
+//! knows (its hand, the table, both discard piles, the sizes of hands and decks, what
+//! *Neu mischen* and *Frische Hand* showed), and none of its own past decisions is
+//! hidden from the table.
+//!
+//! The number cards on the table are written per owner and card, not per caravan
+//! position: each player's number card (suit, value, and with *Doppeldeck* which of the
+//! two copies, counted in table order) has one entry saying in which of the owner's
+//! caravans it lies, at which position, and what lies on it. A player's number cards only
+//! go onto their own caravans (C5), so this is exact and needs 40 (80) entries per
+//! player instead of 40 (80) positions per caravan.
+//!
+//! Left out of the view, on purpose, because nothing in the rules depends on it:
+//! - the order of the face cards on a number card, except which queen is topmost (C4:
+//!   its suit counts); kings and queens count by number (C3, C7), a joker acts only
+//!   when it is played;
+//! - the order of the discard piles (a pile is only ever shuffled, C10) and of the shown
+//!   starting hands; of those, the tensor keeps per card the most copies any one of them
+//!   showed (so much of that card the deck is known to hold) and how many were shown;
+//! - which joker is which (`JK1`…`JK4` act alike): jokers are counted per owner;
+//! - `game`, `ranked` (follows from the options), each caravan's number and owner
+//!   (follow from its place).
+
+use super::cards::{Card, Kind, NUM_FACES};
+use super::rules::{CaravanGame, HAND_SIZE, NUM_CARAVANS, NUM_NUMBER_CARDS};
+use super::state::EndReason;
+use super::table::{Direction, Owned};
+use super::view::{Suit, View};
+use crate::tensor::{Layout, TensorSlice, Writer};
+
+/// Cards counted by kind: the 52 and one for every joker.
+const KINDS: usize = NUM_FACES - 3;
+/// One entry of a number card: caravan (3), position, queens and kings by suit and
+/// owner (8 + 8), jokers by owner (2), the topmost queen's suit (4).
+const ENTRY: usize = 3 + 1 + 8 + 8 + 2 + 4;
+/// A caravan's value is written up to twice the selling range.
+const VALUE_BOUND: f64 = 52.0;
+
+/// Copies of every card in a player's deck (C1, C10 *Doppeldeck*).
+fn copies(game: &CaravanGame) -> usize {
+    if game.double_deck { 2 } else { 1 }
+}
+
+/// The bound every count of cards is divided by: the copies of a joker in one deck.
+fn count_bound(game: &CaravanGame) -> f64 {
+    2.0 * copies(game) as f64
+}
+
+fn entries(game: &CaravanGame) -> usize {
+    NUM_NUMBER_CARDS * copies(game)
+}
+
+fn len(game: &CaravanGame) -> usize {
+    14 + 9 * NUM_CARAVANS + 6 + 7 * KINDS + 2 + 2 * entries(game) * ENTRY + 5
+}
+
+/// `[len]`: 2,532 elements, 4,612 with *Doppeldeck*.
+pub fn observation_tensor_shape(game: &CaravanGame) -> Vec<usize> {
+    vec![len(game)]
+}
+
+/// The slices of the tensor, in order.
+pub fn describe_observation(game: &CaravanGame) -> Vec<TensorSlice> {
+    Layout::new()
+        .add("seat", &[2], "the view's seat, one-hot; all zero for a spectator")
+        .add("to_move", &[2], "the seat to move (me, other); zero once over")
+        .add("first_player", &[2], "who began, drawn by lot (C1): me, other")
+        .add("in_opening", &[2], "me, other: still in the opening (C2)")
+        .add("hand_sizes", &[2], "cards in hand (me, other) / 8")
+        .add("deck_sizes", &[2], "cards in the deck (me, other) / 54 (108 with Doppeldeck)")
+        .add("reshuffles_used", &[2], "Neu mischen (C10): reshuffles so far (me, other) / 2")
+        .add(
+            "caravan_value",
+            &[NUM_CARAVANS],
+            "per caravan (my three, then the other's three, each in its order): its value (C7) / 52, at most 1",
+        )
+        .add("caravan_selling", &[NUM_CARAVANS], "per caravan: its value lies in 21-26 (C9)")
+        .add(
+            "caravan_length",
+            &[NUM_CARAVANS],
+            "per caravan: its number cards / 40 (80 with Doppeldeck)",
+        )
+        .add("caravan_direction", &[NUM_CARAVANS, 2], "per caravan: ascending, descending (C3)")
+        .add("caravan_suit", &[NUM_CARAVANS, 4], "per caravan: its suit C, D, H, S (C4)")
+        .add("sold_by", &[3, 2], "per pair (my caravan i against the other's caravan i): sold by me, by the other (C9)")
+        .add(
+            "hand",
+            &[KINDS],
+            "own hand: copies per card suit * 13 + rank - 1 (suits C D H S, ace 1), jokers at 52; / 2 (4 with Doppeldeck)",
+        )
+        .add("discards", &[2, KINDS], "discard piles (me, other): copies per card, as hand")
+        .add(
+            "reshuffled",
+            &[2, KINDS],
+            "Neu mischen: the cards of the latest reshuffle (me, other), as hand",
+        )
+        .add(
+            "shown",
+            &[2, KINDS],
+            "Frische Hand: per card the most copies one shown starting hand held (me, other), as hand",
+        )
+        .add("shown_hands", &[2], "Frische Hand: starting hands shown (me, other), n / (n + 1)")
+        .add(
+            "number_cards",
+            &[2, entries(game), ENTRY],
+            "per owner (me, other), per number card suit * 10 + value - 1 (with Doppeldeck times 2 plus the copy, \
+             in table order): the owner's caravan it lies in (3, one-hot; all zero: not on the table), its position / 40 \
+             (80), the queens and kings on it by suit * 2 + owner (8 + 8, / 2 or 4), the jokers on it by owner (2, / 2 or 4), \
+             the topmost queen's suit (4)",
+        )
+        .add("winner", &[2], "once over: I won, the other won (both zero: a draw, or running)")
+        .add("end_reason", &[3], "once over: sold, quick_sale, out_of_cards (C9)")
+        .into_slices()
+}
+
+/// Writes the tensor of `view` into `out` (every element; nothing allocated).
+///
+/// # Panics
+/// If `out.len()` is not the shape's product.
+pub fn write_observation(game: &CaravanGame, view: &View, out: &mut [f32]) {
+    let me = view.player.map_or(0, usize::from);
+    let rel = |p: u8| (usize::from(p) + 2 - me) % 2;
+    let bound = count_bound(game);
+    let positions = entries(game) as f64;
+    let mut w = Writer::new(out, len(game));
+    w.one_hot(2, view.player.map(usize::from));
+    w.one_hot(2, view.current_player.map(rel));
+    w.one_hot(2, Some(rel(view.first_player)));
+    for k in 0..2 {
+        w.flag(view.in_opening[(me + k) % 2]);
+    }
+    for k in 0..2 {
+        w.scaled(view.hand_sizes[(me + k) % 2] as f64, HAND_SIZE as f64);
+    }
+    for k in 0..2 {
+        w.scaled(view.deck_sizes[(me + k) % 2] as f64, 54.0 * copies(game) as f64);
+    }
+    for k in 0..2 {
+        w.scaled(f64::from(view.reshuffles_used[(me + k) % 2]), 2.0);
+    }
+    // Caravan `c` seen from me: my three first.
+    let caravan = |k: usize| (k + 3 * me) % NUM_CARAVANS;
+    for k in 0..NUM_CARAVANS {
+        w.scaled(
+            f64::from(view.caravans[caravan(k)].value).min(VALUE_BOUND),
+            VALUE_BOUND,
+        );
+    }
+    for k in 0..NUM_CARAVANS {
+        w.flag((21..=26).contains(&view.caravans[caravan(k)].value));
+    }
+    for k in 0..NUM_CARAVANS {
+        w.scaled(view.caravans[caravan(k)].cards.len() as f64, positions);
+    }
+    for k in 0..NUM_CARAVANS {
+        w.one_hot(
+            2,
+            view.caravans[caravan(k)].direction.map(|d| match d {
+                Direction::Ascending => 0,
+                Direction::Descending => 1,
+            }),
+        );
+    }
+    for k in 0..NUM_CARAVANS {
+        w.one_hot(4, view.caravans[caravan(k)].suit.map(suit_index));
+    }
+    for pair in &view.pairs {
+        w.one_hot(2, pair.sold_by.map(rel));
+    }
+    counts(w.take(KINDS), view.hand.iter().flatten(), bound);
+    for k in 0..2 {
+        counts(w.take(KINDS), &view.discard_piles[(me + k) % 2], bound);
+    }
+    for k in 0..2 {
+        counts(w.take(KINDS), &view.reshuffled[(me + k) % 2], bound);
+    }
+    for k in 0..2 {
+        let shown = w.take(KINDS);
+        // Per card the most copies of one hand; a hand is sorted, so copies are adjacent.
+        for hand in &view.shown_hands[(me + k) % 2] {
+            let mut i = 0;
+            while i < hand.len() {
+                let at = kind(hand[i]);
+                let run = hand[i..].iter().take_while(|&&c| kind(c) == at).count();
+                shown[at] = shown[at].max((run as f64 / bound) as f32);
+                i += run;
+            }
+        }
+    }
+    for k in 0..2 {
+        let n = view.shown_hands[(me + k) % 2].len() as f64;
+        w.scaled(n, n + 1.0);
+    }
+    let numbers = w.take(2 * entries(game) * ENTRY);
+    let copies = copies(game);
+    for (c, caravan) in view.caravans.iter().enumerate() {
+        let owner = c / 3;
+        let owner_rel = (owner + 2 - me) % 2;
+        for (position, slot) in caravan.cards.iter().enumerate() {
+            let card = slot.card.play_index();
+            // The first copy of this card not yet on the table.
+            let base = (owner_rel * entries(game) + card * copies) * ENTRY;
+            let Some(entry) = (0..copies)
+                .map(|copy| base + copy * ENTRY)
+                .find(|&e| numbers[e..e + 3].iter().all(|&x| x == 0.0))
+            else {
+                debug_assert!(
+                    false,
+                    "more copies of {} on the table than a deck holds",
+                    slot.card
+                );
+                continue;
+            };
+            let e = &mut numbers[entry..entry + ENTRY];
+            e[c % 3] = 1.0;
+            e[3] = (position as f64 / positions) as f32;
+            let mut topmost_queen = None;
+            for &Owned { card, owner } in &slot.faces {
+                let by = rel(owner);
+                let at = match card.kind() {
+                    Kind::Queen => {
+                        topmost_queen = card.suit();
+                        4 + 2 * usize::from(card.suit().unwrap_or(0)) + by
+                    }
+                    Kind::King => 12 + 2 * usize::from(card.suit().unwrap_or(0)) + by,
+                    Kind::Joker => 20 + by,
+                    Kind::Number(_) | Kind::Jack => {
+                        debug_assert!(false, "{card} lies on a number card");
+                        continue;
+                    }
+                };
+                e[at] += (1.0 / bound) as f32;
+            }
+            if let Some(suit) = topmost_queen {
+                e[22 + usize::from(suit)] = 1.0;
+            }
+        }
+    }
+    w.one_hot(2, view.outcome.and_then(|o| o.winner).map(rel));
+    w.one_hot(
+        3,
+        view.outcome.map(|o| match o.reason {
+            EndReason::Sold => 0,
+            EndReason::QuickSale => 1,
+            EndReason::OutOfCards => 2,
+        }),
+    );
+    w.finish();
+}
+
+/// A card's place among the [`KINDS`]: its index, every joker at 52.
+fn kind(card: Card) -> usize {
+    card.index().min(KINDS - 1)
+}
+
+fn suit_index(suit: Suit) -> usize {
+    match suit {
+        Suit::Clubs => 0,
+        Suit::Diamonds => 1,
+        Suit::Hearts => 2,
+        Suit::Spades => 3,
+    }
+}
+
+/// Adds `1 / bound` per card at its kind.
+fn counts<'a>(slice: &mut [f32], cards: impl IntoIterator<Item = &'a Card>, bound: f64) {
+    let one = (1.0 / bound) as f32;
+    for &card in cards {
+        slice[kind(card)] += one;
+    }
+}
