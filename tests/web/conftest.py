@@ -31,7 +31,7 @@ def free_port() -> int:
         return port
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     port = free_port()
     database = tmp_path_factory.mktemp("web") / "spielwerk.db"
@@ -81,7 +81,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         log.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser() -> Iterator[Browser]:
     if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
         pytest.skip("needs Debian's chromium: apt-get install -y chromium (scripts/test does)")
