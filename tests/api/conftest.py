@@ -80,12 +80,14 @@ def live(app: Litestar) -> Iterator[str]:
     import time
 
     import uvicorn
+    from spielwerk_api.cli import PROTOCOL
 
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
+    # The protocol `spielwerk serve` runs (with the limits' defaults).
     server = uvicorn.Server(
-        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")
+        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on", **PROTOCOL)
     )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
