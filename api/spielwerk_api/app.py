@@ -49,8 +49,8 @@ class Settings:
     # before parsing it (serving.py); the app refuses it under any server.
     max_header_bytes: int = 16 * 1024
     # `spielwerk serve` closes a connection whose request headers are not complete this long
-    # after it opened or its last answer, or whose body is not complete this long after its
-    # headers (408).
+    # after it opened (or after their first byte), or whose body is not complete this long
+    # after its headers (408).
     head_timeout_s: float = 10.0
     body_timeout_s: float = 10.0
     # Event streams one worker holds, in all and per match; more are refused (503).

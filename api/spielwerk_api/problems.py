@@ -188,13 +188,18 @@ def on_http_error(request: Request[Any, Any, Any], error: HTTPException) -> Resp
         # msgspec says what it expected ("Expected `object`, got `int`") and Litestar names
         # the field ("move"; "data" is the body as a whole) and where it came from.
         extra = [e for e in (error.extra or []) if isinstance(e, dict)]
-        parameters = [e for e in extra if e.get("source") in ("path", "query", "header", "cookie")]
+        # Litestar's ParamType is an enum of the parameter's place ("path", "query", ...).
+        parameters = [
+            (str(getattr(e.get("source"), "value", e.get("source"))), e)
+            for e in extra
+            if e.get("source") not in (None, "body")
+        ]
         if parameters:
             body.update(
                 code="invalid_parameter",
                 detail="; ".join(
-                    f"invalid {e['source']} parameter {str(e.get('key', ''))[:40]}: {e.get('message', '')}"
-                    for e in parameters
+                    f"invalid {place} parameter {str(e.get('key', ''))[:40]}: {e.get('message', '')}"
+                    for place, e in parameters
                 ),
             )
             body["type"] = TYPE_PREFIX + "invalid_parameter"

@@ -10,8 +10,8 @@ plain-text 503 to everyone once that many connections are open. Here, on the fas
 - the request line and headers are counted as they arrive, before the parser sees them:
   a head over ``Settings.max_header_bytes`` is answered 431 and the connection closed;
 - a request's head must be complete within ``head_timeout_s`` of the connection opening
-  or of the last answer, its body within ``body_timeout_s`` of its head; else 408 (when
-  no answer has begun) and the connection is closed.
+  (or of its first byte, on a kept-alive connection), its body within ``body_timeout_s`` of
+  its head; else 408 (when no answer has begun) and the connection is closed.
 
 ``spielwerk serve`` runs it (``cli.py``); the limits come from the environment, as the
 app's settings do (``Settings.from_env``), since uvicorn starts each worker afresh.
@@ -29,6 +29,8 @@ from .guards import problem_message
 from .problems import PROBLEM_JSON
 
 END_OF_HEAD = b"\r\n\r\n"
+# How long a refused head's connection drops what still arrives before it closes.
+LINGER_S = 1.0
 
 
 def refusal(status: int, phrase: str, code: str, detail: str) -> bytes:
@@ -56,6 +58,7 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         self.head_bytes = 0
         self.head_tail = b""
         self.deadline: asyncio.TimerHandle | None = None
+        self.refused = False
 
     # -- timers ---------------------------------------------------------------------
 
@@ -103,7 +106,13 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         super().connection_lost(exc)
 
     def data_received(self, data: bytes) -> None:
+        if self.refused:
+            return  # the head was refused: what follows is dropped unread until the close
         if self.reading_head:
+            if self.deadline is None:
+                # The next request's first byte (the time between requests is uvicorn's
+                # keep-alive timeout).
+                self._arm(self.head_timeout, "head")
             self.head_bytes += self._head_part(data)
             if self.head_bytes > self.max_head:
                 self._refuse_head()
@@ -128,17 +137,24 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
     def _refuse_head(self) -> None:
         self._disarm()
         self.reading_head = False
-        if self.cycle is None or self.cycle.response_complete:
-            self.transport.write(
-                refusal(
-                    431,
-                    "Request Header Fields Too Large",
-                    "headers_too_large",
-                    f"the request line and headers are at most {self.max_head} bytes",
-                )
+        if self.cycle is not None and not self.cycle.response_complete:
+            self.transport.close()  # a pipelined head while an answer is being written
+            return
+        self.transport.write(
+            refusal(
+                431,
+                "Request Header Fields Too Large",
+                "headers_too_large",
+                f"the request line and headers are at most {self.max_head} bytes",
             )
-        # (A pipelined head while an answer is being written: only closed.)
-        self.transport.close()
+        )
+        # A close with unread bytes would reset the connection, and the client might lose
+        # the answer: it is sent in full, and what the client still sends is dropped for a
+        # moment (never parsed) before the connection closes.
+        self.refused = True
+        if self.transport.can_write_eof():
+            self.transport.write_eof()
+        self.loop.call_later(LINGER_S, self.transport.close)
 
     def on_headers_complete(self) -> None:
         self.reading_head = False
@@ -150,13 +166,5 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
     def on_message_complete(self) -> None:
         super().on_message_complete()
         self._disarm()
-        # What arrives next is the next request's head; its time runs from this answer's end
-        # (an event stream holds its connection as long as it lasts).
+        # What arrives next is the next request's head; its time runs from its first byte.
         self.reading_head = True
-        if self.cycle is not None and self.cycle.response_complete:
-            self._arm(self.head_timeout, "head")
-
-    def on_response_complete(self) -> None:
-        super().on_response_complete()
-        if not self.transport.is_closing() and self.reading_head and self.deadline is None:
-            self._arm(self.head_timeout, "head")
