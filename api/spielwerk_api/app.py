@@ -24,7 +24,7 @@ from litestar.openapi.plugins import JsonRenderPlugin, ScalarRenderPlugin
 from litestar.openapi.spec import Schema, Server
 from litestar.response import Redirect
 
-from . import db, schemas
+from . import db
 from .clock import Clock, SystemClock
 from .guards import SpielwerkApp
 from .match_routes import MatchRoutes

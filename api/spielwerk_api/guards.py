@@ -94,12 +94,7 @@ class SpielwerkApp(Litestar):
             )
             return
         method = scope["method"]
-        if (
-            has_body
-            and content_type is not None
-            and method in BODY_METHODS
-            and not is_json(content_type)
-        ):
+        if has_body and content_type is not None and method in BODY_METHODS and not is_json(content_type):
             await send_problem(
                 send,
                 415,

@@ -29,6 +29,7 @@ MatchId = Annotated[str, Parameter(description="the id POST /v1/matches answered
 # What a route that reads a seat's token may answer besides its own problems.
 SEAT_PROBLEMS = problem_responses(401, 403, 404)
 
+
 def authorization(request: Request[Any, Any, Any]) -> str | None:
     return request.headers.get("authorization")
 
@@ -201,6 +202,9 @@ async def stream(
 
     present = asyncio.create_task(keep_present()) if seat is not None else None
     try:
+        # The first event once notes of other workers reach this stream (PostgreSQL's
+        # LISTEN), so that nothing said after it is missed.
+        await watch.ready.wait()
         sent = m.version
         said = watch.said
         yield version_event(matches, m, seat, sent)

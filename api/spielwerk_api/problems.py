@@ -226,7 +226,7 @@ def on_http_error(request: Request[Any, Any, Any], error: HTTPException) -> Resp
     elif status == 404:
         body.update(code="not_found", detail=f"no such resource: {request.url.path[:200]}")
     elif status == 405:
-        method = "HEAD" if request.scope.get("spielwerk.head") else request.method  # type: ignore[call-overload]
+        method = "HEAD" if request.scope.get("spielwerk.head") else request.method
         body.update(code="method_not_allowed", detail=f"{method} is not allowed here")
     else:
         body["code"] = "http_" + str(status)

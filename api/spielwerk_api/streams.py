@@ -62,6 +62,8 @@ class Watch:
         self.changed = asyncio.Event()
         self.listening: asyncio.Task[None] | None = None
         self.reading: asyncio.Future[Match] | None = None
+        # Set once notes of other workers reach the watch (at once where none can).
+        self.ready = asyncio.Event()
 
     def wake(self) -> None:
         changed, self.changed = self.changed, asyncio.Event()
@@ -128,6 +130,8 @@ class Streams:
             watch = self.watches[m.id] = Watch(m.id, m.version)
             if self.channels is not None:
                 watch.listening = asyncio.create_task(self._listen(watch))
+            else:
+                watch.ready.set()
         watch.version = max(watch.version, m.version)
         watch.streams += 1
         self.total += 1
@@ -176,8 +180,13 @@ class Streams:
             subscriber = await self.channels.subscribe([channel(watch.match_id)])
         except Exception:  # the fallback look at versions still wakes the streams
             log.exception("listening for notes of match %s failed", watch.match_id)
+            watch.ready.set()
             return
         try:
+            # A version another worker stored before the LISTEN was in place: heard now.
+            with contextlib.suppress(Exception):
+                await self.poll([watch.match_id])
+            watch.ready.set()
             async for raw in subscriber.iter_events():
                 try:
                     note = json.loads(raw)
@@ -198,8 +207,8 @@ class Streams:
             except Exception:  # a lost connection: the next round tries again
                 log.exception("looking at the versions of watched matches failed")
 
-    async def poll(self) -> None:
-        ids = list(self.watches)
+    async def poll(self, ids: list[str] | None = None) -> None:
+        ids = list(self.watches) if ids is None else ids
         for start in range(0, len(ids), POLL_BATCH):
             batch = ids[start : start + POLL_BATCH]
             query = select(MATCHES.c.id, MATCHES.c.version).where(MATCHES.c.id.in_(batch))

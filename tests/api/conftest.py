@@ -128,34 +128,33 @@ def spielwerk_serve(database_url: str, env: dict[str, str] | None = None) -> Ite
     import httpx
 
     port = free_port()
+    url = f"http://127.0.0.1:{port}"
     environment = {**os.environ, **(env or {})}
     command = [sys.executable, "-m", "spielwerk", "serve", "--host", "127.0.0.1", "--port", str(port)]
     command += ["--database", database_url]
     # Its output goes to a file: a pipe nobody reads would stop the server once full.
-    log = tempfile.TemporaryFile()
-    process = subprocess.Popen(command, env=environment, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            if process.poll() is not None:
-                log.seek(0)
-                pytest.fail("the server stopped: " + log.read().decode(errors="replace")[-2000:])
-            assert time.monotonic() < deadline, "the server did not answer within 30 s"
-            try:
-                if httpx.get(url + "/health", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                time.sleep(0.05)
-        yield url
-    finally:
-        process.send_signal(signal.SIGINT)
+    with tempfile.TemporaryFile() as log:
+        process = subprocess.Popen(command, env=environment, stdout=log, stderr=subprocess.STDOUT)
         try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        log.close()
+            deadline = time.monotonic() + 30
+            while True:
+                if process.poll() is not None:
+                    log.seek(0)
+                    pytest.fail("the server stopped: " + log.read().decode(errors="replace")[-2000:])
+                assert time.monotonic() < deadline, "the server did not answer within 30 s"
+                try:
+                    if httpx.get(url + "/health", timeout=1).status_code == 200:
+                        break
+                except httpx.TransportError:
+                    time.sleep(0.05)
+            yield url
+        finally:
+            process.send_signal(signal.SIGINT)
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
 
 
 def service(client: TestClient[Litestar]) -> Matches:

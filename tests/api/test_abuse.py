@@ -118,7 +118,7 @@ def test_headers_sent_slowly_are_cut_off_with_408(served: str) -> None:
                 break
         answer, _ = answer_of(sock, within=5)
         closed_after = time.monotonic() - start
-    status, headers, problem = problem_of(answer)
+    status, _, problem = problem_of(answer)
     assert status == 408 and problem["code"] == "request_timeout"
     assert "headers" in problem["detail"] and "1 s" in problem["detail"]
     # The limit is 1 s here (10 s by default): the connection is closed soon after it.
@@ -194,7 +194,7 @@ def test_idle_streams_read_nothing_until_a_version_is_stored(app: Litestar, live
         reads = counting_reads(app.state.matches)
         opened = []
         try:
-            for i in range(3):
+            for _ in range(3):
                 r = http.send(http.build_request("GET", f"/v1/matches/{match_id}/events"), stream=True)
                 received = events(r.iter_lines())
                 assert next(received)[1]["version"] == 0
@@ -277,18 +277,22 @@ def test_streams_on_sqlite_with_several_workers_hear_of_the_others_versions(tmp_
         create_app(Settings(database_url=url, sweep_interval_s=3600, workers=2, stream_poll_s=0.2))
         for _ in range(2)
     ]
-    with serve_in_thread(apps[0]) as one, serve_in_thread(apps[1]) as two:
-        with httpx.Client(base_url=one, timeout=10) as first, httpx.Client(base_url=two, timeout=10) as other:
-            match_id, tokens = new_match(first, "schotten_totten", ["p", "p"], seed=4)
-            with first.stream("GET", f"/v1/matches/{match_id}/events") as r:
-                received = events(r.iter_lines())
-                assert next(received)[1]["version"] == 0
-                moves = other.get(f"/v1/matches/{match_id}/moves", headers=bearer(tokens[0])).json()
-                moved = other.post(
-                    f"/v1/matches/{match_id}/moves",
-                    headers=bearer(tokens[0]),
-                    json={"version": 0, "move": moves["moves"][0]["move"]},
-                )
-                assert moved.status_code == 200
-                kind, event = next(received)
-                assert (kind, event["version"]) == ("version", 1)
+    with (
+        serve_in_thread(apps[0]) as one,
+        serve_in_thread(apps[1]) as two,
+        httpx.Client(base_url=one, timeout=10) as first,
+        httpx.Client(base_url=two, timeout=10) as other,
+    ):
+        match_id, tokens = new_match(first, "schotten_totten", ["p", "p"], seed=4)
+        with first.stream("GET", f"/v1/matches/{match_id}/events") as r:
+            received = events(r.iter_lines())
+            assert next(received)[1]["version"] == 0
+            moves = other.get(f"/v1/matches/{match_id}/moves", headers=bearer(tokens[0])).json()
+            moved = other.post(
+                f"/v1/matches/{match_id}/moves",
+                headers=bearer(tokens[0]),
+                json={"version": 0, "move": moves["moves"][0]["move"]},
+            )
+            assert moved.status_code == 200
+            kind, event = next(received)
+            assert (kind, event["version"]) == ("version", 1)

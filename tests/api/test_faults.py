@@ -3,6 +3,7 @@ seeds to 2^64 - 1, closed body schemas."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import httpx
@@ -99,7 +100,7 @@ def test_head_answers_like_get(client: TestClient[Litestar]) -> None:
     assert client.request("HEAD", "/v1/the-game/table-talk").content == b""
 
 
-def test_head_of_an_event_stream_ends_after_its_headers(live: str) -> None:
+def test_head_of_an_event_stream_ends_after_its_headers(app: Litestar, live: str) -> None:
     with httpx.Client(base_url=live, timeout=5) as http:
         created = http.post(
             "/v1/matches", json={"game": "schotten_totten", "seats": [{"kind": "person"}] * 2}
@@ -108,6 +109,10 @@ def test_head_of_an_event_stream_ends_after_its_headers(live: str) -> None:
         assert head.status_code == 200 and head.content == b""
         assert head.headers["content-type"].startswith("text/event-stream")
         # The stream's place is given back, and GET still streams.
+        deadline = time.monotonic() + 5
+        while app.state.streams.total:
+            assert time.monotonic() < deadline, "HEAD kept a stream's place"
+            time.sleep(0.02)
         with http.stream("GET", f"/v1/matches/{created['id']}/events") as r:
             assert next(events(r.iter_lines()))[1]["version"] == 0
 
