@@ -48,8 +48,8 @@ def serve(
 
 
 # Uvicorn's fast HTTP/1.1 protocol with bounds on request heads and slow clients
-# (serving.py; the limits are the app's settings, from the environment). WebSockets: none.
-PROTOCOL: dict[str, Any] = {"http": "spielwerk_api.serving:GuardedHttpToolsProtocol", "ws": "none"}
+# (serving.py; the limits are the app's settings, from the environment).
+PROTOCOL: dict[str, Any] = {"http": "spielwerk_api.serving:GuardedHttpToolsProtocol"}
 
 
 async def _migrate(url: str) -> None:
