@@ -8,12 +8,14 @@ of hanging it.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import select
 import socket
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import httpx
@@ -24,6 +26,7 @@ from spielwerk_api import Settings, create_app
 from spielwerk_api.clock import ManualClock
 from spielwerk_api.matches import Matches
 from spielwerk_api.problems import language
+from spielwerk_api.streams import Watch
 
 from .conftest import bearer, serve_in_thread, spielwerk_serve
 from .test_events import events, new_match
@@ -212,12 +215,40 @@ def test_idle_streams_read_nothing_until_a_version_is_stored(app: Litestar, live
             for _, received in opened:
                 kind, event = next(received)
                 assert (kind, event["version"]) == ("version", 1)
-            # The version was stored by this worker (the move, against the version the worker
-            # holds, reads nothing either): no stream read it back.
-            assert len(reads) == before
         finally:
             for r, _ in opened:
                 r.close()
+
+
+def test_streams_read_only_a_version_their_worker_does_not_have() -> None:
+    """A version this worker holds is taken from its cache; one the worker has not seen is
+    read once for all the streams of the match."""
+
+    class Worker:
+        def __init__(self) -> None:
+            self.cached = SimpleNamespace(id="m", version=3)
+            self.reads = 0
+
+        async def known(self, match_id: str) -> Any:
+            return self.cached
+
+        async def get(self, match_id: str) -> Any:
+            self.reads += 1
+            await asyncio.sleep(0.01)
+            self.cached = SimpleNamespace(id="m", version=5)
+            return self.cached
+
+    async def run() -> None:
+        worker = Worker()
+        watch = Watch("m", 3)
+        assert (await watch.latest(worker)).version == 3  # type: ignore[arg-type]
+        assert worker.reads == 0
+        watch.version = 5  # a note from another worker
+        seen = await asyncio.gather(*(watch.latest(worker) for _ in range(50)))  # type: ignore[arg-type]
+        assert {m.version for m in seen} == {5} and worker.reads == 1
+        assert (await watch.latest(worker)).version == 5 and worker.reads == 1  # type: ignore[arg-type]
+
+    asyncio.run(run())
 
 
 def test_a_worker_holds_a_bounded_number_of_streams(tmp_path: Path) -> None:
