@@ -21,6 +21,16 @@ Starts ``python -m spielwerk serve --workers N`` on a fresh SQLite file in a tem
   so each move's request, with its version and seat token, is ready; the timed part only sends
   them, each as soon as the previous one is answered, and checks every answer is 200.
 
+- ``abuse`` (only when named, ``--only abuse``; issue 21): cheap requests' p50/p99 first on a
+  quiet server, then while strangers load it: ``--abuse-matches`` bots-only matches (search
+  bots, each replaced by a new one when it ends), ``--abuse-streams`` idle spectator event
+  streams (spread over matches of two persons nobody plays) and ``--abuse-slow`` slow
+  clients (each sends a request head one line a second, and reconnects when the server
+  cuts it off). The cheap request is ``check`` (as above), sent by ``--abuse-clients``
+  clients one after the other on kept-alive connections. Loopback only, every count
+  bounded (at most 20,000 streams and slow clients, 200 matches), each phase lasts
+  ``--duration`` seconds, and everything stops by itself.
+
 The load generator runs on the same machine as the server and takes its share of the cores:
 say so next to the figures. This is a benchmark, never a test: nothing here asserts a time.
 """
@@ -58,6 +68,7 @@ TARGETS: dict[str, tuple[float, float] | None] = {
     "bot-random": None,
     "bot-heuristic": None,
     "bot-ismcts": None,
+    "abuse": None,
 }
 BOTS = ("bot-random", "bot-heuristic", "bot-ismcts")
 
@@ -140,8 +151,11 @@ def bot_body(game: str, bot: str, iterations: int, seed: int = 7, plies: int = 2
 
 def start_server(port: int, workers: int, database: str, log: Path) -> subprocess.Popen[bytes]:
     env = dict(os.environ)
-    # The worktree's packages first, as when the benchmark is run from the repository.
-    env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "python"), str(ROOT / "api"), env.get("PYTHONPATH", "")])
+    # The worktree's packages first, as when the benchmark is run from the repository (its
+    # engine only where it was built there: else the installed one).
+    built = any((ROOT / "python" / "spielwerk").glob("_spielwerk*.so"))
+    first = [str(ROOT / "python")] if built else []
+    env["PYTHONPATH"] = os.pathsep.join([*first, str(ROOT / "api"), env.get("PYTHONPATH", "")])
     command = [sys.executable, "-m", "spielwerk", "serve", "--host", "127.0.0.1", "--port", str(port)]
     command += ["--workers", str(workers), "--database", database]
     # Its output goes to a file: a pipe nobody reads would stop the server once it is full.
@@ -337,6 +351,219 @@ async def drive_moves(port: int, seconds: int, clients: int, matches: int) -> Fi
     )
 
 
+# -- abuse (issue 21) --------------------------------------------------------------------------
+
+
+@dataclass
+class Abuse:
+    matches: int
+    streams: int
+    slow: int
+    bot: str
+    iterations: int
+    clients: int
+
+
+async def cheap_latencies(port: int, request: bytes, clients: int, seconds: float) -> tuple[list[float], int]:
+    """``clients`` clients sending ``request`` one after the other for ``seconds``."""
+    latencies: list[float] = []
+    errors = 0
+    until = time.monotonic() + seconds
+
+    async def client() -> None:
+        nonlocal errors
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        try:
+            while time.monotonic() < until:
+                start = time.perf_counter()
+                status, _ = await send(reader, writer, request)
+                latencies.append(time.perf_counter() - start)
+                errors += status != 200
+        finally:
+            writer.close()
+
+    await asyncio.gather(*(client() for _ in range(clients)))
+    return latencies, errors
+
+
+def percentiles(latencies: list[float]) -> tuple[float, float]:
+    ordered = sorted(latencies)
+    return (
+        1000 * ordered[len(ordered) // 2],
+        1000 * ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))],
+    )
+
+
+async def bots_only_matches(base: str, abuse: Abuse, until: float, created: list[int]) -> None:
+    """``abuse.matches`` bots-only matches at any time: a new one when one ends."""
+    seat = {"kind": "bot", "bot": abuse.bot, "params": {"iterations": abuse.iterations}}
+    if abuse.bot != "ismcts":
+        seat["params"] = {}
+
+    async def slot(http: httpx.AsyncClient, i: int) -> None:
+        seed = i
+        while time.monotonic() < until:
+            r = await http.post(
+                "/v1/matches", json={"game": "schotten_totten", "seed": seed, "seats": [seat] * 2}
+            )
+            if r.status_code != 201:
+                # Refused (a limit on bots-only matches, 429): wait as long as it asks.
+                await asyncio.sleep(min(5.0, float(r.headers.get("retry-after", 1))))
+                continue
+            created[0] += 1
+            seed += abuse.matches
+            match_id = r.json()["id"]
+            while time.monotonic() < until:
+                await asyncio.sleep(1.0)
+                if (await http.get(f"/v1/matches/{match_id}")).json().get("status") != "running":
+                    break
+
+    async with httpx.AsyncClient(base_url=base, timeout=60) as http:
+        await asyncio.gather(*(slot(http, i) for i in range(abuse.matches)))
+
+
+async def idle_streams(port: int, match_ids: list[str], count: int, until: float, held: list[int]) -> None:
+    """``count`` spectator streams that read what comes and never ask for anything."""
+
+    async def stream(match_id: str) -> None:
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        except OSError:
+            held[2] += 1
+            return
+        try:
+            writer.write(f"GET /v1/matches/{match_id}/events HTTP/1.1\r\nHost: bench\r\n\r\n".encode())
+            status = int((await reader.readline()).split()[1])
+            if status != 200:
+                held[1] += 1
+                return
+            held[0] += 1
+            while time.monotonic() < until:
+                try:
+                    if not await asyncio.wait_for(
+                        reader.read(65536), timeout=max(0.1, until - time.monotonic())
+                    ):
+                        break
+                except TimeoutError:
+                    break
+        except (OSError, IndexError, ValueError):
+            held[2] += 1
+        finally:
+            writer.close()
+
+    # Opened a hundred at a time, as strangers arriving, not as one burst.
+    tasks = []
+    for i in range(count):
+        tasks.append(asyncio.create_task(stream(match_ids[i % len(match_ids)])))
+        if i % 100 == 99:
+            await asyncio.sleep(0.05)
+    await asyncio.gather(*tasks)
+
+
+async def slow_clients(port: int, count: int, until: float, cut: list[int]) -> None:
+    """Clients sending a request's head one line a second (a slowloris), again when cut off."""
+
+    async def client(i: int) -> None:
+        await asyncio.sleep(i % 10 / 10)
+        while time.monotonic() < until:
+            try:
+                reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            except OSError:
+                await asyncio.sleep(1.0)
+                continue
+            try:
+                writer.write(b"GET /v1/games HTTP/1.1\r\nHost: bench\r\n")
+                line = 0
+                while time.monotonic() < until:
+                    try:
+                        answered = await asyncio.wait_for(reader.read(1024), timeout=1.0)
+                    except TimeoutError:
+                        writer.write(f"X-Slow-{line}: 1\r\n".encode())
+                        line += 1
+                        continue
+                    if not answered or answered.startswith(b"HTTP/1.1 408"):
+                        cut[0] += 1
+                        break
+            except OSError:
+                cut[0] += 1
+            finally:
+                writer.close()
+
+    await asyncio.gather(*(client(i) for i in range(count)))
+
+
+async def drive_abuse(port: int, pid: int, seconds: int, abuse: Abuse) -> None:
+    base = f"http://127.0.0.1:{port}"
+    body = json.dumps(check_body()).encode()
+    request = (
+        f"POST /v1/games/schotten_totten/check HTTP/1.1\r\nHost: bench\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {len(body)}\r\n\r\n"
+    ).encode() + body
+    quiet, quiet_errors = await cheap_latencies(port, request, abuse.clients, seconds)
+    q50, q99 = percentiles(quiet)
+    print(
+        f"abuse: quiet     cheap p50 {q50:6.2f} ms  p99 {q99:7.2f} ms"
+        f"  ({len(quiet)} requests, {quiet_errors} errors)",
+        flush=True,
+    )
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        watched = []
+        for i in range(max(1, abuse.streams // 200)):
+            r = await http.post(
+                "/v1/matches", json={"game": "schotten_totten", "seed": i, "seats": [{"kind": "person"}] * 2}
+            )
+            r.raise_for_status()
+            watched.append(r.json()["id"])
+    # The streams open a hundred at a time, within a minute at most; then 5 s without
+    # requests, then the measured window. The abusers stop at `until` at the latest.
+    opening = 60.0 + abuse.streams / 1000
+    begun = time.monotonic()
+    until = begun + opening + 5.0 + seconds
+    created, held, cut = [0], [0, 0, 0], [0]
+    load = [
+        asyncio.create_task(bots_only_matches(base, abuse, until, created)),
+        asyncio.create_task(idle_streams(port, watched, abuse.streams, until, held)),
+        asyncio.create_task(slow_clients(port, abuse.slow, until, cut)),
+    ]
+    while held[0] + held[1] + held[2] < abuse.streams and time.monotonic() < begun + opening:
+        await asyncio.sleep(0.2)
+    opened_s = time.monotonic() - begun
+    # What the abusers alone cost the server: a few seconds without cheap requests.
+    cpu, start = server_cpu(pid), time.monotonic()
+    await asyncio.sleep(5.0)
+    idle_cpu = (server_cpu(pid) - cpu) / (time.monotonic() - start)
+    cpu = server_cpu(pid)
+    start = time.monotonic()
+    loud, loud_errors = await cheap_latencies(port, request, abuse.clients, seconds)
+    cpu_per_s = (server_cpu(pid) - cpu) / (time.monotonic() - start)
+    for task in load:
+        task.cancel()
+    await asyncio.gather(*load, return_exceptions=True)
+    a50, a99 = percentiles(loud)
+    print(
+        f"abuse: loaded    cheap p50 {a50:6.2f} ms  p99 {a99:7.2f} ms"
+        f"  ({len(loud)} requests, {loud_errors} errors)"
+        f"  p99 {a99 / q99:.1f}x quiet",
+        flush=True,
+    )
+    print(
+        f"abuse: {abuse.matches} bots-only matches at a time ({created[0]} created, {abuse.bot}"
+        f" {abuse.iterations} iterations), {held[0]} idle streams held ({held[1]} refused,"
+        f" {held[2]} failed; open after {opened_s:.1f} s),"
+        f" {abuse.slow} slow clients (cut off {cut[0]} times);"
+        f" server CPU {idle_cpu:.2f} cores with the abusers alone, {cpu_per_s:.2f} while measured",
+        flush=True,
+    )
+
+
+def raise_open_files(needed: int) -> None:
+    """Room for every stream and slow client's socket, here and in the server (a child)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = needed if hard == resource.RLIM_INFINITY else min(hard, needed)
+    if soft < wanted:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+
+
 # -- main -------------------------------------------------------------------------------------
 
 
@@ -357,10 +584,26 @@ def main() -> int:
         "--only", choices=sorted(TARGETS), action="append", help="run only these (repeatable)"
     )
     parser.add_argument("--keep-server", action="store_true", help="leave the server running (to profile it)")
+    parser.add_argument("--abuse-matches", type=int, default=20, help="bots-only matches at a time")
+    parser.add_argument("--abuse-streams", type=int, default=2000, help="idle event streams")
+    parser.add_argument("--abuse-slow", type=int, default=200, help="slow clients")
+    parser.add_argument("--abuse-bot", default="ismcts", help="the bots of the bots-only matches")
+    parser.add_argument("--abuse-iterations", type=int, default=1000, help="their iterations per move")
+    parser.add_argument("--abuse-clients", type=int, default=4, help="clients sending cheap requests")
     args = parser.parse_args()
-    if shutil.which("wrk") is None and set(args.only or TARGETS) - {"moves"}:
+    runs = args.only or [name for name in TARGETS if name != "abuse"]
+    if shutil.which("wrk") is None and set(runs) - {"moves", "abuse"}:
         raise SystemExit("wrk is missing: apt-get install -y wrk")
-    runs = args.only or list(TARGETS)
+    abuse = Abuse(
+        matches=max(0, min(200, args.abuse_matches)),
+        streams=max(0, min(20_000, args.abuse_streams)),
+        slow=max(0, min(20_000, args.abuse_slow)),
+        bot=args.abuse_bot,
+        iterations=args.abuse_iterations,
+        clients=max(1, min(64, args.abuse_clients)),
+    )
+    if "abuse" in runs:
+        raise_open_files(abuse.streams + abuse.slow + 1024)
     folder = Path(tempfile.mkdtemp(prefix="spielwerk-load-"))
     database = args.database or f"sqlite:///{folder / 'bench.db'}"
     server = start_server(args.port, args.workers, database, folder / "server.log")
@@ -371,6 +614,9 @@ def main() -> int:
     try:
         for name in runs:
             cpu = server_cpu(server.pid)
+            if name == "abuse":
+                asyncio.run(drive_abuse(args.port, server.pid, min(args.duration, 120), abuse))
+                continue
             if name == "moves":
                 figures = asyncio.run(drive_moves(args.port, args.duration, args.clients, args.matches))
             elif name in BOTS:

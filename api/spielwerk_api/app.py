@@ -17,25 +17,28 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+import msgspec
 from litestar import Litestar, get
+from litestar._openapi.schema_generation.plugins.struct import StructSchemaPlugin
 from litestar.channels import ChannelsPlugin
 from litestar.channels.backends.base import ChannelsBackend
-from litestar.channels.backends.memory import MemoryChannelsBackend
 from litestar.di import Provide
 from litestar.enums import ScopeType
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import JsonRenderPlugin, ScalarRenderPlugin
-from litestar.openapi.spec import Server
+from litestar.openapi.spec import Schema, Server
 from litestar.response import File
 from litestar.static_files import create_static_files_router
 from litestar.types import ASGIApp, Receive, Scope, Send
 
-from . import db, schemas
+from . import db
 from .clock import Clock, SystemClock
-from .match_routes import MatchRoutes, channel
+from .guards import SpielwerkApp
+from .match_routes import MatchRoutes
 from .matches import Limits, Matches
 from .problems import EXCEPTION_HANDLERS, Problem
 from .rules import BotMoves, GameRules, SchottenTottenRules, TheGameRules
+from .streams import Streams, channel
 
 log = logging.getLogger("spielwerk_api")
 
@@ -52,6 +55,25 @@ class Settings:
     database_url: str = DEFAULT_DATABASE
     # Request bodies above this are refused with 413 before they are read whole.
     max_body_bytes: int = 64 * 1024
+    # The request line and headers, at most (431). `spielwerk serve` refuses a larger head
+    # before parsing it (serving.py); the app refuses it under any server.
+    max_header_bytes: int = 16 * 1024
+    # `spielwerk serve` closes a connection whose request headers are not complete this long
+    # after it opened (or after their first byte), or whose body is not complete this long
+    # after its headers (408).
+    head_timeout_s: float = 10.0
+    body_timeout_s: float = 10.0
+    # Event streams one worker holds, in all and per match; more are refused (503).
+    max_streams: int = 4096
+    max_streams_per_match: int = 512
+    # How many workers serve the database (`spielwerk serve --workers`): on SQLite, notes
+    # of new versions reach only the streams of the worker that stored them, so with
+    # several workers each worker looks at its watched matches' versions every
+    # `stream_poll_s`. On PostgreSQL notes reach every worker; the look every
+    # `pg_stream_poll_s` only covers notes lost with a connection.
+    workers: int = 1
+    stream_poll_s: float = 1.0
+    pg_stream_poll_s: float = 15.0
     # How often the server looks for matches a match rule has ended (C11, D13).
     sweep_interval_s: float = 1.0
     migrate: bool = True
@@ -74,6 +96,13 @@ class Settings:
         return cls(
             database_url=os.environ.get("DATABASE_URL", DEFAULT_DATABASE),
             max_body_bytes=int(os.environ.get("SPIELWERK_MAX_BODY_BYTES", 64 * 1024)),
+            max_header_bytes=int(os.environ.get("SPIELWERK_MAX_HEADER_BYTES", 16 * 1024)),
+            head_timeout_s=float(os.environ.get("SPIELWERK_HEAD_TIMEOUT_S", 10.0)),
+            body_timeout_s=float(os.environ.get("SPIELWERK_BODY_TIMEOUT_S", 10.0)),
+            max_streams=int(os.environ.get("SPIELWERK_MAX_STREAMS", 4096)),
+            max_streams_per_match=int(os.environ.get("SPIELWERK_MAX_STREAMS_PER_MATCH", 512)),
+            workers=int(os.environ.get("SPIELWERK_WORKERS", 1)),
+            stream_poll_s=float(os.environ.get("SPIELWERK_STREAM_POLL_S", 1.0)),
             migrate=os.environ.get("SPIELWERK_MIGRATE", "1") != "0",
             client_rate_per_s=float(os.environ.get("SPIELWERK_CLIENT_RATE_PER_S", 100.0)),
             client_burst=int(os.environ.get("SPIELWERK_CLIENT_BURST", 1000)),
@@ -132,22 +161,49 @@ async def health() -> dict[str, str]:
     return {"status": "ok"}
 
 
-def channels_backend(settings: Settings) -> ChannelsBackend:
-    """Events reach every worker: PostgreSQL's LISTEN/NOTIFY, or memory on SQLite (one process)."""
+class ClosedStructs(StructSchemaPlugin):
+    """Litestar's schemas of msgspec Structs, with ``additionalProperties: false`` for those
+    that refuse unknown fields: the document says what the server refuses, so generated
+    clients (and schemathesis) send no field that is refused."""
+
+    def to_openapi_schema(self, field_definition: Any, schema_creator: Any) -> Schema:
+        schema = super().to_openapi_schema(field_definition, schema_creator)
+        info = msgspec.inspect.type_info(field_definition.type_)
+        if isinstance(info, msgspec.inspect.StructType) and info.forbid_unknown_fields:
+            schema.additional_properties = False
+        return schema
+
+
+def channels_backend(settings: Settings) -> ChannelsBackend | None:
+    """Notes reach every worker through PostgreSQL's LISTEN/NOTIFY; on SQLite they stay in
+    the worker (``streams.py`` says how streams of several workers hear of new versions)."""
     if db.is_sqlite(settings.database_url):
-        return MemoryChannelsBackend()
+        return None
     from .pg_channels import PgChannelsBackend
 
     return PgChannelsBackend(dsn=db.asyncpg_dsn(settings.database_url))
 
 
+def stream_poll_s(settings: Settings) -> float:
+    """How often a worker looks at its watched matches' versions itself (0: never)."""
+    if not db.is_sqlite(settings.database_url):
+        return settings.pg_stream_poll_s
+    return settings.stream_poll_s if settings.workers > 1 else 0.0
+
+
 def create_app(settings: Settings | None = None) -> Litestar:
     settings = settings or Settings.from_env()
-    channels = ChannelsPlugin(backend=channels_backend(settings), arbitrary_channels_allowed=True)
-    holder: dict[str, Matches] = {}
+    backend = channels_backend(settings)
+    channels = (
+        ChannelsPlugin(backend=backend, arbitrary_channels_allowed=True) if backend is not None else None
+    )
+    holder: dict[str, Any] = {}
 
     async def publish(match_id: str, payload: dict[str, Any]) -> None:
-        channels.publish(schemas.encode(payload), channels=[channel(match_id)])
+        streams: Streams = holder["streams"]
+        streams.heard(match_id, payload)
+        if channels is not None:
+            channels.publish(streams.note(payload), channels=[channel(match_id)])
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncGenerator[None, None]:
@@ -155,22 +211,40 @@ def create_app(settings: Settings | None = None) -> Litestar:
         if settings.migrate:
             await db.migrate(engine)
         service = Matches(engine, settings.clock, publish, limits=settings.limits)
+        streams = Streams(
+            service,
+            max_streams=settings.max_streams,
+            max_per_match=settings.max_streams_per_match,
+            channels=channels,
+            poll_s=stream_poll_s(settings),
+        )
         holder["matches"] = service
+        holder["streams"] = streams
         app.state.matches = service
-        sweeper = asyncio.create_task(sweep_forever(service, settings.sweep_interval_s))
+        app.state.streams = streams
+        tasks = [asyncio.create_task(sweep_forever(service, settings.sweep_interval_s))]
+        if streams.poll_s > 0:
+            tasks.append(asyncio.create_task(streams.poll_forever()))
         try:
             yield
         finally:
-            sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await sweeper
+            for task in tasks:
+                task.cancel()
+            for task in tasks:
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
             service.close()
             with contextlib.suppress(Exception):
                 await service.beat()  # alive up to here: a restart's pause is no outage before it
             await engine.dispose()
 
     def provide_matches() -> Matches:
-        return holder["matches"]
+        matches: Matches = holder["matches"]
+        return matches
+
+    def provide_streams() -> Streams:
+        streams: Streams = holder["streams"]
+        return streams
 
     async def open_matches() -> None:
         # A startup hook, not part of `lifespan`: the bots' moves (resumed in the background)
@@ -184,7 +258,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
     def client_limit(app: ASGIApp) -> ASGIApp:
         return ClientLimit(app, settings.client_rate_per_s, settings.client_burst)
 
-    return Litestar(
+    app = SpielwerkApp(
         route_handlers=[
             GameRules,
             BotMoves,
@@ -195,8 +269,11 @@ def create_app(settings: Settings | None = None) -> Litestar:
             health,
             create_static_files_router(path="/static", directories=[STATIC]),
         ],
-        dependencies={"matches": Provide(provide_matches, sync_to_thread=False)},
-        plugins=[channels],
+        dependencies={
+            "matches": Provide(provide_matches, sync_to_thread=False),
+            "streams": Provide(provide_streams, sync_to_thread=False),
+        },
+        plugins=[ClosedStructs(), *([channels] if channels is not None else [])],
         lifespan=[lifespan],
         on_startup=[open_matches],
         middleware=[client_limit],
@@ -214,6 +291,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
             render_plugins=[ScalarRenderPlugin(), JsonRenderPlugin(path="/openapi.json")],
         ),
     )
+    app.max_header_bytes = settings.max_header_bytes
+    return app
 
 
 async def sweep_forever(service: Matches, interval: float) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+from typing import Any
 
 from . import db
 from .app import DEFAULT_DATABASE
@@ -25,6 +26,8 @@ def serve(
     # Migrate once here, so workers starting side by side never race on the schema.
     asyncio.run(_migrate(url))
     os.environ["SPIELWERK_MIGRATE"] = "0"
+    # On SQLite, how each worker's event streams hear of versions stored by the others.
+    os.environ["SPIELWERK_WORKERS"] = str(workers)
     print(
         f"spielwerk: serving on http://{host}:{port}/ (API docs at /schema) with {workers} worker(s);"
         f" database {db.redacted(url)}"
@@ -40,7 +43,13 @@ def serve(
         # errors are logged either way.
         access_log=access_log,
         proxy_headers=False,
+        **PROTOCOL,
     )
+
+
+# Uvicorn's fast HTTP/1.1 protocol with bounds on request heads and slow clients
+# (serving.py; the limits are the app's settings, from the environment).
+PROTOCOL: dict[str, Any] = {"http": "spielwerk_api.serving:GuardedHttpToolsProtocol"}
 
 
 async def _migrate(url: str) -> None:

@@ -35,6 +35,7 @@ from sqlalchemy import create_engine as create_sync_engine
 from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.types import TypeDecorator
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 
@@ -49,6 +50,20 @@ class Base(DeclarativeBase):
     )
 
 
+class Seed(TypeDecorator[int]):
+    """A seed of 0 to 2^64 - 1 in a signed 64-bit column: seeds from 2^63 on are stored as
+    their two's complement (negative) and read back as they were sent."""
+
+    impl = BigInteger
+    cache_ok = True
+
+    def process_bind_param(self, value: int | None, dialect: Any) -> int | None:
+        return value - 2**64 if value is not None and value >= 2**63 else value
+
+    def process_result_value(self, value: int | None, dialect: Any) -> int | None:
+        return value + 2**64 if value is not None and value < 0 else value
+
+
 class MatchRow(Base):
     __tablename__ = "matches"
     # The retention rule's question (matches of bots alone created before a moment), asked
@@ -58,7 +73,7 @@ class MatchRow(Base):
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     game: Mapped[str] = mapped_column(String(64))
     options: Mapped[dict[str, Any]] = mapped_column(JSON)
-    seed: Mapped[int] = mapped_column(BigInteger)
+    seed: Mapped[int] = mapped_column(Seed)
     # [{"kind": "person"} | {"kind": "bot", "bot": name, "params": {...}}], one per seat.
     seats: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
     # SHA-256 of each person seat's token (null for bots): tokens are never stored.

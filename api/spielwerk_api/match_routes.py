@@ -13,7 +13,6 @@ from collections.abc import AsyncGenerator
 from typing import Annotated, Any
 
 from litestar import Controller, Request, get, post
-from litestar.channels import ChannelsPlugin
 from litestar.di import NamedDependency
 from litestar.params import JSONBody, Parameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
@@ -22,20 +21,13 @@ from . import schemas
 from .matches import Match, Matches
 from .problems import language, problem_responses
 from .rules import legal_moves, rejection
+from .streams import Streams, Ticket
 
 MatchId = Annotated[str, Parameter(description="the id POST /v1/matches answered", max_length=32)]
 
 
 # What a route that reads a seat's token may answer besides its own problems.
 SEAT_PROBLEMS = problem_responses(401, 403, 404)
-
-# How often an event stream looks at the database when no note arrives.
-POLL_S = 3.0
-
-
-def channel(match_id: str) -> str:
-    # Letters, digits and underscores only: PostgreSQL's LISTEN takes the name as is.
-    return f"match_{match_id}"
 
 
 def authorization(request: Request[Any, Any, Any]) -> str | None:
@@ -181,34 +173,30 @@ class MatchRoutes(Controller):
         summary="Server-sent events: one per new version with the seat's view, and chat",
         # Documents the stream as what it is (the default would claim JSON).
         media_type="text/event-stream",
-        responses=SEAT_PROBLEMS,
+        responses=problem_responses(401, 403, 404, 503),
     )
     async def events(
         self,
         matches: NamedDependency[Matches],
-        channels: NamedDependency[ChannelsPlugin],
+        streams: NamedDependency[Streams],
         request: Request[Any, Any, Any],
         id: MatchId,
     ) -> ServerSentEvent:
         m, seat = await self._seat(matches, request, id, required=False)
-        return ServerSentEvent(stream(matches, channels, m, seat))
+        # Refused here, before the stream's answer begins, when the worker holds its most.
+        ticket = streams.open(m)
+        return ServerSentEvent(stream(matches, ticket, m, seat))
 
 
 async def stream(
-    matches: Matches, channels: ChannelsPlugin, m: Match, seat: int | None
+    matches: Matches, ticket: Ticket, m: Match, seat: int | None
 ) -> AsyncGenerator[ServerSentEventMessage, None]:
     """The seat's view now, then one event per new version, and the table talk.
 
-    Notes on the channel only say that something happened (never what a seat sees): each
-    stream builds its own seat's view. The database is looked at also every few seconds, so
-    a version stored by a worker whose notes cannot reach this one (SQLite's in-memory
-    channels) arrives all the same.
+    Notes only say that something happened (never what a seat sees): each stream builds its
+    own seat's view. An idle stream waits for a note and costs nothing (``streams.py``).
     """
-    notes: asyncio.Queue[bytes] = asyncio.Queue()
-
-    async def pump(subscriber: Any) -> None:
-        async for raw in subscriber.iter_events():
-            await notes.put(raw)
+    watch = ticket.watch
 
     async def keep_present() -> None:
         # C11: an open event stream counts as being at the table.
@@ -216,35 +204,35 @@ async def stream(
             await matches.touch(m, seat, force=True)
             await asyncio.sleep(max(1.0, min(20.0, (m.rules["leave_s"] or 80.0) / 4)))
 
-    tasks: list[asyncio.Task[None]] = []
-    if seat is not None:
-        tasks.append(asyncio.create_task(keep_present()))
+    present = asyncio.create_task(keep_present()) if seat is not None else None
     try:
-        async with channels.start_subscription([channel(m.id)]) as subscriber:
-            tasks.append(asyncio.create_task(pump(subscriber)))
-            sent = m.version
-            yield version_event(matches, m, seat, sent)
-            while True:
-                try:
-                    raw = await asyncio.wait_for(notes.get(), timeout=POLL_S)
-                except TimeoutError:
-                    raw = b'{"kind":"poll"}'
-                note = json.loads(raw)
-                if note.get("kind") == "chat":
+        # The first event once notes of other workers reach this stream (PostgreSQL's
+        # LISTEN), so that nothing said after it is missed.
+        await watch.ready.wait()
+        sent = m.version
+        said = watch.said
+        yield version_event(matches, m, seat, sent)
+        while True:
+            if watch.said > said:
+                for note in watch.chats_after(said):
                     yield ServerSentEventMessage(event="chat", data=json.dumps(note, separators=(",", ":")))
-                    continue
-                m = await matches.get(m.id)
+                said = watch.said
+                continue
+            if watch.version > sent:
+                m = await watch.latest(matches)
                 if m.recent and sent + 1 < min(m.recent):
                     sent = min(m.recent) - 1  # too far behind: the versions in between are gone
                 while sent < m.version:
                     sent += 1
                     yield version_event(matches, m, seat, sent)
+                continue
+            await watch.changed.wait()
     finally:
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
+        ticket.release()
+        if present is not None:
+            present.cancel()
             with contextlib.suppress(asyncio.CancelledError):
-                await task
+                await present
 
 
 def version_event(matches: Matches, m: Match, seat: int | None, version: int) -> ServerSentEventMessage:

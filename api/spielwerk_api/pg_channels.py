@@ -6,8 +6,8 @@ a note that fails to publish ends the plugin's publishing task for good: no work
 that worker's moves again, and the app cannot even shut down (it waits for the queue the
 task no longer empties). This backend keeps one publishing connection, opens a new one
 when it was lost, and logs a note it could not send instead of raising: the event streams
-also look at the database every few seconds, so a lost note delays a version event and
-never loses it.
+also look at the database every few seconds (each worker once for all its streams,
+``streams.py``), so a lost note delays a version event and never loses it.
 
 Litestar's listening connection is never renewed either: once PostgreSQL restarted, no
 note reached the worker again and every new event stream failed on the closed connection.

@@ -67,22 +67,29 @@ class Problem(HTTPException):
 
 # What each error status means in this API, for the OpenAPI document.
 PROBLEM_DESCRIPTIONS = {
-    400: "The body or a parameter does not match its schema (code invalid_body)",
+    400: "The body (code invalid_body) or a path parameter (code invalid_parameter) does not match"
+    " its schema",
     401: "No seat's token was sent (code token_required)",
     403: "The token opens no seat of this match (code wrong_token)",
     404: "No such game or match (codes unknown_game, unknown_match)",
+    408: "The request's headers or body did not arrive in time (code request_timeout)",
     409: "The match moved on or is over (codes stale_version, match_over, match_running)",
     413: "The request body is too large (code body_too_large)",
+    415: "The body is not JSON (code unsupported_media_type)",
     422: "The engine or a match rule refuses it, with the engine's rule, code and reason",
     429: "Too many requests or matches of bots alone; Retry-After says when to try again"
     " (codes too_many_requests, too_many_bot_matches)",
-    503: "Every search slot is taken; Retry-After says when to try again (code search_busy)",
+    431: "The request line and headers are too large (code headers_too_large)",
+    503: "Every search slot is taken, or the worker holds as many event streams as it may;"
+    " Retry-After says when to try again (codes search_busy, too_many_streams)",
 }
 
 
 def problem_responses(*statuses: int) -> dict[int, ResponseSpec]:
     """The problem details a route may answer, by status; any route may answer 400 (a parameter
-    or the body does not match its schema), routes that read a body also 413."""
+    or the body does not match its schema) and 431 (headers too large); routes that read a body
+    (413) also 408 (read too slowly) and 415 (not JSON)."""
+    statuses = (*statuses, 400, 431, *((408, 415) if 413 in statuses else ()))
     return {
         status: ResponseSpec(
             data_container=ProblemDetails,
@@ -90,21 +97,27 @@ def problem_responses(*statuses: int) -> dict[int, ResponseSpec]:
             description=PROBLEM_DESCRIPTIONS[status],
             generate_examples=False,
         )
-        for status in sorted({400, *statuses})
+        for status in sorted(set(statuses))
     }
+
+
+# Accept-Language is read this far only: a client that prefers German says so in its first
+# few entries, and a header of megabytes is never split on the event loop.
+LANGUAGE_BYTES = 256
+LANGUAGE_ENTRIES = 16
 
 
 def language(request: Request[Any, Any, Any]) -> str:
     """``"de"`` or ``"en"``, the first of them the client prefers (English if neither)."""
-    header = request.headers.get("accept-language", "")
+    header = request.headers.get("accept-language", "")[:LANGUAGE_BYTES]
     ranked: list[tuple[float, int, str]] = []
-    for i, part in enumerate(header.split(",")):
+    for i, part in enumerate(header.split(",", LANGUAGE_ENTRIES)[:LANGUAGE_ENTRIES]):
         tag, _, params = part.strip().partition(";")
         q = 1.0
         params = params.strip()
         if params.startswith("q="):
             try:
-                q = float(params[2:])
+                q = float(params[2:8])
             except ValueError:
                 q = 0.0
         primary = tag.strip().lower().split("-")[0]
@@ -176,11 +189,27 @@ def on_http_error(request: Request[Any, Any, Any], error: HTTPException) -> Resp
     body = {"type": "about:blank", "title": _phrase(status), "detail": error.detail}
     if isinstance(error, ValidationException):
         # msgspec says what it expected ("Expected `object`, got `int`") and Litestar names
-        # the field ("move"; "data" is the body as a whole).
+        # the field ("move"; "data" is the body as a whole) and where it came from.
+        extra = [e for e in (error.extra or []) if isinstance(e, dict)]
+        # Litestar's ParamType is an enum of the parameter's place ("path", "query", ...).
+        parameters = [
+            (str(getattr(e.get("source"), "value", e.get("source"))), e)
+            for e in extra
+            if e.get("source") not in (None, "body")
+        ]
+        if parameters:
+            body.update(
+                code="invalid_parameter",
+                detail="; ".join(
+                    f"invalid {place} parameter {str(e.get('key', ''))[:40]}: {e.get('message', '')}"
+                    for place, e in parameters
+                ),
+            )
+            body["type"] = TYPE_PREFIX + "invalid_parameter"
+            return problem_response(status, body, error.headers)
         errors = [
             (f"{e['key']}: " if e.get("key") not in (None, "data") else "") + str(e.get("message", ""))
-            for e in (error.extra or [])
-            if isinstance(e, dict)
+            for e in extra
         ]
         body.update(
             type=TYPE_PREFIX + "invalid_body",
@@ -200,7 +229,8 @@ def on_http_error(request: Request[Any, Any, Any], error: HTTPException) -> Resp
     elif status == 404:
         body.update(code="not_found", detail=f"no such resource: {request.url.path[:200]}")
     elif status == 405:
-        body.update(code="method_not_allowed", detail=f"{request.method} is not allowed here")
+        method = "HEAD" if request.scope.get("spielwerk.head") else request.method
+        body.update(code="method_not_allowed", detail=f"{method} is not allowed here")
     else:
         body["code"] = "http_" + str(status)
     body["type"] = TYPE_PREFIX + body["code"]

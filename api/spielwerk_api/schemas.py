@@ -190,8 +190,7 @@ class NewMatch(Struct, forbid_unknown_fields=True):
     rules: MatchRules = field(default_factory=MatchRules)
 
     def __post_init__(self) -> None:
-        # Match seeds are stored as signed 64-bit integers.
-        check_seed(self.seed, 2**63)
+        check_seed(self.seed)
 
 
 class SeatOut(Struct):

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import secrets
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -78,17 +80,31 @@ def client(app: Litestar) -> Iterator[TestClient[Litestar]]:
 def live(app: Litestar) -> Iterator[str]:
     """The app served by Uvicorn on a free loopback port, in a thread: for event streams,
     which the in-process test client cannot read while they are open."""
+    with serve_in_thread(app) as url:
+        yield url
+
+
+def free_port() -> int:
     import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+    return port
+
+
+@contextlib.contextmanager
+def serve_in_thread(app: Litestar) -> Iterator[str]:
+    """``app`` served by Uvicorn with the protocol `spielwerk serve` runs, in a thread."""
     import threading
     import time
 
     import uvicorn
+    from spielwerk_api.cli import PROTOCOL
 
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     server = uvicorn.Server(
-        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")
+        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on", **PROTOCOL)
     )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -101,6 +117,47 @@ def live(app: Litestar) -> Iterator[str]:
     finally:
         server.should_exit = True
         thread.join(timeout=20)
+
+
+@contextlib.contextmanager
+def spielwerk_serve(database_url: str, env: dict[str, str] | None = None) -> Iterator[str]:
+    """``python -m spielwerk serve`` on a free loopback port, as a process of its own (stopped
+    by its PID): the server exactly as an operator starts it, with ``env`` on top."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    import httpx
+
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    environment = {**os.environ, **(env or {})}
+    command = [sys.executable, "-m", "spielwerk", "serve", "--host", "127.0.0.1", "--port", str(port)]
+    command += ["--database", database_url]
+    # Its output goes to a file: a pipe nobody reads would stop the server once full.
+    with tempfile.TemporaryFile() as log:
+        process = subprocess.Popen(command, env=environment, stdout=log, stderr=subprocess.STDOUT)
+        try:
+            deadline = time.monotonic() + 30
+            while True:
+                if process.poll() is not None:
+                    log.seek(0)
+                    pytest.fail("the server stopped: " + log.read().decode(errors="replace")[-2000:])
+                assert time.monotonic() < deadline, "the server did not answer within 30 s"
+                try:
+                    if httpx.get(url + "/health", timeout=1).status_code == 200:
+                        break
+                except httpx.TransportError:
+                    time.sleep(0.05)
+            yield url
+        finally:
+            process.send_signal(signal.SIGINT)
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
 
 
 def service(client: TestClient[Litestar]) -> Matches:

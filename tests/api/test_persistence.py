@@ -265,6 +265,7 @@ def test_the_server_connects_with_an_ssl_mode_in_the_url(database_url: str) -> N
         finally:
             await engine.dispose()
         backend = channels_backend(Settings(database_url=url))
+        assert backend is not None
         await backend.on_startup()
         await backend.on_shutdown()
 

@@ -1,0 +1,142 @@
+"""What every request passes before Litestar routes it: sizes, media types, HEAD, panics.
+
+``SpielwerkApp`` is the Litestar app with one wrapper around it (no Litestar middleware, so
+the hot path pays for a few comparisons only):
+
+- the request line and headers are at most ``max_header_bytes`` (431): the server's own
+  protocol (``serving.py``) refuses a larger head before parsing it, this refuses it under
+  any server;
+- a body in another media type than JSON is refused (415) instead of being read as JSON;
+- ``HEAD`` answers like ``GET`` wherever ``GET`` exists, without the body;
+- an engine panic (PyO3's ``PanicException``, a ``BaseException`` that Litestar's exception
+  handlers never see) is answered as a problem instead of the server's plain-text 500.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from litestar import Litestar
+
+from .problems import PROBLEM_JSON, TYPE_PREFIX, ProblemDetails
+from .schemas import encode
+
+log = logging.getLogger("spielwerk_api")
+
+BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+# Set on the scope of a HEAD request Litestar is routing as GET (the problems name it).
+HEAD = "spielwerk.head"
+
+
+def is_json(content_type: bytes) -> bool:
+    media = content_type.split(b";", 1)[0].strip().lower()
+    return media == b"application/json" or (media.startswith(b"application/") and media.endswith(b"+json"))
+
+
+def problem_message(status: int, code: str, title: str, detail: str) -> bytes:
+    problem = ProblemDetails(type=TYPE_PREFIX + code, title=title, status=status, detail=detail, code=code)
+    return encode(problem)
+
+
+async def send_problem(
+    send: Any,
+    status: int,
+    code: str,
+    title: str,
+    detail: str,
+    extra_headers: list[tuple[bytes, bytes]] | None = None,
+) -> None:
+    body = problem_message(status, code, title, detail)
+    headers = [
+        (b"content-type", PROBLEM_JSON.encode()),
+        (b"content-length", str(len(body)).encode()),
+        *(extra_headers or []),
+    ]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body, "more_body": False})
+
+
+def is_panic(error: BaseException) -> bool:
+    # pyo3_runtime.PanicException: the module exists only once a panic was raised.
+    return type(error).__name__ == "PanicException" and type(error).__module__ == "pyo3_runtime"
+
+
+class SpielwerkApp(Litestar):
+    """Litestar with the guards above; ``max_header_bytes`` is set by ``create_app``."""
+
+    max_header_bytes: int = 16 * 1024
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await super().__call__(scope, receive, send)
+            return
+        headers = scope["headers"]
+        size = len(scope.get("raw_path") or b"") + len(scope.get("query_string") or b"")
+        content_type = None
+        has_body = False
+        for name, value in headers:
+            size += len(name) + len(value) + 4
+            if name == b"content-type":
+                content_type = value
+            elif name == b"content-length":
+                has_body = value.strip() not in (b"0", b"")
+            elif name == b"transfer-encoding":
+                has_body = True
+        if size > self.max_header_bytes:
+            await send_problem(
+                send,
+                431,
+                "headers_too_large",
+                "Request Header Fields Too Large",
+                f"the request line and headers take {size} bytes; at most {self.max_header_bytes} are read",
+                [(b"connection", b"close")],
+            )
+            return
+        method = scope["method"]
+        if has_body and content_type is not None and method in BODY_METHODS and not is_json(content_type):
+            await send_problem(
+                send,
+                415,
+                "unsupported_media_type",
+                "Unsupported Media Type",
+                f"request bodies are JSON (Content-Type: application/json), not"
+                f" '{content_type[:80].decode('latin-1')}'",
+                [(b"accept", b"application/json")],
+            )
+            return
+        started = False
+        completed = False
+        head = method == "HEAD"
+
+        async def guarded_send(message: Any) -> None:
+            nonlocal started, completed
+            if message["type"] == "http.response.start":
+                started = True
+            elif head and message["type"] == "http.response.body":
+                # The headers of GET's answer, no body; a stream (the events) ends here too:
+                # the server reports the request as done, and Litestar stops the stream.
+                if completed:
+                    return
+                completed = True
+                message = {"type": "http.response.body", "body": b"", "more_body": False}
+            await send(message)
+
+        if head:
+            scope = {**scope, "method": "GET", HEAD: True}
+        try:
+            await super().__call__(scope, receive, guarded_send)
+        except BaseException as error:
+            if not is_panic(error):
+                raise
+            # The engine's backtrace went to stderr already (Rust's panic hook); one line here.
+            log.error("engine panic on %s %s: %s", method, scope.get("path", "")[:200], str(error)[:200])
+            if started:
+                return
+            await send_problem(
+                send,
+                500,
+                "engine_panic",
+                "Internal Server Error",
+                "the engine failed on this input instead of refusing it; the fault was logged",
+            )

@@ -1,0 +1,218 @@
+"""The event streams a worker holds: woken by notes of new versions, never by a timer.
+
+One ``Watch`` per match with open streams on this worker keeps the newest version heard of
+and the latest table talk, and wakes every stream of the match when either changes. Notes
+arrive
+
+- in process, from ``publish`` (every version this worker stores, every chat said here);
+- from other workers through PostgreSQL's LISTEN/NOTIFY (``pg_channels.py``): one
+  subscription per watched match, not per stream;
+- on SQLite with several workers, whose notes cannot reach each other, from one query per
+  worker every ``Settings.stream_poll_s`` for the versions of all its watched matches (and
+  on PostgreSQL every ``pg_stream_poll_s``, for notes lost with a connection). One worker
+  on SQLite stores every version itself: nothing polls.
+
+A stream reads the database only for a version its worker does not have, and one read per
+match serves all its streams. The worker holds at most ``max_streams`` streams and
+``max_streams_per_match`` per match; more are refused with 503 and ``Retry-After``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+import weakref
+from collections import deque
+from typing import Any
+
+from litestar.channels import ChannelsPlugin
+from sqlalchemy import select
+
+from .matches import MATCHES, Match, Matches
+from .problems import Problem
+
+log = logging.getLogger("spielwerk_api")
+
+# How many of a match's latest chat messages a stream behind may still catch up on.
+RECENT_CHATS = 64
+# Matches per query of the fallback look at versions.
+POLL_BATCH = 500
+RETRY_AFTER_S = 10
+
+
+def channel(match_id: str) -> str:
+    # Letters, digits and underscores only: PostgreSQL's LISTEN takes the name as is.
+    return f"match_{match_id}"
+
+
+class Watch:
+    """The streams of one match on this worker."""
+
+    def __init__(self, match_id: str, version: int) -> None:
+        self.match_id = match_id
+        # The newest version heard of (stored here, noted by another worker, or polled).
+        self.version = version
+        # (number, note) of the latest chat messages; `said` counts every one heard.
+        self.chats: deque[tuple[int, dict[str, Any]]] = deque(maxlen=RECENT_CHATS)
+        self.said = 0
+        self.streams = 0
+        self.changed = asyncio.Event()
+        self.listening: asyncio.Task[None] | None = None
+        self.reading: asyncio.Future[Match] | None = None
+        # Set once notes of other workers reach the watch (at once where none can).
+        self.ready = asyncio.Event()
+
+    def wake(self) -> None:
+        changed, self.changed = self.changed, asyncio.Event()
+        changed.set()
+
+    def chats_after(self, seen: int) -> list[dict[str, Any]]:
+        return [note for number, note in self.chats if number > seen]
+
+    async def latest(self, matches: Matches) -> Match:
+        """The match at the newest version heard of: from the worker's cache when it has that
+        version, else read once for every stream of the match."""
+        m = await matches.known(self.match_id)
+        if m.version >= self.version:
+            return m
+        if self.reading is None or self.reading.done():
+            self.reading = asyncio.ensure_future(matches.get(self.match_id))
+        # Shielded: a stream that closes meanwhile does not cancel the others' read.
+        return await asyncio.shield(self.reading)
+
+
+class Ticket:
+    """A stream's place on the worker, given back when the stream ends (or, if it never
+    started, when it is dropped)."""
+
+    def __init__(self, streams: Streams, watch: Watch) -> None:
+        self.watch = watch
+        self._release = weakref.finalize(self, streams._release, watch)
+
+    def release(self) -> None:
+        self._release()
+
+
+class Streams:
+    def __init__(
+        self,
+        matches: Matches,
+        *,
+        max_streams: int,
+        max_per_match: int,
+        channels: ChannelsPlugin | None = None,
+        poll_s: float = 0.0,
+    ) -> None:
+        self.matches = matches
+        self.max_streams = max_streams
+        self.max_per_match = max_per_match
+        self.channels = channels
+        self.poll_s = poll_s
+        self.watches: dict[str, Watch] = {}
+        self.total = 0
+        # Notes this worker publishes come back from PostgreSQL too: they were heard already.
+        self.origin = secrets.token_hex(8)
+
+    # -- places -----------------------------------------------------------------------
+
+    def open(self, m: Match) -> Ticket:
+        watch = self.watches.get(m.id)
+        if self.total >= self.max_streams:
+            raise self._full(f"this worker holds {self.total} event streams, as many as it may")
+        if watch is not None and watch.streams >= self.max_per_match:
+            raise self._full(
+                f"match '{m.id}' has {watch.streams} event streams on this worker, as many as it may"
+            )
+        if watch is None:
+            watch = self.watches[m.id] = Watch(m.id, m.version)
+            if self.channels is not None:
+                watch.listening = asyncio.create_task(self._listen(watch))
+            else:
+                watch.ready.set()
+        watch.version = max(watch.version, m.version)
+        watch.streams += 1
+        self.total += 1
+        return Ticket(self, watch)
+
+    @staticmethod
+    def _full(detail: str) -> Problem:
+        return Problem(
+            503,
+            "too_many_streams",
+            f"{detail}; try again later",
+            headers={"Retry-After": str(RETRY_AFTER_S)},
+        )
+
+    def _release(self, watch: Watch) -> None:
+        watch.streams -= 1
+        self.total -= 1
+        if watch.streams == 0 and self.watches.get(watch.match_id) is watch:
+            del self.watches[watch.match_id]
+            if watch.listening is not None:
+                watch.listening.cancel()
+
+    # -- notes ------------------------------------------------------------------------
+
+    def heard(self, match_id: str, note: dict[str, Any]) -> None:
+        """A note of a new version or of table talk (in process or from another worker)."""
+        watch = self.watches.get(match_id)
+        if watch is None:
+            return
+        if note.get("kind") == "chat":
+            watch.said += 1
+            watch.chats.append((watch.said, {k: v for k, v in note.items() if k != "origin"}))
+        elif isinstance(note.get("version"), int) and note["version"] > watch.version:
+            watch.version = note["version"]
+        else:
+            return
+        watch.wake()
+
+    def note(self, payload: dict[str, Any]) -> bytes:
+        """The note other workers hear (they know it is not their own)."""
+        return json.dumps({**payload, "origin": self.origin}, separators=(",", ":")).encode()
+
+    async def _listen(self, watch: Watch) -> None:
+        assert self.channels is not None
+        try:
+            subscriber = await self.channels.subscribe([channel(watch.match_id)])
+        except Exception:  # the fallback look at versions still wakes the streams
+            log.exception("listening for notes of match %s failed", watch.match_id)
+            watch.ready.set()
+            return
+        try:
+            # A version another worker stored before the LISTEN was in place: heard now.
+            with contextlib.suppress(Exception):
+                await self.poll([watch.match_id])
+            watch.ready.set()
+            async for raw in subscriber.iter_events():
+                try:
+                    note = json.loads(raw)
+                except ValueError:
+                    continue
+                if isinstance(note, dict) and note.get("origin") != self.origin:
+                    self.heard(watch.match_id, note)
+        finally:
+            with contextlib.suppress(Exception):
+                await self.channels.unsubscribe(subscriber)
+
+    async def poll_forever(self) -> None:
+        """The fallback: the versions of every watched match, in one query per batch."""
+        while True:
+            await asyncio.sleep(self.poll_s)
+            try:
+                await self.poll()
+            except Exception:  # a lost connection: the next round tries again
+                log.exception("looking at the versions of watched matches failed")
+
+    async def poll(self, ids: list[str] | None = None) -> None:
+        ids = list(self.watches) if ids is None else ids
+        for start in range(0, len(ids), POLL_BATCH):
+            batch = ids[start : start + POLL_BATCH]
+            query = select(MATCHES.c.id, MATCHES.c.version).where(MATCHES.c.id.in_(batch))
+            async with self.matches.engine.connect() as conn:
+                rows = (await conn.execute(query)).all()
+            for match_id, version in rows:
+                self.heard(match_id, {"kind": "version", "version": version})
