@@ -10,8 +10,9 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use crate::dynamic::{DynGame, DynState};
 use crate::error::{Error, Result, shorten};
-use crate::game::{Action, DynGame, DynState};
+use crate::game::Action;
 
 /// The first bytes of every compact record, by which [`is_compact`] knows one.
 const TAG: &str = "{\"compact\":1,";

@@ -2,16 +2,22 @@
 
 use serde_json::{Map, Value};
 
+use crate::bots::Heuristic;
 use crate::caravan::CaravanGame;
 use crate::dog::Dog;
+use crate::dynamic::DynGame;
 use crate::error::{Error, Result};
-use crate::game::{DynGame, Game};
+use crate::game::Game;
 use crate::schotten_totten::SchottenTotten;
 use crate::the_game::TheGame;
 
 type Loader = fn(&Map<String, Value>) -> Result<Box<dyn DynGame>>;
 
-fn loader<G: Game>(options: &Map<String, Value>) -> Result<Box<dyn DynGame>> {
+/// A registered game plays with every bot, so its state carries the bots' hooks.
+fn loader<G: Game>(options: &Map<String, Value>) -> Result<Box<dyn DynGame>>
+where
+    G::State: Heuristic,
+{
     Ok(Box::new(G::from_options(options)?))
 }
 

@@ -814,7 +814,7 @@ fn foreign_snapshots_are_refused() {
 /// The typed games, directly: `Game::state_from_view` agrees with the registry's.
 #[test]
 fn typed_and_dynamic_faces_agree() {
-    fn check<G: Game>(game: G) {
+    fn check<G: Game<State: spielwerk_core::bots::Heuristic>>(game: G) {
         let state = game.new_initial_state(3);
         let view = state.view_of(Some(0));
         let typed = game.state_from_view(&view, 11).unwrap();

@@ -15,7 +15,7 @@ use pyo3::exceptions::{PyKeyboardInterrupt, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use serde_json::{Map, Value};
-use spielwerk_core::bots::DynBot;
+use spielwerk_core::dynamic::DynBot;
 use spielwerk_core::schotten_totten as st;
 use spielwerk_core::{Action, DynGame, DynState, Error, IllegalAction, bots, compact, snapshot};
 
@@ -1078,7 +1078,8 @@ impl Bot {
         }
         let inner: Vec<&dyn DynState> = held.iter().map(|s| s.inner.as_ref()).collect();
         let bot = self.inner.as_ref();
-        let chosen = run_interruptibly(py, |stop| bots::step_many(bot, &inner, stop))?.map_err(err(py))?;
+        let chosen = run_interruptibly(py, |stop| spielwerk_core::dynamic::step_many(bot, &inner, stop))?
+            .map_err(err(py))?;
         chosen
             .into_iter()
             .enumerate()
