@@ -31,9 +31,16 @@ struct Record {
     seats: Option<Vec<usize>>,
 }
 
-/// Whether `text` is a compact record (rather than a state's readable JSON).
+/// Whether `text` is a compact record (rather than a state's readable JSON): a JSON
+/// object with the field `compact`, in any spacing and field order (`json.dumps` writes
+/// `", "` and `": "`, `sort_keys` puts `actions` first). No state's JSON has that field.
 pub fn is_compact(text: &str) -> bool {
-    text.starts_with(TAG)
+    if text.starts_with(TAG) {
+        return true;
+    }
+    // Only a text that names the field at all is read to find it at the top level.
+    text.contains("\"compact\"")
+        && serde_json::from_str::<Map<String, Value>>(text).is_ok_and(|fields| fields.contains_key("compact"))
 }
 
 /// The compact record of `state`, dealt from `seed`: written by hand (the record is a

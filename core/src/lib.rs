@@ -26,6 +26,7 @@ pub mod rng;
 pub mod schotten_totten;
 pub mod simulate;
 pub mod snapshot;
+pub mod stored;
 mod text_serde;
 pub mod the_game;
 

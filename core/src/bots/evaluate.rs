@@ -121,6 +121,33 @@ impl Standing {
     pub fn win_rate_interval(&self) -> (f64, f64) {
         wilson(self.wins, self.games)
     }
+    /// The figures people read off this standing: rates with their 95% intervals (Wilson
+    /// for shares, normal for means) and, in a cooperative game (`cooperative`: The Game),
+    /// the perfect games, the games under 10 cards left and the mean cards left.
+    pub fn figures(&self, cooperative: bool) -> Figures {
+        let rate = |k: u64| {
+            if self.games == 0 {
+                0.0
+            } else {
+                k as f64 / self.games as f64
+            }
+        };
+        let cards = cooperative.then(|| CardFigures {
+            perfect_rate: rate(self.perfect),
+            perfect_rate_ci: wilson(self.perfect, self.games),
+            under_10_rate: rate(self.under_10),
+            under_10_ci: wilson(self.under_10, self.games),
+            mean_cards_left: self.cards_left.mean(),
+            mean_cards_left_ci: self.cards_left.interval(),
+        });
+        Figures {
+            win_rate: self.win_rate(),
+            win_rate_ci: self.win_rate_interval(),
+            mean_return: self.returns.mean(),
+            mean_return_ci: self.returns.interval(),
+            cards,
+        }
+    }
     fn merge(&mut self, other: &Standing) {
         self.games += other.games;
         self.wins += other.wins;
@@ -131,6 +158,29 @@ impl Standing {
         self.under_10 += other.under_10;
         self.cards_left.merge(&other.cards_left);
     }
+}
+
+/// A standing's rates and means with their 95% intervals ([`Standing::figures`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Figures {
+    pub win_rate: f64,
+    pub win_rate_ci: (f64, f64),
+    pub mean_return: f64,
+    pub mean_return_ci: (f64, f64),
+    /// Cooperative games only (T6: cards left).
+    pub cards: Option<CardFigures>,
+}
+
+/// The cooperative game's figures of a standing (T6): perfect games, games under 10
+/// cards left, cards left.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CardFigures {
+    pub perfect_rate: f64,
+    pub perfect_rate_ci: (f64, f64),
+    pub under_10_rate: f64,
+    pub under_10_ci: (f64, f64),
+    pub mean_cards_left: f64,
+    pub mean_cards_left_ci: (f64, f64),
 }
 
 /// What an evaluation found: one standing per bot, in the order given.
@@ -295,6 +345,7 @@ mod tests {
     use crate::dynamic::{DynBot, make};
     use crate::error::Error;
     use crate::game::Game;
+    use crate::meta::Utility;
     use crate::the_game::TheGame;
 
     fn params(v: serde_json::Value) -> Map<String, serde_json::Value> {
@@ -389,5 +440,27 @@ mod tests {
         ));
         let empty = evaluate_games(&g, &[r.as_ref(), i.as_ref()], 5..5, 1, None, &|| false).unwrap();
         assert_eq!(empty.games, 0);
+    }
+    #[test]
+    fn figures_are_the_rates_and_intervals_of_the_counts() {
+        let mut tally = Evaluation::empty(Utility::Cooperative, [("b".to_string(), Map::new())]);
+        for (i, left) in [0.0, 3.0, 12.0, 0.0, 9.0].into_iter().enumerate() {
+            tally.add_game(i as u64, 1, &[-left, -left]);
+        }
+        let s = &tally.standings[0];
+        let f = s.figures(true);
+        assert_eq!((s.games, s.wins, s.perfect, s.under_10), (5, 2, 2, 4));
+        assert_eq!(f.win_rate, 0.4);
+        assert_eq!(f.win_rate_ci, super::wilson(2, 5));
+        assert_eq!(f.mean_return, -4.8);
+        let cards = f.cards.unwrap();
+        assert_eq!((cards.perfect_rate, cards.under_10_rate), (0.4, 0.8));
+        assert_eq!(cards.under_10_ci, super::wilson(4, 5));
+        assert_eq!(cards.mean_cards_left, 4.8);
+        assert_eq!(cards.mean_cards_left_ci, s.cards_left.interval());
+        assert!(s.figures(false).cards.is_none());
+        let none = Evaluation::empty(Utility::ZeroSum, [("b".to_string(), Map::new())]);
+        let f = none.standings[0].figures(false);
+        assert_eq!((f.win_rate, f.win_rate_ci), (0.0, (0.0, 1.0)));
     }
 }
