@@ -6,7 +6,7 @@ use numpy::PyArray1;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 use spielwerk_core::stored::{self, Deal};
-use spielwerk_core::{Action, DynState};
+use spielwerk_core::{Action, DynState, GameState};
 
 use crate::convert::{Int, Seed, Text, lock, to_json, to_py, with_actions};
 use crate::errors::{err, raise_illegal, rejection};
@@ -275,7 +275,10 @@ impl State {
     ) -> PyResult<Bound<'py, PyDict>> {
         let seat = self.seat(py, seat)?;
         let end = spielwerk_core::game::MatchEnd::parse(&kind.0, seat).map_err(err(py))?;
-        let ending = self.lock(py).state.match_ending(end);
+        let held = self.lock(py);
+        // A capability of the rules trait, reached through the registered game's own type.
+        let ending = spielwerk_core::with_state!(held.state.as_ref(), s => s.match_ending(end));
+        drop(held);
         let out = PyDict::new(py);
         out.set_item("returns", ending.returns)?;
         out.set_item("points", ending.points.map(|p| p.to_vec()))?;

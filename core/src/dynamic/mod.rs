@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 
 use crate::bots::{Evaluation, Heuristic};
 use crate::error::{Error, IllegalAction, Result};
-use crate::game::{Action, Ending, Game, GameState, History, MatchEnd};
+use crate::game::{Action, Game, GameState, History};
 use crate::meta::{OptionSpec, Utility};
 
 mod bots;
@@ -210,7 +210,6 @@ pub trait DynState: Send + Sync {
     fn returns(&self) -> Vec<f64>;
     fn rewards(&self) -> Vec<f64>;
     fn result_text(&self) -> Option<String>;
-    fn match_ending(&self, end: MatchEnd) -> Ending;
     fn history(&self) -> &History;
     fn history_for(&self, player: usize) -> Vec<Option<Action>>;
     fn history_seats(&self) -> Option<Vec<usize>>;
@@ -268,9 +267,6 @@ impl<S: GameState> DynState for S {
     }
     fn result_text(&self) -> Option<String> {
         GameState::result_text(self)
-    }
-    fn match_ending(&self, end: MatchEnd) -> Ending {
-        GameState::match_ending(self, end)
     }
     fn history(&self) -> &History {
         GameState::history(self)
