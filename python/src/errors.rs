@@ -1,13 +1,11 @@
 //! Engine errors as exceptions of the `SpielwerkError` family (`spielwerk.errors`), each
 //! carrying its code and, for a rejected move, its ruling and reasons.
 
-use pyo3::exceptions::PyKeyboardInterrupt;
+use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use serde_json::Value;
 use spielwerk_core::{Error, IllegalAction};
-
-use crate::convert::to_py;
 
 /// An exception class of `spielwerk.errors` built with its keyword fields.
 fn spielwerk_error<'py>(
@@ -22,7 +20,9 @@ fn spielwerk_error<'py>(
     kwargs.set_item("code", code)?;
     if let Some(r) = rejection {
         kwargs.set_item("rule", r.rule)?;
-        kwargs.set_item("params", to_py(py, &Value::Object(r.params.clone()))?)?;
+        let params = pythonize::pythonize(py, &Value::Object(r.params.clone()))
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        kwargs.set_item("params", params)?;
         kwargs.set_item("reason", &r.reason)?;
         kwargs.set_item("reason_de", &r.reason_de)?;
     }
