@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use serde_json::{Map, Value, json};
-use spielwerk_core::bots::{Bot, Ismcts, IsmctsParams, RandomBot, Rollout, heuristic_playout};
+use spielwerk_core::bots::{Bot, Heuristic, Ismcts, IsmctsParams, RandomBot, Rollout, heuristic_playout};
 use spielwerk_core::caravan::CaravanGame;
 use spielwerk_core::dog::Dog;
 use spielwerk_core::game::{Game, GameState};
@@ -35,7 +35,10 @@ fn mid_game<G: Game>(game: &G, seed: u64, plies: usize) -> G::State {
     state
 }
 
-fn decision<G: Game>(c: &mut Criterion, label: &str, game: &G, plies: usize, samples: usize) {
+fn decision<G: Game>(c: &mut Criterion, label: &str, game: &G, plies: usize, samples: usize)
+where
+    G::State: Heuristic,
+{
     decision_with(c, label, game, plies, samples, IsmctsParams::default());
 }
 
@@ -47,7 +50,9 @@ fn decision_with<G: Game>(
     plies: usize,
     samples: usize,
     params: IsmctsParams,
-) {
+) where
+    G::State: Heuristic,
+{
     let state = mid_game(game, 7, plies);
     let seat = state.current_player().unwrap();
     let bot = Ismcts::new(IsmctsParams {

@@ -3,7 +3,7 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use spielwerk_core::bots::{RandomBot, heuristic_playout};
+use spielwerk_core::bots::{Heuristic, RandomBot, heuristic_playout};
 use spielwerk_core::dog::Dog;
 use spielwerk_core::game::{Game, GameState};
 use spielwerk_core::rng;

@@ -10,7 +10,8 @@
 //! rate and 95% Wilson interval (for The Game the cards left), and the time taken.
 
 use serde_json::{Map, Value};
-use spielwerk_core::bots::{DynBot, Standing, evaluate::wilson};
+use spielwerk_core::bots::{Standing, evaluate::wilson};
+use spielwerk_core::dynamic::DynBot;
 use spielwerk_core::load_game;
 
 fn object(text: &str) -> Map<String, Value> {

@@ -10,8 +10,9 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use crate::dynamic::{DynGame, DynState};
 use crate::error::{Error, Result, shorten};
-use crate::game::{Action, DynGame, DynState};
+use crate::game::Action;
 
 /// The first bytes of every compact record, by which [`is_compact`] knows one.
 const TAG: &str = "{\"compact\":1,";
@@ -30,9 +31,16 @@ struct Record {
     seats: Option<Vec<usize>>,
 }
 
-/// Whether `text` is a compact record (rather than a state's readable JSON).
+/// Whether `text` is a compact record (rather than a state's readable JSON): a JSON
+/// object with the field `compact`, in any spacing and field order (`json.dumps` writes
+/// `", "` and `": "`, `sort_keys` puts `actions` first). No state's JSON has that field.
 pub fn is_compact(text: &str) -> bool {
-    text.starts_with(TAG)
+    if text.starts_with(TAG) {
+        return true;
+    }
+    // Only a text that names the field at all is read to find it at the top level.
+    text.contains("\"compact\"")
+        && serde_json::from_str::<Map<String, Value>>(text).is_ok_and(|fields| fields.contains_key("compact"))
 }
 
 /// The compact record of `state`, dealt from `seed`: written by hand (the record is a

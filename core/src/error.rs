@@ -87,17 +87,20 @@ impl IllegalAction {
         self
     }
 
-    /// An id outside the game's action space `0..num_actions`.
-    pub fn no_such_action(action: impl Into<i64>, num_actions: usize) -> Self {
-        let action: i64 = action.into();
+    /// An id outside the game's action space `0..num_actions`: any integer a caller may
+    /// give (Python's have no width), in `params` as a number where JSON's integers hold
+    /// it and as its digits otherwise.
+    pub fn no_such_action(action: impl Into<i128>, num_actions: usize) -> Self {
+        let action: i128 = action.into();
         let last = num_actions.saturating_sub(1);
+        let value = i64::try_from(action).map_or_else(|_| Value::String(action.to_string()), Value::from);
         Self::new(
             "actions",
             "no_such_action",
             format!("action {action} does not exist: actions are 0-{last}"),
             format!("Aktion {action} gibt es nicht: Aktionen sind 0-{last}"),
         )
-        .with("action", action)
+        .with("action", value)
         .with("num_actions", num_actions)
     }
 

@@ -814,7 +814,7 @@ fn foreign_snapshots_are_refused() {
 /// The typed games, directly: `Game::state_from_view` agrees with the registry's.
 #[test]
 fn typed_and_dynamic_faces_agree() {
-    fn check<G: Game>(game: G) {
+    fn check<G: Game<State: spielwerk_core::bots::Heuristic>>(game: G) {
         let state = game.new_initial_state(3);
         let view = state.view_of(Some(0));
         let typed = game.state_from_view(&view, 11).unwrap();
@@ -847,7 +847,7 @@ fn match_rules_end_a_match_as_r1_and_d13_say() {
                 MatchEnd::Left(seat),
                 MatchEnd::NoMove(seat),
             ] {
-                let e = state.match_ending(end);
+                let e = spielwerk_core::with_state!(state, s => s.match_ending(end));
                 assert_eq!(e.returns.len(), n, "{at}");
                 assert!(e.text.starts_with(&format!("player {seat} ")), "{at}: {}", e.text);
                 match game.utility() {
@@ -888,11 +888,11 @@ fn match_rules_end_a_match_as_r1_and_d13_say() {
                 }
                 assert_eq!(e.points, None, "{at}");
             }
-            let aborted = state.match_ending(MatchEnd::Aborted(seat));
+            let aborted = spielwerk_core::with_state!(state, s => s.match_ending(MatchEnd::Aborted(seat)));
             assert!(aborted.returns.iter().all(|&r| r == 0.0), "{at}");
             assert!(aborted.text.contains("aborted"), "{at}");
         }
-        let stopped = state.match_ending(MatchEnd::PlayingTime);
+        let stopped = spielwerk_core::with_state!(state, s => s.match_ending(MatchEnd::PlayingTime));
         assert!(stopped.returns.iter().all(|&r| r == 0.0), "{at}");
         if game.name() == "dog" {
             let view = state.public_view();

@@ -191,7 +191,7 @@ fn mutated_states_are_refused_or_play_on() {
         let text = v.to_string();
         let outcome = catch_unwind(AssertUnwindSafe(|| {
             // The generic layer refuses a running game without legal actions as well.
-            let dyn_ok = spielwerk_core::game::DynGame::deserialize_state(&game, &text).is_ok();
+            let dyn_ok = spielwerk_core::dynamic::DynGame::deserialize_state(&game, &text).is_ok();
             match game.state_from_json(&text) {
                 Ok(state) => {
                     assert!(dyn_ok, "the generic layer refuses what the game accepts");

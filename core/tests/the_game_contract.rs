@@ -54,14 +54,14 @@ fn resample_keeps_the_view_reads_back_and_plays_on() {
                     let public = state.view_of(None);
                     let r = Game::state_from_view(&game, &public, seed).expect("the public view deals");
                     assert_eq!(r.view_of(None), public);
-                    let dynamic = spielwerk_core::game::DynGame::state_from_view(
+                    let dynamic = spielwerk_core::dynamic::DynGame::state_from_view(
                         &game,
                         &GameState::public_view(&state),
                         seed,
                     )
                     .unwrap();
                     assert_eq!(
-                        spielwerk_core::game::DynState::public_view(&*dynamic),
+                        spielwerk_core::dynamic::DynState::public_view(&*dynamic),
                         GameState::public_view(&state)
                     );
                 }

@@ -9,7 +9,8 @@ use rand::RngExt;
 use serde_json::{Value, json};
 use spielwerk_core::Game;
 use spielwerk_core::bots::RandomBot;
-use spielwerk_core::game::{Action, DynGame, GameState};
+use spielwerk_core::dynamic::DynGame;
+use spielwerk_core::game::{Action, GameState};
 use spielwerk_core::rng::{self, Rng};
 use spielwerk_core::the_game::{NUM_ACTIONS, State, TheGame, View};
 

@@ -1,24 +1,19 @@
-//! Seeded matches between bots on all cores, with seats rotated, and their tally.
+//! The tally of seeded matches between bots, with seats rotated: counts, means and
+//! their intervals (the runs that play them are `dynamic::evaluate`).
 //!
-//! A run of `n` games can be played in parts ([`evaluate_games`] on a range of the game
-//! numbers, on this machine or spread over many) and the parts merged
+//! A run of `n` games can be played in parts (`dynamic::evaluate::evaluate_games` on a
+//! range of the game numbers, on this machine or spread over many) and the parts merged
 //! ([`Evaluation::merge`]): the merged tally equals the one of the whole run to the last
 //! bit, in any order of the parts, because every count is an integer and every mean is
 //! taken from the count of each value seen, summed in one fixed order.
 
 use std::collections::BTreeMap;
-use std::ops::Range;
 
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::error::{Error, Result};
-use crate::game::{Game, GameState};
 use crate::meta::Utility;
-use crate::rng;
-
-use super::DynBot;
 
 /// The z of a two-sided 95% interval.
 const Z95: f64 = 1.959_963_984_540_054;
@@ -126,6 +121,33 @@ impl Standing {
     pub fn win_rate_interval(&self) -> (f64, f64) {
         wilson(self.wins, self.games)
     }
+    /// The figures people read off this standing: rates with their 95% intervals (Wilson
+    /// for shares, normal for means) and, in a cooperative game (`cooperative`: The Game),
+    /// the perfect games, the games under 10 cards left and the mean cards left.
+    pub fn figures(&self, cooperative: bool) -> Figures {
+        let rate = |k: u64| {
+            if self.games == 0 {
+                0.0
+            } else {
+                k as f64 / self.games as f64
+            }
+        };
+        let cards = cooperative.then(|| CardFigures {
+            perfect_rate: rate(self.perfect),
+            perfect_rate_ci: wilson(self.perfect, self.games),
+            under_10_rate: rate(self.under_10),
+            under_10_ci: wilson(self.under_10, self.games),
+            mean_cards_left: self.cards_left.mean(),
+            mean_cards_left_ci: self.cards_left.interval(),
+        });
+        Figures {
+            win_rate: self.win_rate(),
+            win_rate_ci: self.win_rate_interval(),
+            mean_return: self.returns.mean(),
+            mean_return_ci: self.returns.interval(),
+            cards,
+        }
+    }
     fn merge(&mut self, other: &Standing) {
         self.games += other.games;
         self.wins += other.wins;
@@ -138,7 +160,30 @@ impl Standing {
     }
 }
 
-/// What [`evaluate`] found: one standing per bot, in the order given.
+/// A standing's rates and means with their 95% intervals ([`Standing::figures`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Figures {
+    pub win_rate: f64,
+    pub win_rate_ci: (f64, f64),
+    pub mean_return: f64,
+    pub mean_return_ci: (f64, f64),
+    /// Cooperative games only (T6: cards left).
+    pub cards: Option<CardFigures>,
+}
+
+/// The cooperative game's figures of a standing (T6): perfect games, games under 10
+/// cards left, cards left.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CardFigures {
+    pub perfect_rate: f64,
+    pub perfect_rate_ci: (f64, f64),
+    pub under_10_rate: f64,
+    pub under_10_ci: (f64, f64),
+    pub mean_cards_left: f64,
+    pub mean_cards_left_ci: (f64, f64),
+}
+
+/// What an evaluation found: one standing per bot, in the order given.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Evaluation {
     pub utility: Utility,
@@ -223,110 +268,38 @@ pub fn bot_at(seat: usize, rotation: usize, bots: usize) -> usize {
     (seat + rotation) % bots
 }
 
-/// Plays the games `0..n_games` (see [`evaluate_games`]).
-pub fn evaluate<G: Game>(
-    game: &G,
-    bots: &[&dyn DynBot],
-    n_games: u64,
-    seed: u64,
-    threads: Option<usize>,
-    stop: &(dyn Fn() -> bool + Sync),
-) -> Result<Evaluation> {
-    evaluate_games(game, bots, 0..n_games, seed, threads, stop)
-}
-
-/// Plays the games numbered `games` between `bots` (1 to the number of seats, dividing it). Game `i`
-/// is deal `i / k` (dealt from `rng::batch_seed(seed, i / k)`) in rotation `i % k`, so
-/// each deal is played once with every rotation of the seats (two-player games: twice,
-/// swapped). Each decision is seeded from the bot's seed, the deal, the rotation and the
-/// ply, so the result depends on the seed alone, never on `threads`. Stops with
-/// [`Error::Interrupted`] once `stop` returns true (asked before every action).
-///
-/// A run split into ranges, played anywhere and merged with [`Evaluation::merge`], gives
-/// the same tally as the whole range at once: the bots must be made with the same seeds.
-pub fn evaluate_games<G: Game>(
-    game: &G,
-    bots: &[&dyn DynBot],
-    games: Range<u64>,
-    seed: u64,
-    threads: Option<usize>,
-    stop: &(dyn Fn() -> bool + Sync),
-) -> Result<Evaluation> {
-    let players = game.num_players();
-    let k = bots.len();
-    if k == 0 || k > players || !players.is_multiple_of(k) {
-        return Err(Error::InvalidArgument(format!(
-            "{} has {players} seats: give a number of bots that divides it (got {k})",
-            G::NAME
-        )));
-    }
-    if let Some(bot) = bots.iter().find(|b| b.game_name() != G::NAME) {
-        return Err(Error::InvalidArgument(format!(
-            "the {} bot was made for {}, not for {}",
-            bot.name(),
-            bot.game_name(),
-            G::NAME
-        )));
-    }
-    if threads == Some(0) {
-        return Err(Error::InvalidArgument(
-            "threads must be at least 1 (or None for all cores)".into(),
-        ));
-    }
-    let play = |i: u64| -> Result<Option<Vec<f64>>> {
-        let deal = rng::batch_seed(seed, i / k as u64);
-        let rotation = (i % k as u64) as usize;
-        let moves = rng::batch_seed(deal, rotation as u64);
-        let mut state = game.new_initial_state(deal);
-        let mut ply = 0u64;
-        while let Some(seat) = state.current_player() {
-            let bot = bots[bot_at(seat, rotation, k)];
-            let decision = rng::mix(bot.seed() ^ rng::batch_seed(moves, ply));
-            let action = match bot.choose_until(&state, seat, decision, stop) {
-                Err(Error::Interrupted) => return Ok(None),
-                other => other?,
-            }
-            .ok_or_else(|| {
-                Error::InvalidState(format!(
-                    "the {} bot found no action for player {seat}",
-                    bot.name()
-                ))
-            })?;
-            state.apply_action_for(seat, action)?;
-            ply += 1;
-        }
-        Ok(Some(state.returns()))
-    };
-    if games.start > games.end {
-        return Err(Error::InvalidArgument(format!(
-            "the games {}..{} run backwards",
-            games.start, games.end
-        )));
-    }
-    let first = games.start;
-    let n_games = games.end - games.start;
-    let run = || games.into_par_iter().map(play).collect::<Vec<_>>();
-    let results = crate::simulate::on_threads(threads, run)?;
-    let utility = game.utility();
-    let mut standings: Vec<Standing> = bots
-        .iter()
-        .map(|b| Standing {
-            name: b.name().to_string(),
-            params: b.params(),
+impl Evaluation {
+    /// The tally of no game yet between `bots` (each bot's name and parameters).
+    pub fn empty(utility: Utility, bots: impl IntoIterator<Item = (String, Map<String, Value>)>) -> Self {
+        let standings = bots
+            .into_iter()
+            .map(|(name, params)| Standing {
+                name,
+                params,
+                games: 0,
+                wins: 0,
+                draws: 0,
+                losses: 0,
+                returns: Mean::default(),
+                perfect: 0,
+                under_10: 0,
+                cards_left: Mean::default(),
+            })
+            .collect();
+        Evaluation {
+            utility,
             games: 0,
-            wins: 0,
-            draws: 0,
-            losses: 0,
-            returns: Mean::default(),
-            perfect: 0,
-            under_10: 0,
-            cards_left: Mean::default(),
-        })
-        .collect();
-    for (i, result) in (first..).zip(results) {
-        let Some(returns) = result? else {
-            return Err(Error::Interrupted);
-        };
+            standings,
+        }
+    }
+
+    /// Counts game number `i` of a run of `k` bots (its rotation is `i % k`, see
+    /// [`bot_at`]), which ended with `returns`.
+    pub fn add_game(&mut self, i: u64, k: usize, returns: &[f64]) {
+        let players = returns.len();
+        let utility = self.utility;
+        self.games += 1;
+        let standings = &mut self.standings;
         let rotation = (i % k as u64) as usize;
         for (b, standing) in standings.iter_mut().enumerate() {
             let seats: Vec<usize> = (0..players).filter(|&p| bot_at(p, rotation, k) == b).collect();
@@ -360,22 +333,19 @@ pub fn evaluate_games<G: Game>(
             }
         }
     }
-    Ok(Evaluation {
-        utility,
-        games: n_games,
-        standings,
-    })
 }
 
 #[cfg(test)]
 mod tests {
     use serde_json::{Map, json};
 
-    use super::{Evaluation, evaluate, evaluate_games};
-    use crate::bots::{DynBot, make};
+    use super::Evaluation;
     use crate::caravan::CaravanGame;
+    use crate::dynamic::evaluate::{evaluate, evaluate_games};
+    use crate::dynamic::{DynBot, make};
     use crate::error::Error;
     use crate::game::Game;
+    use crate::meta::Utility;
     use crate::the_game::TheGame;
 
     fn params(v: serde_json::Value) -> Map<String, serde_json::Value> {
@@ -470,5 +440,27 @@ mod tests {
         ));
         let empty = evaluate_games(&g, &[r.as_ref(), i.as_ref()], 5..5, 1, None, &|| false).unwrap();
         assert_eq!(empty.games, 0);
+    }
+    #[test]
+    fn figures_are_the_rates_and_intervals_of_the_counts() {
+        let mut tally = Evaluation::empty(Utility::Cooperative, [("b".to_string(), Map::new())]);
+        for (i, left) in [0.0, 3.0, 12.0, 0.0, 9.0].into_iter().enumerate() {
+            tally.add_game(i as u64, 1, &[-left, -left]);
+        }
+        let s = &tally.standings[0];
+        let f = s.figures(true);
+        assert_eq!((s.games, s.wins, s.perfect, s.under_10), (5, 2, 2, 4));
+        assert_eq!(f.win_rate, 0.4);
+        assert_eq!(f.win_rate_ci, super::wilson(2, 5));
+        assert_eq!(f.mean_return, -4.8);
+        let cards = f.cards.unwrap();
+        assert_eq!((cards.perfect_rate, cards.under_10_rate), (0.4, 0.8));
+        assert_eq!(cards.under_10_ci, super::wilson(4, 5));
+        assert_eq!(cards.mean_cards_left, 4.8);
+        assert_eq!(cards.mean_cards_left_ci, s.cards_left.interval());
+        assert!(s.figures(false).cards.is_none());
+        let none = Evaluation::empty(Utility::ZeroSum, [("b".to_string(), Map::new())]);
+        let f = none.standings[0].figures(false);
+        assert_eq!((f.win_rate, f.win_rate_ci), (0.0, (0.0, 1.0)));
     }
 }

@@ -28,19 +28,19 @@ use rand::{Rng as _, RngExt};
 use serde_json::{Map, Value};
 
 use crate::error::{Error, Result};
-use crate::game::{Action, Game, GameState};
+use crate::game::{Action, Game};
 use crate::meta::Utility;
 use crate::rng;
 use crate::simulate::random_playout;
 
-use super::{Bot, Params, reject_unknown_params};
+use super::{Bot, Heuristic, Params, reject_unknown_params};
 
 /// How an iteration plays on from the new node to the end of the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Rollout {
     /// Uniformly random legal actions.
     Random,
-    /// Every seat plays its game's heuristic ([`GameState::heuristic_action`]).
+    /// Every seat plays its game's heuristic ([`Heuristic::heuristic_action`]).
     Heuristic,
 }
 
@@ -69,15 +69,15 @@ pub struct IsmctsParams {
     /// The progressive bias towards the heuristic's action (0: none, plain UCB1).
     pub prior: f64,
     /// The most rollout actions before the game's estimate of the position
-    /// ([`GameState::heuristic_value_into`]) stands in for the result (0: the new node
+    /// ([`Heuristic::heuristic_value_into`]) stands in for the result (0: the new node
     /// itself is scored); `None`, or a game without an estimate, plays to the end.
     pub rollout_depth: Option<u32>,
-    /// Takes the game's dominant actions ([`GameState::dominant_action`], e.g. Schotten
+    /// Takes the game's dominant actions ([`Heuristic::dominant_action`], e.g. Schotten
     /// Totten's provable claims) at once, in the tree and at the root, instead of
     /// searching them as choices.
     pub dominant: bool,
     /// Progressive widening by the heuristic's ranking
-    /// ([`GameState::heuristic_scores_into`]; 0: off, every legal action is searched): a
+    /// ([`Heuristic::heuristic_scores_into`]; 0: off, every legal action is searched): a
     /// node weighs only the `widen` best-ranked actions of its actor in the deal, one more
     /// as its visits grow (see [`widened`]), so that iterations go deeper and each move is
     /// judged against good replies rather than all of them.
@@ -212,7 +212,7 @@ impl Params for Ismcts {
     }
 }
 
-impl<S: GameState> Bot<S> for Ismcts {
+impl<S: Heuristic> Bot<S> for Ismcts {
     fn searches(&self) -> bool {
         true
     }
@@ -298,7 +298,7 @@ fn untried_score(c: f64, available: f64) -> f64 {
 }
 
 /// Plays at most `depth` actions of `state` by `rollout`'s policy, stopping at the end.
-fn short_playout<S: GameState>(
+fn short_playout<S: Heuristic>(
     state: &mut S,
     rollout: Rollout,
     depth: u32,
@@ -345,13 +345,13 @@ impl Ismcts {
 
     /// Searches for `seat`'s action in `state`, which it reads only through
     /// `resample(seat, …)`: `None` if `seat` may not move.
-    pub fn search<S: GameState>(&self, state: &S, seat: usize, seed: u64) -> Result<Option<SearchResult>> {
+    pub fn search<S: Heuristic>(&self, state: &S, seat: usize, seed: u64) -> Result<Option<SearchResult>> {
         self.search_until(state, seat, seed, &super::never)
     }
 
     /// As [`Ismcts::search`], giving up with [`Error::Interrupted`] once `stop` returns
     /// true (asked every 16 iterations).
-    pub fn search_until<S: GameState>(
+    pub fn search_until<S: Heuristic>(
         &self,
         state: &S,
         seat: usize,

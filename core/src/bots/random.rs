@@ -3,7 +3,7 @@
 use rand::RngExt;
 
 use crate::error::Result;
-use crate::game::{Action, DynState, GameState};
+use crate::game::{Action, GameState};
 use crate::rng;
 
 use super::Bot;
@@ -26,13 +26,14 @@ impl RandomBot {
     /// The bot's choice in `state`, or `None` if the game is over. Each call draws the
     /// next number of the bot's stream (unlike [`Bot::choose`], which starts from a seed).
     pub fn step<S: GameState>(&mut self, state: &S) -> Option<Action> {
-        state.legal_actions_into(&mut self.buf);
-        pick(&mut self.rng, &self.buf)
+        self.step_with(|buf| state.legal_actions_into(buf))
     }
 
-    /// As [`RandomBot::step`], for a state behind the object-safe layer.
-    pub fn step_dyn(&mut self, state: &dyn DynState) -> Option<Action> {
-        state.legal_actions_into(&mut self.buf);
+    /// As [`RandomBot::step`] for a state held some other way (behind `dyn`:
+    /// `dynamic`'s `step_dyn`): `legal_into` writes its legal actions, ascending, to the
+    /// buffer it is given.
+    pub fn step_with(&mut self, legal_into: impl FnOnce(&mut Vec<Action>)) -> Option<Action> {
+        legal_into(&mut self.buf);
         pick(&mut self.rng, &self.buf)
     }
 }

@@ -3,16 +3,17 @@
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 
-use super::{Bot, DynBot, Ismcts, IsmctsParams, RandomBot, Rollout, evaluate, make, names};
+use super::{Bot, Heuristic, Ismcts, IsmctsParams, RandomBot, Rollout};
 use crate::caravan::CaravanGame;
 use crate::dog::Dog;
+use crate::dynamic::{DynBot, evaluate, make, names};
 use crate::error::Error;
 use crate::game::{Action, Game, GameState};
 use crate::rng;
 use crate::schotten_totten::SchottenTotten;
 use crate::the_game::TheGame;
 
-fn game<G: Game>() -> G {
+fn game<G: Game<State: Heuristic>>() -> G {
     G::from_options(&Map::new()).expect("default options")
 }
 
@@ -24,7 +25,7 @@ fn ismcts(iterations: u64) -> Ismcts {
 }
 
 /// A position after `plies` random actions of deal `seed` (fewer if the game ends first).
-fn position<G: Game>(game: &G, seed: u64, plies: u64) -> G::State {
+fn position<G: Game<State: Heuristic>>(game: &G, seed: u64, plies: u64) -> G::State {
     let mut state = game.new_initial_state(seed);
     let mut bot = RandomBot::new(seed ^ 0x5eed);
     for _ in 0..plies {
@@ -39,13 +40,13 @@ fn position<G: Game>(game: &G, seed: u64, plies: u64) -> G::State {
 /// ISMCTS cannot see hidden cards: a state and a resample of it from the deciding seat
 /// (equal information states, different hidden cards) get the same decision for the
 /// same seed, and the decision is legal in both.
-fn decides_from_the_view_alone<G: Game>(seed: u64, plies: u64, iterations: u64) {
+fn decides_from_the_view_alone<G: Game<State: Heuristic>>(seed: u64, plies: u64, iterations: u64) {
     decides_from_the_view_alone_with(game::<G>(), seed, plies, &ismcts(iterations));
 }
 
 /// As [`decides_from_the_view_alone`], for any search parameters (e.g. a prior, which
 /// also reads the heuristic's choice at the root and in the deals below).
-fn decides_from_the_view_alone_with<G: Game>(game: G, seed: u64, plies: u64, bot: &Ismcts) {
+fn decides_from_the_view_alone_with<G: Game<State: Heuristic>>(game: G, seed: u64, plies: u64, bot: &Ismcts) {
     let state = position(&game, seed, plies);
     // The last seat to move: in Dog's exchange not the current player.
     let Some(&seat) = state.seats_to_move().last() else {
@@ -123,7 +124,7 @@ proptest! {
 
 /// A prior far above any reward keeps every iteration on the heuristic's action, so the
 /// search plays it: the bias reaches the root's choice.
-fn a_strong_prior_follows_the_heuristic<G: Game>(seeds: std::ops::Range<u64>, plies: u64) {
+fn a_strong_prior_follows_the_heuristic<G: Game<State: Heuristic>>(seeds: std::ops::Range<u64>, plies: u64) {
     let game = game::<G>();
     let mut checked = 0;
     for seed in seeds {
@@ -265,7 +266,7 @@ fn ismcts_decides_for_either_partner_in_dogs_exchange() {
 }
 
 /// Plays a whole game with `bot` in every seat; every action it picks must apply.
-fn plays_to_the_end<G: Game>(bot: &dyn DynBot, seed: u64) -> G::State {
+fn plays_to_the_end<G: Game<State: Heuristic>>(bot: &dyn DynBot, seed: u64) -> G::State {
     let game = game::<G>();
     let mut state = game.new_initial_state(seed);
     let mut ply = 0;
@@ -533,19 +534,19 @@ fn step_refuses_a_seat_not_to_move_and_a_state_of_another_game() {
 #[test]
 fn wilson_interval_is_known() {
     // 50 of 100: 0.4038 to 0.5962 (Wilson 1927; every statistics text).
-    let (lo, hi) = evaluate::wilson(50, 100);
+    let (lo, hi) = crate::bots::evaluate::wilson(50, 100);
     assert!(
         (lo - 0.4038).abs() < 1e-4 && (hi - 0.5962).abs() < 1e-4,
         "{lo} {hi}"
     );
-    let (lo, hi) = evaluate::wilson(0, 10);
+    let (lo, hi) = crate::bots::evaluate::wilson(0, 10);
     assert!(lo == 0.0 && (hi - 0.2775).abs() < 1e-4, "{lo} {hi}");
 }
 
 /// The heuristic reads nothing its seat cannot see: over positions all along random
 /// games (every seat that may move, Dog's exchange included), a state and resamples of it
 /// from that seat get the same action for the same seed, and the action is legal.
-fn heuristic_sees_only_the_view<G: Game>(seed: u64) {
+fn heuristic_sees_only_the_view<G: Game<State: Heuristic>>(seed: u64) {
     let game = game::<G>();
     let mut state = game.new_initial_state(seed);
     let mut policy = RandomBot::new(seed ^ 0xfeed);

@@ -29,6 +29,7 @@ use super::codec::Decoded;
 use super::rules::{CaravanGame, NUM_CARAVANS, SELL_MAX, SELL_MIN};
 use super::state::seller;
 use super::table::{Caravan, Direction, Slot};
+use crate::bots::Heuristic;
 use crate::game::{Action, GameState};
 use crate::rng::Rng;
 
@@ -374,4 +375,10 @@ pub(crate) fn choose(state: &State, seat: usize, rng: &mut Rng) -> Option<Action
         }
         best.map(|(_, action)| action)
     })
+}
+
+impl Heuristic for State {
+    fn heuristic_action(&self, seat: usize, rng: &mut Rng) -> Option<Action> {
+        choose(self, seat, rng)
+    }
 }

@@ -286,9 +286,6 @@ impl State {
 }
 
 impl GameState for State {
-    fn heuristic_action(&self, seat: usize, rng: &mut crate::rng::Rng) -> Option<Action> {
-        super::heuristic::choose(self, seat, rng)
-    }
     type Game = CaravanGame;
 
     fn game(&self) -> &CaravanGame {

@@ -3,6 +3,7 @@
 use serde_json::{Value, json};
 
 use super::*;
+use crate::bots::Heuristic;
 use crate::game::{Action, Game, GameState};
 
 fn card(s: &str) -> Card {
@@ -861,7 +862,7 @@ fn finding_opening_with_three_filled_caravans_is_refused() {
     };
     refused_state(&CaravanGame::default(), &json, "ends when they first do (C2)");
     // The generic layer refuses a running game without a legal action too.
-    let game: &dyn crate::game::DynGame = &CaravanGame::default();
+    let game: &dyn crate::dynamic::DynGame = &CaravanGame::default();
     assert!(game.deserialize_state(&json.to_string()).is_err());
 }
 
@@ -1008,7 +1009,7 @@ fn moves_parse_through_the_enum_and_refuse_what_does_not_fit() {
     let mv = json!({"type": "play", "card": "QS", "caravan": 5, "position": 79});
     assert_eq!(double.action_to_move(double.action_from_move(&mv).unwrap()), mv);
     // The schema is the enum's.
-    let schema = crate::game::DynGame::move_schema(&CaravanGame::default()).to_string();
+    let schema = crate::dynamic::DynGame::move_schema(&CaravanGame::default()).to_string();
     assert!(
         schema.contains("disband") && schema.contains("position"),
         "{schema}"
@@ -1231,7 +1232,7 @@ fn views_are_information_states() {
         assert_eq!(other.resample(0, seed).unwrap(), state.resample(0, seed).unwrap());
     }
     // Schema: every field described, no maps.
-    let schema = crate::game::DynGame::view_schema(&CaravanGame::default()).to_string();
+    let schema = crate::dynamic::DynGame::view_schema(&CaravanGame::default()).to_string();
     for field in [
         "reshuffled",
         "shown_hands",
@@ -1354,7 +1355,7 @@ fn impossible_views_are_refused() {
     refused(&|v| v.in_opening = [true, false], "in the opening, yet");
     let mut v = serde_json::to_value(&view).unwrap();
     v["extra"] = json!(1);
-    assert!(crate::game::DynGame::state_from_view(&rules, &v, 1).is_err());
+    assert!(crate::dynamic::DynGame::state_from_view(&rules, &v, 1).is_err());
 }
 
 #[test]
@@ -1581,7 +1582,7 @@ fn heuristic_plays_legal_games_to_the_end_under_variant_combinations() {
 
 #[test]
 fn heuristic_beats_random() {
-    use crate::bots::{evaluate, make};
+    use crate::dynamic::{evaluate, make};
     let game = CaravanGame::default();
     let none = serde_json::Map::new();
     let heuristic = make::<CaravanGame>("heuristic", &none, 1).unwrap();

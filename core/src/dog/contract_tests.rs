@@ -688,7 +688,7 @@ fn option_specs_agree_with_from_options_and_the_length_bound_holds() {
 
 #[test]
 fn the_schemas_describe_view_and_moves() {
-    let game: &dyn crate::game::DynGame = &Dog::default();
+    let game: &dyn crate::dynamic::DynGame = &Dog::default();
     let view = game.view_schema().to_string();
     assert!(view.contains("face_up") && view.contains("rounds") || view.contains("round"));
     let moves = game.move_schema().to_string();

@@ -25,6 +25,7 @@ use super::board::*;
 use super::cards::{Card, Hand};
 use super::codec::Act;
 use super::rules::Phase;
+use crate::bots::Heuristic;
 use crate::game::{Action, GameState};
 use crate::rng::Rng;
 
@@ -378,6 +379,25 @@ fn exchange_scores(state: &State, seat: usize, legal: &[Action]) -> Vec<f32> {
             hand_worth(card, board, theirs) - loss
         })
         .collect()
+}
+
+impl Heuristic for State {
+    fn heuristic_action(&self, seat: usize, rng: &mut Rng) -> Option<Action> {
+        choose(self, seat, rng)
+    }
+    /// Each seat's team's board value from the heuristic (D13), once the game is over its
+    /// reward: what `ismcts` scores a cut-off rollout with. Partners share a value and the
+    /// two teams' add up to 1, so the board is weighed once.
+    fn heuristic_value_into(&self, out: &mut Vec<f64>) -> bool {
+        out.clear();
+        if self.d.outcome.is_some() {
+            out.extend(self.returns().iter().map(|&r| f64::midpoint(r, 1.0)));
+        } else {
+            let first = position_value(self, 0);
+            out.extend((0..4).map(|seat| if team(seat) == team(0) { first } else { 1.0 - first }));
+        }
+        true
+    }
 }
 
 #[cfg(test)]

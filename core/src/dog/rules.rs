@@ -525,22 +525,6 @@ impl GameState for State {
     fn playing_time_points(&self) -> Option<[u32; 2]> {
         Some([0, 1].map(|t| self.board.team_in_goal(t) as u32))
     }
-    fn heuristic_action(&self, seat: usize, rng: &mut crate::rng::Rng) -> Option<Action> {
-        super::heuristic::choose(self, seat, rng)
-    }
-    /// Each seat's team's board value from the heuristic (D13), once the game is over its
-    /// reward: what `ismcts` scores a cut-off rollout with. Partners share a value and the
-    /// two teams' add up to 1, so the board is weighed once.
-    fn heuristic_value_into(&self, out: &mut Vec<f64>) -> bool {
-        out.clear();
-        if self.d.outcome.is_some() {
-            out.extend(self.returns().iter().map(|&r| f64::midpoint(r, 1.0)));
-        } else {
-            let first = super::heuristic::position_value(self, 0);
-            out.extend((0..4).map(|seat| if team(seat) == team(0) { first } else { 1.0 - first }));
-        }
-        true
-    }
     type Game = Dog;
 
     /// D4: the partners pick at the same time, in any order, so a record of the game

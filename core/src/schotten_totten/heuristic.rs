@@ -33,6 +33,7 @@ use super::State;
 use super::cards::{Card, CardSet, NUM_CARDS};
 use super::formation::{Formation, FormationKind, best_reachable, formation};
 use super::state::{END_TURN, NUM_STONES, PASS, Phase, claim_action, play_action};
+use crate::bots::Heuristic;
 use crate::game::Action;
 use crate::rng::Rng;
 
@@ -626,6 +627,29 @@ fn view_chances(state: &State) -> [f32; NUM_STONES] {
         };
     }
     p0
+}
+
+impl Heuristic for State {
+    fn heuristic_action(&self, seat: usize, rng: &mut Rng) -> Option<Action> {
+        choose(self, seat, rng)
+    }
+    /// The heuristic's score of every card play (the claim step and a pass rank none).
+    fn heuristic_scores_into(&self, seat: usize, out: &mut Vec<(Action, f32)>) {
+        play_scores_into(self, seat, out);
+    }
+    fn heuristic_value_into(&self, out: &mut Vec<f64>) -> bool {
+        let value = game_value(self);
+        out.clear();
+        out.extend([value, 1.0 - value]);
+        true
+    }
+    /// S3b, S5: a provable claim can only help. The stone is the claimant's for good,
+    /// the other player can never claim it, it may end the game at once (S7), and the
+    /// settlement would give it to the claimant anyway (S9 step 1); ending the turn
+    /// instead only gives up that chance.
+    fn dominant_action(&self) -> Option<Action> {
+        self.provable_claim()
+    }
 }
 
 #[cfg(test)]

@@ -1073,25 +1073,10 @@ impl State {
     }
 }
 
-impl GameState for State {
-    fn heuristic_action(&self, seat: usize, rng: &mut crate::rng::Rng) -> Option<Action> {
-        super::heuristic::choose(self, seat, rng)
-    }
-    /// The heuristic's score of every card play (the claim step and a pass rank none).
-    fn heuristic_scores_into(&self, seat: usize, out: &mut Vec<(Action, f32)>) {
-        super::heuristic::play_scores_into(self, seat, out);
-    }
-    fn heuristic_value_into(&self, out: &mut Vec<f64>) -> bool {
-        let value = super::heuristic::game_value(self);
-        out.clear();
-        out.extend([value, 1.0 - value]);
-        true
-    }
-    /// S3b, S5: a provable claim can only help. The stone is the claimant's for good,
-    /// the other player can never claim it, it may end the game at once (S7), and the
-    /// settlement would give it to the claimant anyway (S9 step 1); ending the turn
-    /// instead only gives up that chance.
-    fn dominant_action(&self) -> Option<Action> {
+impl State {
+    /// S3b, S5: the claim of the first stone the player to move can claim now by proof
+    /// (`None` outside the claim step or where none is provable).
+    pub(crate) fn provable_claim(&self) -> Option<Action> {
         if self.phase != Phase::Claim {
             return None;
         }
@@ -1100,6 +1085,9 @@ impl GameState for State {
             .find(|&s| self.claimable(s, self.current as usize, available))
             .map(claim_action)
     }
+}
+
+impl GameState for State {
     type Game = SchottenTotten;
 
     fn game(&self) -> &SchottenTotten {

@@ -3,6 +3,7 @@
 use serde_json::{Value, json};
 
 use super::*;
+use crate::bots::Heuristic;
 use crate::bots::RandomBot;
 use crate::error::Error;
 use crate::game::{Action, Game, GameState};

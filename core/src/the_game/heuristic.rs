@@ -47,6 +47,7 @@
 
 use super::State;
 use super::state::{END_TURN, Hand, NUM_PILES, ascending, decode, play_action, takes};
+use crate::bots::Heuristic;
 use crate::game::{Action, GameState};
 use crate::rng::Rng;
 
@@ -703,6 +704,17 @@ fn decide(state: &State, seat: usize, played: u128) -> Option<Action> {
         Some(play) if need > 0 || play.cost <= threshold => Some(play_action(play.card, play.pile())),
         _ if need == 0 => Some(END_TURN),
         _ => None,
+    }
+}
+
+impl Heuristic for State {
+    fn heuristic_action(&self, seat: usize, rng: &mut Rng) -> Option<Action> {
+        choose(self, seat, rng)
+    }
+    /// The same decisions as [`Heuristic::heuristic_action`] in a loop that keeps the
+    /// played cards up to date itself (the heuristic's tests compare the two).
+    fn heuristic_playout(&mut self, _rng: &mut Rng) -> u64 {
+        playout(self)
     }
 }
 

@@ -802,14 +802,6 @@ impl GameState for State {
     fn forfeit_returns(&self, _seat: usize) -> Vec<f64> {
         vec![0.0 - f64::from(self.score()); self.rules.players as usize]
     }
-    fn heuristic_action(&self, seat: usize, rng: &mut crate::rng::Rng) -> Option<Action> {
-        super::heuristic::choose(self, seat, rng)
-    }
-    /// The same decisions as [`GameState::heuristic_action`] in a loop that keeps the
-    /// played cards up to date itself (the heuristic's tests compare the two).
-    fn heuristic_playout(&mut self, _rng: &mut crate::rng::Rng) -> u64 {
-        super::heuristic::playout(self)
-    }
     type Game = TheGame;
 
     fn game(&self) -> &TheGame {

@@ -725,7 +725,7 @@ fn a_constrained_hand_is_uniform_among_the_hands_the_view_allows() {
 
 #[test]
 fn schemas_describe_the_view_and_the_moves() {
-    use crate::game::DynGame;
+    use crate::dynamic::DynGame;
     let game = TheGame::default();
     let view = DynGame::view_schema(&game);
     let text = view.to_string();
