@@ -927,3 +927,328 @@ fn match_rules_by_name_say_which_exist() {
     assert!(MatchEnd::parse("resigned", None).is_err());
     assert!(MatchEnd::parse("playing_time", Some(0)).is_err());
 }
+
+// --- Forged views and states no game reaches (issue 22) ---------------------------------
+
+/// The view of `seat` (`None`: the public view).
+fn view_of(state: &dyn DynState, seat: Option<usize>) -> Value {
+    match seat {
+        Some(p) => state.view(p),
+        None => state.public_view(),
+    }
+}
+
+/// The numbers of a view that count or name something (a field's value, or one entry of
+/// a per-seat list of sizes), not the cards of a hand or pile.
+fn counts(doc: &Value) -> Vec<Vec<PathStep>> {
+    let mut all = Vec::new();
+    paths(doc, &mut Vec::new(), &mut all);
+    all.into_iter()
+        .filter(|path| {
+            let counting = match path.as_slice() {
+                [.., PathStep::Key(_)] => true,
+                [.., PathStep::Key(k), PathStep::Index(_)] => k.ends_with("sizes"),
+                _ => false,
+            };
+            counting && at_path(&mut doc.clone(), path).is_u64()
+        })
+        .collect()
+}
+
+/// One forgery of a view that passes the simple checks: a count moved (all or part of it)
+/// from one number to another, so that sums still add up, or a number set to another's
+/// value or a small one. The Game's panic of issue 22 was such a view: the draw pile moved
+/// into the hand of the player to move, the minimum set to 1.
+fn forge(doc: &mut Value, rng: &mut ChaCha8Rng) {
+    let numbers = counts(doc);
+    if numbers.len() < 2 {
+        return;
+    }
+    let a = &numbers[rng.random_range(0..numbers.len())];
+    let b = &numbers[rng.random_range(0..numbers.len())];
+    let x = at_path(doc, a).as_u64().unwrap_or(0);
+    let y = at_path(doc, b).as_u64().unwrap_or(0);
+    match rng.random_range(0..4) {
+        0 | 1 => {
+            let moved = if rng.random_bool(0.5) {
+                y
+            } else {
+                rng.random_range(0..=y)
+            };
+            *at_path(doc, b) = json!(y - moved);
+            *at_path(doc, a) = json!(x + moved);
+        }
+        2 => *at_path(doc, a) = json!(y),
+        _ => *at_path(doc, a) = json!(rng.random_range(0..=3)),
+    }
+}
+
+/// A view forged as [`forge`] does (sometimes with a blind mutation on top) is refused with
+/// an `invalid_view` error or builds a state whose view is that view; that state's views
+/// build states again (`resample` for every seat) and it reads back and plays on. Never a
+/// panic: `state_from_view` serves strangers over HTTP.
+#[test]
+fn forged_views_are_refused_or_kept() {
+    let mut accepted = 0;
+    for (name, options) in configs() {
+        let game = load(name, &options);
+        let mut rng = ChaCha8Rng::seed_from_u64(0xF0A6E);
+        for case in 0..fuzz_cases() {
+            let seed = rng.next_u64() % 1_000;
+            let mut state = game.new_initial_state(seed);
+            let mut buf = Vec::new();
+            for _ in 0..rng.random_range(0..300) {
+                if state.is_terminal() {
+                    break;
+                }
+                state.legal_actions_into(&mut buf);
+                state.apply_action(buf[rng.random_range(0..buf.len())]).unwrap();
+            }
+            let seat = (!rng.random_bool(0.2)).then(|| rng.random_range(0..game.num_players()));
+            let mut view = view_of(state.as_ref(), seat);
+            for _ in 0..rng.random_range(1..4) {
+                forge(&mut view, &mut rng);
+            }
+            if rng.random_bool(0.2) {
+                let mut strings = Vec::new();
+                strings_of(&view, &mut strings);
+                mutate(&mut view, &mut rng, &strings);
+            }
+            let input = view.to_string();
+            blame(&input, || match game.state_from_view(&view, case) {
+                Err(e) => assert_eq!(e.code(), "invalid_view", "{e}"),
+                Ok(built) => {
+                    accepted += 1;
+                    assert_eq!(
+                        without_nulls(view_of(built.as_ref(), seat)),
+                        without_nulls(view.clone()),
+                        "state_from_view keeps the view"
+                    );
+                    for p in 0..game.num_players() {
+                        let again = built
+                            .resample(p, case + 1)
+                            .unwrap_or_else(|e| panic!("the built state's view of {p} is refused: {e}"));
+                        assert_eq!(again.view(p), built.view(p));
+                    }
+                    let again = game
+                        .state_from_view(&built.public_view(), case + 1)
+                        .unwrap_or_else(|e| panic!("the built state's public view is refused: {e}"));
+                    assert_eq!(again.public_view(), built.public_view());
+                    let back = game
+                        .deserialize_state(&built.to_json())
+                        .unwrap_or_else(|e| panic!("a state built from a view does not read back: {e}"));
+                    play_out(back, case, game.max_game_length());
+                }
+            });
+        }
+    }
+    // Some forgeries are harmless (a count moved onto itself, a value set to what it was).
+    assert!(accepted > 0, "every forged view was refused");
+}
+
+/// Issue 22: The Game's view with the draw pile moved into the hand of the player to move
+/// (who is shown holding every unseen card) and the minimum 1 panicked while dealing
+/// (`cannot sample empty range`); over HTTP a plain-text 500. It is refused before the
+/// deal: a hand holds at most the hand size (T2).
+#[test]
+fn the_game_view_with_every_unseen_card_in_one_hand_is_refused() {
+    let game = load("the_game", &json!({}));
+    let mut state = game.new_initial_state(1);
+    for _ in 0..2 {
+        let mut legal = Vec::new();
+        state.legal_actions_into(&mut legal);
+        state.apply_action(legal[0]).unwrap();
+    }
+    let end_turn = state.action_from_move(&json!({"type": "end_turn"})).unwrap();
+    state.apply_action(end_turn).unwrap();
+    let mut view = state.view(0);
+    let draw = view["draw_pile_size"].as_u64().unwrap();
+    let held = view["hand_sizes"][1].as_u64().unwrap();
+    view["hand_sizes"][1] = json!(held + draw);
+    view["draw_pile_size"] = json!(0);
+    view["minimum"] = json!(1);
+    let e = game
+        .state_from_view(&view, 7)
+        .err()
+        .expect("the forged view is refused");
+    assert_eq!(e.code(), "invalid_view");
+    let said = e.to_string();
+    assert!(said.contains("at most 7") && said.contains("(T2)"), "{said}");
+}
+
+/// A state of `game` after `steps` random actions of seed `seed`, as JSON.
+fn state_json(game: &dyn DynGame, seed: u64, steps: usize) -> Value {
+    let mut state = game.new_initial_state(seed);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut buf = Vec::new();
+    for _ in 0..steps {
+        if state.is_terminal() {
+            break;
+        }
+        state.legal_actions_into(&mut buf);
+        state.apply_action(buf[rng.random_range(0..buf.len())]).unwrap();
+    }
+    serde_json::from_str(&state.to_json()).unwrap()
+}
+
+/// S3a, S3c: a Schotten Totten hand grows past six only by passing, and a player passes only
+/// with no stone left to play on. A card taken back from a stone into the hand keeps every
+/// count (the hand holds what was dealt and drawn minus what lies at the stones), but the
+/// seven cards and the stone free to play on show that no game reaches the position.
+#[test]
+fn schotten_totten_hand_of_seven_with_a_stone_free_is_refused() {
+    let game = load("schotten_totten", &json!({}));
+    let mut refused = 0;
+    for seed in 0..20 {
+        let doc = state_json(game.as_ref(), seed, 12);
+        if doc["outcome"] != Value::Null {
+            continue;
+        }
+        for s in 0..9 {
+            for p in 0..2 {
+                let stone = &doc["stones"][s];
+                let side = stone["sides"][p].as_array().unwrap();
+                if stone["owner"] != Value::Null || side.is_empty() || side.len() == 3 {
+                    continue;
+                }
+                let mut forged = doc.clone();
+                let card = forged["stones"][s]["sides"][p]
+                    .as_array_mut()
+                    .unwrap()
+                    .pop()
+                    .unwrap();
+                forged["hands"][p].as_array_mut().unwrap().push(card);
+                let e = game
+                    .deserialize_state(&forged.to_string())
+                    .err()
+                    .expect("a hand of seven with a stone free is refused");
+                assert!(e.to_string().contains("(S3a, S3c)"), "{e}");
+                refused += 1;
+            }
+        }
+    }
+    assert!(refused > 10, "only {refused} forgeries tried");
+}
+
+/// C2, C8: a Caravan hand is dealt 8 cards, the opening places three without drawing and
+/// every later move draws at most one back, so after the opening it holds at most 5. A card
+/// taken from the deck into the hand keeps the player's cards whole but is refused.
+#[test]
+fn caravan_hand_of_six_after_the_opening_is_refused() {
+    let game = load("caravan", &json!({}));
+    let mut refused = 0;
+    for seed in 0..10 {
+        let doc = state_json(game.as_ref(), seed, 20);
+        if doc["outcome"] != Value::Null || doc["opening_done"] != json!([true, true]) {
+            continue;
+        }
+        for p in 0..2 {
+            if doc["decks"][p].as_array().unwrap().is_empty() {
+                continue;
+            }
+            let mut forged = doc.clone();
+            let card = forged["decks"][p].as_array_mut().unwrap().pop().unwrap();
+            // The hand is sorted: try every place for the card; none is accepted.
+            let hand = forged["hands"][p].as_array().unwrap().clone();
+            let mut errors = Vec::new();
+            for at in 0..=hand.len() {
+                let mut bigger = hand.clone();
+                bigger.insert(at, card.clone());
+                forged["hands"][p] = Value::Array(bigger);
+                let e = game
+                    .deserialize_state(&forged.to_string())
+                    .err()
+                    .expect("a hand of six after the opening is refused");
+                errors.push(e.to_string());
+            }
+            assert!(errors.iter().any(|e| e.contains("(C2, C8)")), "{errors:?}");
+            refused += 1;
+        }
+    }
+    assert!(refused > 5, "only {refused} forgeries tried");
+}
+
+/// D4: `played` (the cards each seat played this round, in every view) is checked against
+/// the round's count (a seat still in the round holds and played the round's hand size) and
+/// the history: a card taken out of it, or one added for a seat that sat out, is refused.
+#[test]
+fn dog_played_record_with_a_card_removed_or_added_is_refused() {
+    let game = load("dog", &json!({}));
+    let (mut removed, mut added) = (0, 0);
+    for seed in 0..40 {
+        for steps in [30, 70, 110, 150] {
+            let doc = state_json(game.as_ref(), seed, steps);
+            if doc["phase"] != json!("play") {
+                continue;
+            }
+            for p in 0..4 {
+                let played = doc["played"][p].as_array().unwrap();
+                if !played.is_empty() {
+                    let mut forged = doc.clone();
+                    forged["played"][p].as_array_mut().unwrap().pop();
+                    let e = game
+                        .deserialize_state(&forged.to_string())
+                        .err()
+                        .expect("a card taken out of played is refused");
+                    let said = e.to_string();
+                    assert!(
+                        said.contains("(D4)") || said.contains("neither holds nor played"),
+                        "{said}"
+                    );
+                    removed += 1;
+                }
+                if doc["sat_out"][p] == json!(true) {
+                    // A card seen face up (so `face_up` still holds `played`) added for a seat
+                    // that sat out.
+                    let mut forged = doc.clone();
+                    let seen = forged["face_up"][0].clone();
+                    let list = forged["played"][p].as_array_mut().unwrap();
+                    list.push(seen);
+                    list.sort_by_key(Value::to_string);
+                    if let Ok(state) = game.deserialize_state(&forged.to_string()) {
+                        panic!("a card added to played is accepted: {}", state.to_json());
+                    }
+                    added += 1;
+                }
+            }
+        }
+    }
+    assert!(removed > 20 && added > 0, "{removed} removed, {added} added");
+}
+
+/// D4: a finished Dog game's view whose exchange shows the card given but none received
+/// (a set-up position that knows only part of its exchange has such views) was accepted by
+/// `state_from_view`, although `resample` of the built state then refused that state's own
+/// view of the partner: a finished game's exchange was not dealt like a running one's. Now
+/// every seat's view of the built state builds a state again and keeps that view.
+#[test]
+fn dog_finished_view_with_an_exchange_without_received_resamples() {
+    let game = load("dog", &json!({"max_turns": 40}));
+    let mut tried = 0;
+    for seed in 0..5 {
+        let mut state = game.new_initial_state(seed);
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut buf = Vec::new();
+        while !state.is_terminal() {
+            state.legal_actions_into(&mut buf);
+            state.apply_action(buf[rng.random_range(0..buf.len())]).unwrap();
+        }
+        for p in 0..4 {
+            let mut view = state.view(p);
+            if view["exchange"]["received"].is_null() {
+                continue;
+            }
+            view["exchange"]["received"] = Value::Null;
+            let built = game.state_from_view(&view, 3).unwrap();
+            assert_eq!(built.view(p), view);
+            for q in 0..4 {
+                let again = built
+                    .resample(q, 9)
+                    .unwrap_or_else(|e| panic!("seed {seed}: the view of {q} is refused: {e}"));
+                assert_eq!(again.view(q), built.view(q), "seed {seed}");
+            }
+            tried += 1;
+        }
+    }
+    assert!(tried > 10, "only {tried} views tried");
+}

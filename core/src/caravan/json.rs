@@ -9,6 +9,9 @@ use super::table::{Owned, owner_of};
 use crate::error::{Error, Result};
 use crate::game::GameState;
 
+/// The caravans each player builds (C2).
+const NUM_OWN_CARAVANS: usize = 3;
+
 /// The most starting hands *Frische Hand* shows before it keeps one (the deal's bound).
 const MAX_SHOWN_HANDS: usize = 100;
 
@@ -203,6 +206,19 @@ impl State {
             {
                 return bad(format!(
                     "player {p} is in the opening, yet all three of their caravans hold a card: the opening ends when they first do (C2)"
+                ));
+            }
+            // C2, C8: the deal gives 8 cards; the opening places one number card onto each of
+            // the three caravans without drawing (at least three cards, more if a jack emptied
+            // one), and every later play or discard draws at most one card back, disbanding
+            // none: after the opening a hand holds at most 5.
+            let most = HAND_SIZE - NUM_OWN_CARAVANS;
+            if !self.in_opening(p) && self.hands[p].len() > most {
+                return bad(format!(
+                    "player {p}'s hand holds {} cards after the opening: the opening places \
+                     three of the {HAND_SIZE} dealt cards without drawing and every later move \
+                     draws at most one back, so at most {most} (C2, C8)",
+                    self.hands[p].len()
                 ));
             }
         }
