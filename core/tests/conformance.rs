@@ -1392,49 +1392,85 @@ fn dog_finished_view_with_an_exchange_without_received_resamples() {
 
 // --- Seeds and threads (each game's suite had its own copy) -----------------------------
 
-/// The same seed gives the same game (the deal and a seeded random player's choices), every
-/// field of the typed state compared; different seeds give different games.
+/// The configs of the game `name`, as its typed options.
+fn options_of(name: &str) -> Vec<Map<String, Value>> {
+    configs()
+        .into_iter()
+        .filter(|(n, _)| *n == name)
+        .map(|(_, o)| o.as_object().unwrap().clone())
+        .collect()
+}
+
+// The same seed gives the same game (the deal and a seeded random player's choices), every
+// field of the typed state compared; different seeds give different games. One test per
+// game (they ran in each game's own suite before).
+
 #[test]
-fn the_same_seed_gives_the_same_game() {
-    for (name, options) in configs() {
-        let options = options.as_object().unwrap();
-        match name {
-            "schotten_totten" => {
-                common::assert_same_seed_same_game(&SchottenTotten::from_options(options).unwrap(), 25);
-            }
-            "caravan" => common::assert_same_seed_same_game(&CaravanGame::from_options(options).unwrap(), 6),
-            "the_game" => common::assert_same_seed_same_game(&TheGame::from_options(options).unwrap(), 12),
-            "dog" => common::assert_same_seed_same_game(&Dog::from_options(options).unwrap(), 3),
-            other => panic!("no typed check for {other}"),
-        }
+fn the_same_seed_gives_the_same_game_schotten_totten() {
+    for options in options_of("schotten_totten") {
+        common::assert_same_seed_same_game(&SchottenTotten::from_options(&options).unwrap(), 25);
+    }
+}
+
+#[test]
+fn the_same_seed_gives_the_same_game_caravan() {
+    for options in options_of("caravan") {
+        common::assert_same_seed_same_game(&CaravanGame::from_options(&options).unwrap(), 6);
+    }
+}
+
+#[test]
+fn the_same_seed_gives_the_same_game_the_game() {
+    for options in options_of("the_game") {
+        common::assert_same_seed_same_game(&TheGame::from_options(&options).unwrap(), 12);
+    }
+}
+
+#[test]
+fn the_same_seed_gives_the_same_game_dog() {
+    for options in options_of("dog") {
+        common::assert_same_seed_same_game(&Dog::from_options(&options).unwrap(), 3);
     }
 }
 
 /// `simulate` gives the same summary on one thread and on two, plays the games asked for,
 /// and refuses zero threads.
+fn simulate_on_one_and_two_threads<G: Game>(game: &G, games: u64) {
+    let one = spielwerk_core::simulate(game, games, 3, Some(1)).unwrap();
+    let two = spielwerk_core::simulate(game, games, 3, Some(2)).unwrap();
+    assert_eq!(one, two, "{}", G::NAME);
+    assert_eq!(one.games, games, "{}", G::NAME);
+    assert!(spielwerk_core::simulate(game, 5, 3, Some(0)).is_err());
+}
+
 #[test]
-fn simulate_is_independent_of_the_thread_count() {
-    fn check<G: Game>(game: &G, games: u64) {
-        let one = spielwerk_core::simulate(game, games, 3, Some(1)).unwrap();
-        let two = spielwerk_core::simulate(game, games, 3, Some(2)).unwrap();
-        assert_eq!(one, two, "{}", G::NAME);
-        assert_eq!(one.games, games, "{}", G::NAME);
-        assert!(spielwerk_core::simulate(game, 5, 3, Some(0)).is_err());
+fn simulate_is_independent_of_the_thread_count_schotten_totten() {
+    for options in options_of("schotten_totten") {
+        let game = SchottenTotten::from_options(&options).unwrap();
+        simulate_on_one_and_two_threads(&game, 250);
+        // R1: every game is won or drawn.
+        let summary = spielwerk_core::simulate(&game, 100, 4, Some(1)).unwrap();
+        assert_eq!(summary.wins.iter().sum::<u64>() + summary.draws, 100);
     }
-    for (name, options) in configs() {
-        let options = options.as_object().unwrap();
-        match name {
-            "schotten_totten" => {
-                let game = SchottenTotten::from_options(options).unwrap();
-                check(&game, 250);
-                // R1: every game is won or drawn.
-                let summary = spielwerk_core::simulate(&game, 100, 4, Some(1)).unwrap();
-                assert_eq!(summary.wins.iter().sum::<u64>() + summary.draws, 100);
-            }
-            "caravan" => check(&CaravanGame::from_options(options).unwrap(), 40),
-            "the_game" => check(&TheGame::from_options(options).unwrap(), 100),
-            "dog" => check(&Dog::from_options(options).unwrap(), 4),
-            other => panic!("no typed check for {other}"),
-        }
+}
+
+#[test]
+fn simulate_is_independent_of_the_thread_count_caravan() {
+    for options in options_of("caravan") {
+        simulate_on_one_and_two_threads(&CaravanGame::from_options(&options).unwrap(), 40);
+    }
+}
+
+#[test]
+fn simulate_is_independent_of_the_thread_count_the_game() {
+    for options in options_of("the_game") {
+        simulate_on_one_and_two_threads(&TheGame::from_options(&options).unwrap(), 100);
+    }
+}
+
+#[test]
+fn simulate_is_independent_of_the_thread_count_dog() {
+    for options in options_of("dog") {
+        simulate_on_one_and_two_threads(&Dog::from_options(&options).unwrap(), 4);
     }
 }
