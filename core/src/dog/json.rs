@@ -51,19 +51,19 @@ fn check_played(d: &Data, size: usize) -> Result<(), String> {
         }
     }
     let (by_history, whole) = played_by_history(d);
-    for p in 0..4 {
+    for (p, (played, recorded)) in d.played.iter().zip(&by_history).enumerate() {
         let fits = if whole {
-            d.played[p] == by_history[p]
+            played == recorded
         } else {
-            d.played[p].contains(&by_history[p])
+            played.contains(recorded)
         };
         if !fits {
             return Err(format!(
                 "played says player {p} played {} cards this round, but the history records {} \
                  since the round's exchange{} (D4)",
-                d.played[p].len(),
-                by_history[p].len(),
-                if whole { "" } else { ", all of which played holds" }
+                played.len(),
+                recorded.len(),
+                if whole { "" } else { " (played must hold them all)" }
             ));
         }
     }
