@@ -890,21 +890,6 @@ impl State {
                     self.rules.first_player
                 ));
             }
-            // S3a, S3c: a hand grows past six only by a pass while the pile has cards (that
-            // turn draws without playing), and a player passes only when no stone is left to
-            // play on; that stays so for the rest of the game (a stone, once owned or full on
-            // the player's side, never opens again). So a hand of more than six means no
-            // stone is free for that player.
-            if held > HAND_SIZE
-                && let Some(stone) = self.open_stones(p).next()
-            {
-                return Err(format!(
-                    "player {p} holds {held} cards while stone {} is free to play on: a hand \
-                     grows past {HAND_SIZE} only by passing, and a player passes only with no \
-                     stone left to play on (S3a, S3c)",
-                    stone + 1
-                ));
-            }
         }
         Ok(())
     }
