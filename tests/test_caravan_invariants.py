@@ -619,15 +619,6 @@ def test_variant_games_keep_every_invariant(variant: str) -> None:
         assert tally.reshuffles > tally.second_reshuffles > 0, tally
 
 
-def test_same_seed_same_deal_other_seed_other_deal() -> None:
-    for rules in (STANDARD, *({**STANDARD, v: True} for v in ("short_deck", "double_deck", "fresh_hand"))):
-        game = spielwerk.load_game(GAME_NAME, **rules)
-        assert game.new_initial_state(seed=3) == game.new_initial_state(seed=3)
-        assert game.new_initial_state(seed=3).serialize() == game.new_initial_state(seed=3).serialize()
-        deals = {game.new_initial_state(seed=seed).serialize() for seed in range(50)}
-        assert len(deals) == 50, rules
-
-
 @pytest.mark.parametrize("variant", [None, "short_deck", "double_deck"])
 def test_no_deck_is_dealt_twice_across_seeds(variant: str | None) -> None:
     """C1: seeded shuffles, each deck on its own. A deck order (or, Kurzes Deck, which 30
@@ -643,20 +634,6 @@ def test_no_deck_is_dealt_twice_across_seeds(variant: str | None) -> None:
                 deck = tuple(sorted(deck))
             assert deck not in first, f"seed {seed} player {p} has the deck of (seed, player) {first[deck]}"
             first[deck] = (seed, p)
-
-
-def test_out_of_range_actions_are_refused_and_change_nothing() -> None:
-    for rules in (STANDARD, {**STANDARD, "double_deck": True}):
-        state = spielwerk.load_game(GAME_NAME, **rules).new_initial_state(seed=5)
-        before = state.serialize()
-        n = num_actions(rules)
-        assert state.game.num_distinct_actions() == n
-        for action in (n, n + 1, -1, 10**6):
-            with pytest.raises(ValueError, match=str(action)):
-                state.apply_action(action)
-            with pytest.raises(ValueError, match=str(action)):
-                state.action_to_json(action)
-            assert state.serialize() == before
 
 
 def test_pickle_round_trips_games() -> None:
@@ -680,18 +657,17 @@ def test_deserialize_state_checks_the_variants() -> None:
 @pytest.mark.parametrize(
     "rules", [STANDARD, {**STANDARD, "quick_sale": True}, {**STANDARD, "reshuffle": True}]
 )
-def test_simulate_counts_add_up_and_do_not_depend_on_threads(rules: dict[str, bool]) -> None:
+def test_simulate_counts_add_up(rules: dict[str, bool]) -> None:
+    """C9, R1 in the counts; that they do not depend on threads or differ by seed is
+    checked for every game in test_conformance.py."""
     game = spielwerk.load_game(GAME_NAME, **rules)
     one = spielwerk.simulate(game, 300, seed=11, threads=1)
-    many = spielwerk.simulate(game, 300, seed=11, threads=4)
-    assert one.as_dict() == many.as_dict()
     assert one.games == 300
     # Only the mover's cards change, so both players never run out at once: no draws.
     assert one.draws == 0 and sum(one.wins) == one.games, one
     assert one.mean_returns[0] == pytest.approx((one.wins[0] - one.wins[1]) / one.games)
     assert one.mean_returns[1] == pytest.approx((one.wins[1] - one.wins[0]) / one.games)
     assert 6 < one.mean_length <= max_actions(rules), one
-    assert spielwerk.simulate(game, 300, seed=12, threads=1).as_dict() != one.as_dict()
     if rules == STANDARD:
         assert spielwerk.simulate(GAME_NAME, 300, seed=11, threads=1).as_dict() == one.as_dict()
 

@@ -177,6 +177,72 @@ def test_seats_and_turns(config: tuple[str, dict[str, Any]]) -> None:
                 assert state.legal_actions(seat)
 
 
+# --- Generic properties, once for every game (each game's suite had its own copy) -------
+
+#: The seeded deal is checked for more options than the other checks need: every player
+#: count of The Game and Caravan's deck variants one by one.
+SEED_CONFIGS: list[tuple[str, dict[str, Any]]] = [
+    *CONFIGS,
+    ("schotten_totten", {"first_player": 1}),
+    ("caravan", {"short_deck": True}),
+    ("caravan", {"fresh_hand": True}),
+    ("the_game", {"players": 2}),
+    ("the_game", {"players": 4}),
+]
+SEED_IDS = [f"{name}{'-' + '-'.join(options) if options else ''}" for name, options in SEED_CONFIGS]
+
+
+def random_game(game: spielwerk.Game, seed: int, most: int = 300) -> spielwerk.State:
+    """A seeded game of random moves (the deal and the bot from `seed`), at most `most` actions."""
+    state = game.new_initial_state(seed=seed)
+    bot = spielwerk.RandomBot(seed)
+    for _ in range(most):
+        if state.is_terminal():
+            break
+        state.apply_action(bot.step(state))
+    return state
+
+
+@pytest.mark.parametrize(("name", "options"), SEED_CONFIGS, ids=SEED_IDS)
+def test_same_seed_same_game_other_seed_other_game(name: str, options: dict[str, Any]) -> None:
+    game = spielwerk.load_game(name, **options)
+    assert game.new_initial_state(seed=3) == game.new_initial_state(seed=3)
+    assert game.new_initial_state(seed=3).serialize() == game.new_initial_state(seed=3).serialize()
+    # Every game deals hands: 50 seeds, 50 different deals.
+    hands = (json.loads(game.new_initial_state(seed=seed).serialize())["hands"] for seed in range(50))
+    deals = {json.dumps(h) for h in hands}
+    assert len(deals) == 50
+    played = random_game(game, 9)
+    assert random_game(game, 9) == played
+    assert random_game(game, 10).history() != played.history()
+
+
+def test_out_of_range_actions_are_refused_and_change_nothing(config: tuple[str, dict[str, Any]]) -> None:
+    name, options = config
+    game = spielwerk.load_game(name, **options)
+    state = game.new_initial_state(seed=5)
+    before = state.serialize()
+    n = game.num_distinct_actions()
+    for action in (n, n + 1, -1, 10**6):
+        with pytest.raises(ValueError, match=str(action)):
+            state.apply_action(action)
+        with pytest.raises(ValueError, match=str(action)):
+            state.action_to_json(action)
+        assert state.serialize() == before
+
+
+def test_simulate_does_not_depend_on_the_thread_count(config: tuple[str, dict[str, Any]]) -> None:
+    name, options = config
+    game = spielwerk.load_game(name, **options)
+    games = 20 if name == "dog" else 200
+    one = spielwerk.simulate(game, games, seed=11, threads=1)
+    many = spielwerk.simulate(game, games, seed=11, threads=4)
+    assert one.as_dict() == many.as_dict()
+    assert one.games == games and one.utility == game.utility()
+    assert 0 < one.mean_length <= game.max_game_length(), one
+    assert spielwerk.simulate(game, games, seed=12, threads=1).as_dict() != one.as_dict()
+
+
 # --- The boundary: input from strangers -------------------------------------------------
 
 JSON_LIKE = st.recursive(

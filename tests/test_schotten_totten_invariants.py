@@ -436,22 +436,6 @@ def test_games_reaching_the_settlement_keep_every_invariant(first_seed: int) -> 
     assert tally.passes > 0 and tally.empty_pile_turns > 0, tally
 
 
-def test_same_seed_same_deal_other_seed_other_deal(game: spielwerk.Game) -> None:
-    assert game.new_initial_state(seed=3) == game.new_initial_state(seed=3)
-    assert game.new_initial_state(seed=3).serialize() == game.new_initial_state(seed=3).serialize()
-    deals = {game.new_initial_state(seed=seed).serialize() for seed in range(50)}
-    assert len(deals) == 50
-
-
-def test_out_of_range_actions_are_refused_and_change_nothing(game: spielwerk.Game) -> None:
-    state = game.new_initial_state(seed=5)
-    before = state.serialize()
-    for action in (NUM_ACTIONS, NUM_ACTIONS + 1, -1, 10**6):
-        with pytest.raises(ValueError, match=str(action)):
-            state.apply_action(action)
-        assert state.serialize() == before
-
-
 def test_pickle_round_trips_games(game: spielwerk.Game, game_first1: spielwerk.Game) -> None:
     for g in (game, game_first1):
         restored = pickle.loads(pickle.dumps(g))
@@ -469,15 +453,13 @@ def test_deserialize_state_checks_the_game_options(game: spielwerk.Game, game_fi
         game.deserialize_state(text)
 
 
-def test_simulate_counts_add_up_and_do_not_depend_on_threads() -> None:
+def test_simulate_counts_add_up() -> None:
+    """S10 in the counts; that they do not depend on threads or differ by seed is checked
+    for every game in test_conformance.py."""
     one = spielwerk.simulate(GAME_NAME, 300, seed=11, threads=1)
-    many = spielwerk.simulate(GAME_NAME, 300, seed=11, threads=4)
-    assert one.as_dict() == many.as_dict()
     assert one.games == 300
     assert sum(one.wins) + one.draws == one.games
     # R1/S10: +1 for the winner, -1 for the loser, 0 for a draw.
     assert one.mean_returns[0] == pytest.approx((one.wins[0] - one.wins[1]) / one.games)
     assert one.mean_returns[1] == pytest.approx((one.wins[1] - one.wins[0]) / one.games)
     assert 0 < one.mean_length <= MAX_ACTIONS
-    other = spielwerk.simulate(GAME_NAME, 300, seed=12, threads=1)
-    assert other.as_dict() != one.as_dict()

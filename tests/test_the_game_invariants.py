@@ -426,30 +426,12 @@ def test_won_games_and_skipped_players_keep_every_invariant(players: int) -> Non
         assert tally.skips > 0, tally
 
 
-def test_same_seed_same_deal_other_seed_other_deal() -> None:
-    for players in range(1, 6):
-        game = spielwerk.load_game(GAME_NAME, players=players)
-        assert game.new_initial_state(seed=3) == game.new_initial_state(seed=3)
-        assert game.new_initial_state(seed=3).serialize() == game.new_initial_state(seed=3).serialize()
-        deals = {game.new_initial_state(seed=seed).serialize() for seed in range(50)}
-        assert len(deals) == 50
-
-
-def test_out_of_range_actions_are_refused_and_change_nothing() -> None:
-    state = spielwerk.load_game(GAME_NAME, players=3).new_initial_state(seed=5)
-    before = state.serialize()
-    for action in (NUM_ACTIONS, NUM_ACTIONS + 1, -1, 10**6):
-        with pytest.raises(ValueError, match=str(action)):
-            state.apply_action(action)
-        assert state.serialize() == before
-
-
-def test_simulate_agrees_with_itself_and_the_rules() -> None:
+def test_simulate_agrees_with_the_rules() -> None:
+    """T6, R1 in the counts; that they do not depend on threads or differ by seed is
+    checked for every game in test_conformance.py."""
     for players in (1, 3, 5):
         game = spielwerk.load_game(GAME_NAME, players=players)
         one = spielwerk.simulate(game, 300, seed=11, threads=1)
-        many = spielwerk.simulate(game, 300, seed=11, threads=4)
-        assert one.as_dict() == many.as_dict()
         assert one.games == 300
         # R1/T6: a cooperative game; everyone gets the same return, -score <= 0. A win is a
         # perfect game (no card left), counted for every player; nothing is a draw.

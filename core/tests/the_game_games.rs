@@ -1,7 +1,5 @@
 //! Invariants over many seeded random games of The Game, for every player count.
 
-mod common;
-
 use spielwerk_core::Game;
 use spielwerk_core::bots::RandomBot;
 use spielwerk_core::game::{Action, GameState};
@@ -76,15 +74,4 @@ fn random_games_keep_every_invariant_for_one_to_five_players() {
             }
         }
     }
-}
-
-#[test]
-fn the_same_seed_gives_the_same_game() {
-    common::assert_same_seed_same_game(
-        &TheGame {
-            players: 3,
-            pro: false,
-        },
-        50,
-    );
 }

@@ -252,3 +252,19 @@ def test_bot_moves_refuse_public_views_unknown_bots_and_long_searches(client: Cl
     is_problem(
         client.post("/v1/bots/schotten_totten/random/move", json={"view": forged}), 422, "invalid_view"
     )
+
+
+def test_a_forged_view_that_panicked_while_dealing_is_a_problem(client: Client) -> None:
+    """Issue 22: The Game's view with the draw pile moved into the hand of the player to move
+    (shown holding every unseen card) and the minimum 1 made `state_from_view` panic while
+    dealing (a plain-text 500). The engine now checks the hand sizes first (T2)."""
+    state = spielwerk.load_game("the_game").new_initial_state(1)
+    for _ in range(2):
+        state.apply_action(state.legal_actions()[0])
+    state.apply_action(state.action_from_json({"type": "end_turn"}))
+    view = state.view(0)
+    view["hand_sizes"][1] += view["draw_pile_size"]
+    view["draw_pile_size"] = 0
+    view["minimum"] = 1
+    body = is_problem(client.post("/v1/bots/the_game/random/move", json={"view": view}), 422, "invalid_view")
+    assert "(T2)" in body["detail"], body

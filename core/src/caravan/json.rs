@@ -9,6 +9,9 @@ use super::table::{Owned, owner_of};
 use crate::error::{Error, Result};
 use crate::game::GameState;
 
+/// The caravans each player builds (C2).
+const NUM_OWN_CARAVANS: usize = 3;
+
 /// The most starting hands *Frische Hand* shows before it keeps one (the deal's bound).
 const MAX_SHOWN_HANDS: usize = 100;
 
@@ -203,6 +206,33 @@ impl State {
             {
                 return bad(format!(
                     "player {p} is in the opening, yet all three of their caravans hold a card: the opening ends when they first do (C2)"
+                ));
+            }
+            // C2, C8: the deal gives 8 cards; every caravan of one's own that holds a card got
+            // its first in the opening, placed without drawing (a jack may have emptied one
+            // since, which takes another placement), and every later play or discard draws at
+            // most one card back, disbanding none. So in the opening a hand holds at most 8
+            // minus the own caravans holding a card, after it at most 5.
+            let placed = (3 * p..3 * p + NUM_OWN_CARAVANS)
+                .filter(|&i| !self.caravans[i].slots.is_empty())
+                .count();
+            let most = HAND_SIZE
+                - if self.in_opening(p) {
+                    placed
+                } else {
+                    NUM_OWN_CARAVANS
+                };
+            if self.hands[p].len() > most {
+                let when = if self.in_opening(p) {
+                    format!("in the opening with {placed} of their caravans holding a card")
+                } else {
+                    "after the opening".to_string()
+                };
+                return bad(format!(
+                    "player {p}'s hand holds {} cards {when}: each caravan's first card was placed \
+                     from the {HAND_SIZE} dealt without drawing and every later move draws at most \
+                     one back, so at most {most} (C2, C8)",
+                    self.hands[p].len()
                 ));
             }
         }

@@ -187,7 +187,8 @@ fn c1_decks_hands_and_the_lot() {
 fn c2_opening_number_cards_onto_empty_own_caravans_without_drawing() {
     let mut state = Pos::new(
         ["7H", "", "", "", "", ""],
-        ["2C 9D QS JH KS 3D 4D 5D", "2H 3H 4H 5H 6H"],
+        // Seven cards: the 7H was placed from the eight dealt (C2, no drawing).
+        ["2C 9D QS JH KS 3D 4D", "2H 3H 4H 5H 6H"],
     )
     .opening(0)
     .build();
@@ -224,7 +225,7 @@ fn c2_opening_number_cards_onto_empty_own_caravans_without_drawing() {
     let deck = state.deck(0).len();
     play(&mut state, "9D", 1);
     assert_eq!(state.deck(0).len(), deck, "no drawing in the opening");
-    assert_eq!(state.hand_cards(0).len(), 7);
+    assert_eq!(state.hand_cards(0).len(), 6);
     assert!(state.in_opening(0));
 }
 

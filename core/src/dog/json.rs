@@ -15,6 +15,101 @@ pub(super) fn hand_size(round: u32) -> usize {
     HAND_SIZES[(round % 5) as usize]
 }
 
+/// D4, D5: the record of the cards each seat played this round, checked against what
+/// else the state says about the round (after the exchange; before it nothing is played).
+///
+/// - After an exchange of four cards the round's cards are all accounted for: a seat
+///   still in the round holds and played as many as the round deals (the exchange gives
+///   one and returns one); a seat that sat out played fewer (it held cards when it sat
+///   out). A position set up without an exchange, as the rule tests build them, may know
+///   only part of one; its hands are what the test set up.
+/// - The history, where it reaches back to the round's exchange (its last pick), says
+///   exactly which cards each seat played since; a history that starts later in the
+///   round (a state built from a view starts none) holds a part of them.
+fn check_played(d: &Data, size: usize) -> Result<(), String> {
+    // A set-up position may know part of the exchange (the rule tests' do); a game's own
+    // exchange gives four cards, and then every card of the round is accounted for.
+    let gave = d.given.iter().filter(|g| g.is_some()).count();
+    if gave == 4 {
+        for p in 0..4 {
+            let (held, played) = (d.hands[p].len(), d.played[p].len());
+            if d.sat_out[p] {
+                // Its discarded hand is among the face-down discards, but a state built
+                // from a view cannot say whose: `face_down` is not checked per seat.
+                if played >= size {
+                    return Err(format!(
+                        "player {p} sat out after playing {played} cards this round: a seat sits \
+                         out holding cards, and the round deals {size} (D4, D5)"
+                    ));
+                }
+            } else if held + played != size {
+                return Err(format!(
+                    "player {p} holds {held} cards and played {played} this round: the round \
+                     deals {size}, and the exchange gives one and returns one, so together {size} (D4)"
+                ));
+            }
+        }
+    }
+    let (by_history, whole) = played_by_history(d);
+    for (p, (played, recorded)) in d.played.iter().zip(&by_history).enumerate() {
+        let fits = if whole {
+            played == recorded
+        } else {
+            played.contains(recorded)
+        };
+        if !fits {
+            return Err(format!(
+                "played says player {p} played {} cards this round, but the history records {} \
+                 since the round's exchange{} (D4)",
+                played.len(),
+                recorded.len(),
+                if whole { "" } else { " (played must hold them all)" }
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The cards each seat played after the last pick of the history (the round's exchange,
+/// D4), and whether the history reaches back to that pick. A seven is one card however
+/// many parts it is played in (D8); without the pick the history may start inside a
+/// seven, so sevens are left out then.
+fn played_by_history(d: &Data) -> ([Hand; 4], bool) {
+    let mut played = [Hand::default(); 4];
+    let mut whole = false;
+    let mut seven_left = 0u8;
+    for (action, actor) in d.history.iter().zip(d.actors.iter()) {
+        let Some(act) = Act::decode(action) else {
+            continue;
+        };
+        let seat = usize::from(actor) % 4;
+        match act {
+            Act::Exchange(_) => {
+                played = [Hand::default(); 4];
+                whole = true;
+                seven_left = 0;
+            }
+            Act::SitOut => seven_left = 0,
+            Act::Seven { steps, .. } => {
+                if seven_left == 0 {
+                    if whole && let Some(card) = act.card() {
+                        played[seat].add(card);
+                    }
+                    seven_left = 7;
+                }
+                seven_left = seven_left.saturating_sub(steps);
+            }
+            other => {
+                seven_left = 0;
+                if let Some(card) = other.card() {
+                    played[seat].add(card);
+                }
+            }
+        }
+    }
+    (played, whole)
+}
+
 impl State {
     /// Reads a state of `rules` and checks it whole ([`Game::state_from_json`]).
     pub(super) fn from_json(rules: &Dog, json: &str) -> Result<State> {
@@ -176,6 +271,9 @@ impl State {
                     return Err("picks in transit only during the exchange".into());
                 }
             }
+        }
+        if d.phase != Phase::Exchange {
+            check_played(d, size)?;
         }
         match d.seven {
             None if !d.seven_parts.is_empty() => {

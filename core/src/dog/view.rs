@@ -418,12 +418,6 @@ impl State {
             ));
         }
         let exchange = view.phase == Phase::Exchange;
-        if let Some(p) = seat
-            && exchange
-            && view.exchange.picked[p] != view.exchange.given.is_some()
-        {
-            return bad("during the exchange, given is the seat's pick once it picked".into());
-        }
         // The unseen cards: the deck without the own hand, the cards seen face up, the own
         // face-down discards and the own pick in transit.
         let mut unseen = [0i32; NUM_KINDS];
@@ -542,14 +536,21 @@ impl State {
         let mut received = [None; 4];
         if exchange {
             given = exchange_picks;
-        } else if view.phase == Phase::Play || view.exchange.given.is_some() {
+        } else {
             if let Some(p) = seat {
                 given[p] = view.exchange.given;
                 given[partner(p)] = view.exchange.received;
             }
             // A seat's view without a card given is a position set up without an exchange:
-            // then nobody gave anything.
-            let unknown = seat.is_none() || view.exchange.given.is_some();
+            // then nobody gave anything. The public view does not show it; there every
+            // round's card accounted for (each seat still in the round holds and played
+            // the round's hand size) says an exchange took place.
+            let unknown = match seat {
+                Some(_) => view.exchange.given.is_some(),
+                None => (0..4).all(|p| {
+                    view.sat_out[p] || usize::from(view.hand_sizes[p]) + view.played[p].len() == size
+                }),
+            };
             for (q, card) in given.iter_mut().enumerate() {
                 // The seat knows its own card given and its partner's (the one received).
                 let known = seat.is_some_and(|p| q == p || q == partner(p));

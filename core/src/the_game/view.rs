@@ -15,7 +15,7 @@ use rand::seq::SliceRandom;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::state::{Hand, NUM_PILES, State, TheGame, ascending, check_piles, fits, pile_name};
+use super::state::{Hand, NUM_PILES, State, TheGame, ascending, check_counts, check_piles, fits, pile_name};
 use crate::error::{Error, Result};
 use crate::game::GameState;
 use crate::rng;
@@ -298,6 +298,19 @@ pub(super) fn state_from_view(rules: &TheGame, view: &View, seed: u64) -> Result
         Some(c) => usize::from(c),
         None => 0,
     };
+    // The hand sizes, the draw pile and the turn as some game reaches them (T2, T3, T5),
+    // checked before anything is dealt: the deal relies on them (a hand is at most the
+    // hand size, so the weights of `fitting_count` stay far within `u64`).
+    let hand_sizes: Vec<usize> = view.hand_sizes.iter().map(|&n| usize::from(n)).collect();
+    check_counts(
+        rules,
+        &hand_sizes,
+        draw,
+        played.len(),
+        turn,
+        usize::from(view.played_this_turn),
+    )
+    .map_err(Error::InvalidView)?;
     let constraint = match view.outcome {
         Some(o) if !o.won => Some(Constraint::HoldsNoFit),
         Some(_) => None,
@@ -417,7 +430,8 @@ fn fitting_count(rng: &mut rng::Rng, fit: usize, other: usize, size: usize) -> u
     unreachable!("the pick lies below the total weight")
 }
 
-/// `n` choose `k`; here at most 98 choose 8, far within `u64`.
+/// `n` choose `k`; here at most 98 choose 8 (a hand holds at most 8 cards, T2, checked
+/// before the deal), far within `u64`.
 fn binomial(n: usize, k: usize) -> u64 {
     (0..k as u64).fold(1, |acc, i| acc * (n as u64 - i) / (i + 1))
 }

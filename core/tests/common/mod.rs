@@ -1,5 +1,8 @@
 //! Helpers shared by the random-game tests.
 
+// Each test binary that includes this module uses a part of it.
+#![allow(dead_code)]
+
 use spielwerk_core::Game;
 use spielwerk_core::bots::RandomBot;
 use spielwerk_core::game::GameState;
