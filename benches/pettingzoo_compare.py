@@ -1,0 +1,90 @@
+"""PettingZoo AEC environment steps/s: spielwerk's games next to PettingZoo's classic card games.
+
+    python benches/pettingzoo_compare.py [--steps 200000]
+
+Every environment runs the same loop: ``agent_iter()``, ``last()``, a uniformly random
+legal action from the observation's ``action_mask`` (a finished agent steps ``None``),
+``step()``, and ``reset()`` when the game is over; a step is one ``step()`` call. The
+classic ones (``texas_holdem_v4``, ``leduc_holdem_v4``) need ``rlcard``; without it they
+are skipped and ``tictactoe_v3``/``connect_four_v3`` are measured instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+GAME_OPTIONS: dict[str, dict[str, Any]] = {
+    "caravan": {},
+    "dog": {},
+    "schotten_totten": {},
+    "the_game": {},
+}
+
+
+def run(env: Any, steps: int, seed: int = 0) -> int:
+    """``steps`` steps of random legal play (a game in progress at the end is finished); the steps."""
+    rng = np.random.default_rng(seed)
+    done, game = 0, 0
+    while done < steps:
+        env.reset(seed=seed + game)
+        game += 1
+        for agent in env.agent_iter():
+            observation, _, termination, truncation, _ = env.last()
+            if termination or truncation:
+                action = None
+            else:
+                legal = np.flatnonzero(observation["action_mask"])
+                action = int(legal[rng.integers(len(legal))])
+            env.step(action)
+            done += 1
+            del agent
+    return done
+
+
+def constructors() -> dict[str, Callable[[], Any]]:
+    from spielwerk import pettingzoo as spz
+
+    made: dict[str, Callable[[], Any]] = {
+        f"spielwerk {name}": (lambda name=name: spz.env(name, **GAME_OPTIONS[name])) for name in GAME_OPTIONS
+    }
+    try:
+        import rlcard  # noqa: F401
+        from pettingzoo.classic import leduc_holdem_v4, texas_holdem_v4
+
+        made["pettingzoo texas_holdem_v4"] = texas_holdem_v4.env
+        made["pettingzoo leduc_holdem_v4"] = leduc_holdem_v4.env
+    except ImportError:
+        from pettingzoo.classic import connect_four_v3, tictactoe_v3
+
+        made["pettingzoo tictactoe_v3"] = tictactoe_v3.env
+        made["pettingzoo connect_four_v3"] = connect_four_v3.env
+    return made
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--steps", type=int, default=200_000, help="steps per environment (default 200,000)")
+    args = parser.parse_args()
+    rates = {}
+    for label, make in constructors().items():
+        env = make()
+        run(env, 1_000)  # warm up
+        start = time.perf_counter()
+        done = run(env, args.steps)
+        rates[label] = done / (time.perf_counter() - start)
+    slowest_classic = min(rate for label, rate in rates.items() if label.startswith("pettingzoo"))
+    print("| environment | steps/s | times the slower classic |")
+    print("|---|---|---|")
+    for label, rate in rates.items():
+        print(f"| {label} | {rate:,.0f} | {rate / slowest_classic:.1f} |")
+
+
+if __name__ == "__main__":
+    main()
