@@ -49,9 +49,10 @@ def run(env: Any, steps: int, seed: int = 0) -> int:
 def constructors() -> dict[str, Callable[[], Any]]:
     from spielwerk import pettingzoo as spz
 
-    made: dict[str, Callable[[], Any]] = {
-        f"spielwerk {name}": (lambda name=name: spz.env(name, **GAME_OPTIONS[name])) for name in GAME_OPTIONS
-    }
+    def maker(name: str) -> Callable[[], Any]:
+        return lambda: spz.env(name, **GAME_OPTIONS[name])
+
+    made = {f"spielwerk {name}": maker(name) for name in GAME_OPTIONS}
     try:
         import rlcard  # noqa: F401
         from pettingzoo.classic import leduc_holdem_v4, texas_holdem_v4

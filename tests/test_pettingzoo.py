@@ -133,7 +133,7 @@ def test_observation_is_the_tensor_and_the_mask() -> None:
 def test_dog_exchange_picks_in_turn() -> None:
     env = spz.raw_env("dog", **GAMES["dog"])
     env.reset(seed=3)
-    picked = []
+    picked: list[str] = []
     while len(picked) < 4:
         movers = env.state.seats_to_move()
         assert len(movers) == 4 - len(picked)
@@ -146,6 +146,14 @@ def test_dog_exchange_picks_in_turn() -> None:
         picked.append(agent)
     assert sorted(picked) == env.possible_agents
     assert len(env.state.seats_to_move()) == 1
+
+
+def test_order_is_checked() -> None:
+    env = spz.env("schotten_totten")
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(0)
+    with pytest.raises(RuntimeError, match="reset"):
+        env.last()
 
 
 def test_illegal_action_raises_and_changes_nothing() -> None:
@@ -161,7 +169,7 @@ def test_illegal_action_raises_and_changes_nothing() -> None:
 def test_render_ansi_and_spaces() -> None:
     env = spz.env("caravan", render_mode="ansi")
     env.reset(seed=2)
-    assert env.render() == str(env.unwrapped.state)  # type: ignore[attr-defined]
+    assert env.render() == str(env.state)
     space = env.observation_space("player_0")
     observation = env.observe("player_0")
     assert space.contains(observation)

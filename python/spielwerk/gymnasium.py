@@ -7,7 +7,7 @@ in Rust) play the other seats. ``game`` is a game's name or a ``spielwerk.Game``
 ``spielwerk.bots.Bot``, or a list with one name or bot per seat (the learner's entry is
 ignored, ``None`` there is fine).
 
-- Observation: ``state.observation_tensor(seat)``, a float32 ``Box`` of
+- Observation: ``state.observation_tensor(seat)``, a float32 ``Box`` in [0, 1] of
   ``game.observation_tensor_shape()``, exactly what the seat may see. The legal actions
   are in ``info["action_mask"]`` (int8 0/1, length ``num_distinct_actions()``: the dtype
   Gymnasium's ``Discrete.sample(mask=...)`` takes) after
@@ -99,7 +99,7 @@ class SpielwerkGymEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         self._bots: dict[int, Bot] = {}
         self._make_bots(0)
         self.observation_space = gymnasium.spaces.Box(
-            -np.inf, np.inf, shape=tuple(self.game.observation_tensor_shape()), dtype=np.float32
+            0.0, 1.0, shape=tuple(self.game.observation_tensor_shape()), dtype=np.float32
         )
         self._n_actions = self.game.num_distinct_actions()
         self.action_space = gymnasium.spaces.Discrete(self._n_actions)
@@ -161,7 +161,7 @@ class SpielwerkGymEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         reward = state.rewards()[self.seat] + self._play_opponents()
         return state.observation_tensor(self.seat), reward, state.is_terminal(), False, self._info()
 
-    def render(self) -> str | None:  # type: ignore[override]
+    def render(self) -> str | None:
         if self.render_mode == "ansi":
             return str(self.state)
         return None

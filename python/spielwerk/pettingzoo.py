@@ -1,16 +1,20 @@
 """PettingZoo environments for every game (needs the extra ``spielwerk[rl]``).
 
 ``env(game, render_mode=None, max_cycles=None, **options)`` is an AEC environment
-(``pettingzoo.AECEnv``) wrapped in PettingZoo's ``OrderEnforcingWrapper``; ``raw_env``
-is the same without the wrapper, ``parallel_env`` a ``pettingzoo.ParallelEnv``.
+(``pettingzoo.AECEnv``); ``raw_env`` is the same (PettingZoo's name for an environment
+without wrappers: this one checks the order of calls itself, a step or an observation
+before ``reset()`` raises ``RuntimeError``, instead of PettingZoo's
+``OrderEnforcingWrapper``, whose attribute forwarding cost a fifth of a step);
+``parallel_env`` is a ``pettingzoo.ParallelEnv``.
 ``game`` is a game's name or a ``spielwerk.Game``; ``options`` are the game's options.
 
 - Agents ``"player_0"`` … ``"player_{n-1}"``, agent ``"player_i"`` is seat ``i``.
 - Observation of an agent: ``{"observation": state.observation_tensor(seat)`` (float32,
   exactly what the seat may see), ``"action_mask": legal_actions_mask(seat)`` as int8
   0/1 ``}`` (int8, not uint8: PettingZoo's checks pass the mask to Gymnasium's
-  ``Discrete.sample(mask)``, which takes only int8, as PettingZoo's classic games use); the mask is all zeros for an agent not to move. Action space ``Discrete(
-  game.num_distinct_actions())``; its ``sample()`` without a mask draws among the
+  ``Discrete.sample(mask)``, which takes only int8, as PettingZoo's classic games use);
+  the mask is all zeros for an agent not to move. Action space
+  ``Discrete(game.num_distinct_actions())``; its ``sample()`` without a mask draws among the
   agent's legal actions (uniformly, from the space's own seeded generator), so that a
   loop sampling from the spaces plays legal games.
 - Rewards: ``state.rewards()`` of every action, so each agent's rewards sum to its
@@ -44,7 +48,6 @@ import numpy.typing as npt
 try:
     import gymnasium
     from pettingzoo import AECEnv, ParallelEnv
-    from pettingzoo.utils import wrappers
 except ImportError as missing:  # pragma: no cover - depends on the installation
     raise ImportError(
         f"spielwerk.pettingzoo needs pettingzoo and gymnasium ({missing}): pip install 'spielwerk[rl]'"
@@ -102,7 +105,8 @@ def _spaces(
     return observation_spaces, action_spaces
 
 
-class SpielwerkEnv(AECEnv[str, Observation, int | None]):
+# PettingZoo ships no type information: its base classes are Any to mypy.
+class SpielwerkEnv(AECEnv[str, Observation, int | None]):  # type: ignore[misc]
     """A spielwerk game as a PettingZoo AEC environment (see the module's docstring)."""
 
     def __init__(
@@ -129,6 +133,7 @@ class SpielwerkEnv(AECEnv[str, Observation, int | None]):
         self.observation_spaces, self.action_spaces = _spaces(self.game, self.possible_agents, self._mask)
         self.state: State = self.game.new_initial_state(0)
         self._moves = [0] * len(self.possible_agents)
+        self._dealt = False
 
     def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -140,6 +145,8 @@ class SpielwerkEnv(AECEnv[str, Observation, int | None]):
         return self.state.legal_actions_mask(seat).view(np.int8)
 
     def observe(self, agent: str) -> Observation:
+        if not self._dealt:
+            raise RuntimeError("reset() must be called before observe(), last() or step()")
         seat = self._seat[agent]
         return {
             "observation": self.state.observation_tensor(seat),
@@ -155,9 +162,12 @@ class SpielwerkEnv(AECEnv[str, Observation, int | None]):
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self._moves = [0] * len(self.agents)
+        self._dealt = True
         self.agent_selection = self.possible_agents[self.state.current_player()]
 
     def step(self, action: int | None) -> None:
+        if not self._dealt:
+            raise RuntimeError("reset() must be called before observe(), last() or step()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -191,18 +201,18 @@ class SpielwerkEnv(AECEnv[str, Observation, int | None]):
 def raw_env(
     game: str | Game, render_mode: str | None = None, max_cycles: int | None = None, **options: Any
 ) -> SpielwerkEnv:
-    """The AEC environment without wrappers."""
+    """The AEC environment, as ``env`` (PettingZoo's name for it without wrappers)."""
     return SpielwerkEnv(game, render_mode=render_mode, max_cycles=max_cycles, **options)
 
 
 def env(
     game: str | Game, render_mode: str | None = None, max_cycles: int | None = None, **options: Any
-) -> AECEnv[str, Observation, int | None]:
-    """The AEC environment in PettingZoo's ``OrderEnforcingWrapper`` (see the module's docstring)."""
-    return wrappers.OrderEnforcingWrapper(raw_env(game, render_mode, max_cycles, **options))
+) -> SpielwerkEnv:
+    """The AEC environment (see the module's docstring)."""
+    return SpielwerkEnv(game, render_mode=render_mode, max_cycles=max_cycles, **options)
 
 
-class ParallelSpielwerkEnv(ParallelEnv[str, Observation, int]):
+class ParallelSpielwerkEnv(ParallelEnv[str, Observation, int]):  # type: ignore[misc]
     """A spielwerk game as a PettingZoo parallel environment.
 
     Every step takes the actions of all live agents and applies those of the seats to
