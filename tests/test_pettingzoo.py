@@ -191,3 +191,12 @@ def test_parallel_env_plays_dog_exchange_in_one_step() -> None:
     env.step(actions)
     assert len(env.state.seats_to_move()) == 1
     assert env.state.history()[:4] != []
+
+
+def test_import_spielwerk_needs_neither_library() -> None:
+    import subprocess
+    import sys
+
+    code = "import spielwerk, sys; print(sorted({'pettingzoo', 'gymnasium'} & set(sys.modules)))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
