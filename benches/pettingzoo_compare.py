@@ -54,8 +54,8 @@ def constructors() -> dict[str, Callable[[], Any]]:
 
     made = {f"spielwerk {name}": maker(name) for name in GAME_OPTIONS}
     try:
-        import rlcard  # noqa: F401
-        from pettingzoo.classic import leduc_holdem_v4, texas_holdem_v4
+        import rlcard  # type: ignore[import-untyped]  # noqa: F401
+        from pettingzoo.classic import leduc_holdem_v4, texas_holdem_v4  # type: ignore[import-untyped]
 
         made["pettingzoo texas_holdem_v4"] = texas_holdem_v4.env
         made["pettingzoo leduc_holdem_v4"] = leduc_holdem_v4.env

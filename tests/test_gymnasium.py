@@ -37,7 +37,7 @@ def episode(env: sgym.SpielwerkGymEnv, seed: int) -> tuple[list[int], float]:
     rng = np.random.default_rng(seed)
     actions, total, done = [], 0.0, False
     while not done:
-        assert np.array_equal(observation, env.state.observation_tensor(env.seat))
+        assert np.array_equal(observation, env.game_state.observation_tensor(env.seat))
         assert np.array_equal(info["action_mask"], env.action_masks())
         action = int(rng.choice(np.flatnonzero(info["action_mask"])))
         actions.append(action)
@@ -53,19 +53,19 @@ def test_episode_rewards_sum_to_returns(name: str, seat: int) -> None:
     env = sgym.env(name, seat=seat, **GAMES[name])
     for seed in range(2):
         actions, total = episode(env, seed)
-        assert env.state.is_terminal()
-        assert total == env.state.returns()[seat]
+        assert env.game_state.is_terminal()
+        assert total == env.game_state.returns()[seat]
         assert episode(sgym.env(name, seat=seat, **GAMES[name]), seed) == (actions, total)
 
 
 def test_illegal_action() -> None:
     env = sgym.env("schotten_totten")
     _, info = env.reset(seed=1)
-    before = env.state.clone()
+    before = env.game_state.clone()
     illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
     _, reward, terminated, _, info = env.step(illegal)
     assert (reward, terminated, info["illegal_action"]) == (-1.0, True, True)
-    assert env.state == before
+    assert env.game_state == before
     strict = sgym.env("schotten_totten", illegal_action="raise")
     strict.reset(seed=1)
     with pytest.raises(spielwerk.IllegalActionError):

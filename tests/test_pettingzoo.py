@@ -16,7 +16,7 @@ import spielwerk
 
 pytest.importorskip("pettingzoo")
 
-from pettingzoo.test import api_test, max_cycles_test, seed_test
+from pettingzoo.test import api_test, max_cycles_test, seed_test  # type: ignore[import-untyped]
 from spielwerk import pettingzoo as spz
 
 # Short options where a game is long (Dog), the others at their defaults.
@@ -70,7 +70,7 @@ def test_max_cycles_truncates(name: str, max_cycles: int) -> None:
     rng = np.random.default_rng(0)
     while not any(env.truncations.values()):
         agent = env.agent_selection
-        assert counts[agent] < max_cycles and not env.state.is_terminal()
+        assert counts[agent] < max_cycles and not env.game_state.is_terminal()
         env.step(int(rng.choice(np.flatnonzero(env.observe(agent)["action_mask"]))))
         counts[agent] += 1
     assert all(env.truncations.values()) and not any(env.terminations.values())
@@ -107,15 +107,15 @@ def test_rewards_sum_to_returns_and_seeds_repeat(name: str) -> None:
     env = spz.raw_env(name, **GAMES[name])
     for seed in range(3):
         order, totals = play(env, seed, np.random.default_rng(seed))
-        assert env.state.is_terminal()
-        assert [totals[f"player_{p}"] for p in range(len(totals))] == env.state.returns()
+        assert env.game_state.is_terminal()
+        assert [totals[f"player_{p}"] for p in range(len(totals))] == env.game_state.returns()
         again = spz.raw_env(name, **GAMES[name])
         assert play(again, seed, np.random.default_rng(seed)) == (order, totals)
-        assert again.state == env.state
+        assert again.game_state == env.game_state
     env.reset()
     other = spz.raw_env(name, **GAMES[name])
     other.reset()
-    assert env.state != other.state  # no seed: a fresh random deal each
+    assert env.game_state != other.game_state  # no seed: a fresh random deal each
 
 
 def test_observation_is_the_tensor_and_the_mask() -> None:
@@ -124,9 +124,9 @@ def test_observation_is_the_tensor_and_the_mask() -> None:
     for agent, seat in (("player_0", 0), ("player_1", 1)):
         observation = env.observe(agent)
         assert observation["observation"].dtype == np.float32
-        assert np.array_equal(observation["observation"], env.state.observation_tensor(seat))
+        assert np.array_equal(observation["observation"], env.game_state.observation_tensor(seat))
         assert observation["action_mask"].dtype == np.int8
-        assert np.array_equal(observation["action_mask"], env.state.legal_actions_mask(seat))
+        assert np.array_equal(observation["action_mask"], env.game_state.legal_actions_mask(seat))
     assert env.observe("player_1")["action_mask"].sum() == 0  # not to move
 
 
@@ -135,7 +135,7 @@ def test_dog_exchange_picks_in_turn() -> None:
     env.reset(seed=3)
     picked: list[str] = []
     while len(picked) < 4:
-        movers = env.state.seats_to_move()
+        movers = env.game_state.seats_to_move()
         assert len(movers) == 4 - len(picked)
         agent = env.agent_selection
         assert agent == f"player_{movers[0]}"
@@ -145,7 +145,7 @@ def test_dog_exchange_picks_in_turn() -> None:
         env.step(int(np.flatnonzero(mask)[0]))
         picked.append(agent)
     assert sorted(picked) == env.possible_agents
-    assert len(env.state.seats_to_move()) == 1
+    assert len(env.game_state.seats_to_move()) == 1
 
 
 def test_order_is_checked() -> None:
@@ -159,17 +159,17 @@ def test_order_is_checked() -> None:
 def test_illegal_action_raises_and_changes_nothing() -> None:
     env = spz.raw_env("schotten_totten")
     env.reset(seed=1)
-    before = env.state.clone()
+    before = env.game_state.clone()
     illegal = int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"] == 0)[0])
     with pytest.raises(spielwerk.IllegalActionError):
         env.step(illegal)
-    assert env.state == before
+    assert env.game_state == before
 
 
 def test_render_ansi_and_spaces() -> None:
     env = spz.env("caravan", render_mode="ansi")
     env.reset(seed=2)
-    assert env.render() == str(env.state)
+    assert env.render() == str(env.game_state)
     space = env.observation_space("player_0")
     observation = env.observe("player_0")
     assert space.contains(observation)
@@ -189,8 +189,8 @@ def test_parallel_env_plays_dog_exchange_in_one_step() -> None:
         for agent, observation in observations.items()
     }
     env.step(actions)
-    assert len(env.state.seats_to_move()) == 1
-    assert env.state.history()[:4] != []
+    assert len(env.game_state.seats_to_move()) == 1
+    assert env.game_state.history()[:4] != []
 
 
 def test_import_spielwerk_needs_neither_library() -> None:

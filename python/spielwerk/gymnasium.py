@@ -31,6 +31,7 @@ ignored, ``None`` there is fine).
   the learner picks when it is one of ``state.seats_to_move()``; the engine shows no
   pick before all four are made.
 - ``render_mode="ansi"``: ``render()`` returns ``str(state)``.
+- The game is ``env.game_state`` (a ``spielwerk.State``), as in ``spielwerk.pettingzoo``.
 """
 
 from __future__ import annotations
@@ -44,10 +45,8 @@ import numpy.typing as npt
 
 try:
     import gymnasium
-except ImportError as missing:  # pragma: no cover - depends on the installation
-    raise ImportError(
-        f"spielwerk.gymnasium needs gymnasium ({missing}): pip install 'spielwerk[rl]'"
-    ) from missing
+except ImportError:  # pragma: no cover - depends on the installation
+    raise ImportError("spielwerk.gymnasium needs gymnasium: pip install 'spielwerk[rl]'")  # noqa: B904 (chained implicitly)
 
 from spielwerk import bots
 from spielwerk._spielwerk import Bot, Game, State, load_game
@@ -103,7 +102,7 @@ class SpielwerkGymEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         )
         self._n_actions = self.game.num_distinct_actions()
         self.action_space = gymnasium.spaces.Discrete(self._n_actions)
-        self.state: State = self.game.new_initial_state(0)
+        self.game_state: State = self.game.new_initial_state(0)
 
     def _make_bots(self, seed: int) -> None:
         for other, opponent in enumerate(self._opponents):
@@ -117,7 +116,7 @@ class SpielwerkGymEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
 
     def _play_opponents(self) -> float:
         """The bots' moves until the learner is to move or the game is over; the learner's rewards."""
-        state, seat, reward = self.state, self.seat, 0.0
+        state, seat, reward = self.game_state, self.seat, 0.0
         while not state.is_terminal():
             movers = state.seats_to_move()
             if seat in movers:
@@ -129,10 +128,10 @@ class SpielwerkGymEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The learner's legal actions now (all false once the game is over)."""
-        return self.state.legal_actions_mask(self.seat)
+        return self.game_state.legal_actions_mask(self.seat)
 
     def _info(self) -> dict[str, Any]:
-        return {"action_mask": self.state.legal_actions_mask(self.seat).view(np.int8)}
+        return {"action_mask": self.game_state.legal_actions_mask(self.seat).view(np.int8)}
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -143,14 +142,14 @@ class SpielwerkGymEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         else:
             deal, bot_seed = (int(x) for x in self.np_random.integers(0, 2**63, size=2))
         self._make_bots(bot_seed)
-        self.state = self.game.new_initial_state(deal)
+        self.game_state = self.game.new_initial_state(deal)
         self._play_opponents()
-        return self.state.observation_tensor(self.seat), self._info()
+        return self.game_state.observation_tensor(self.seat), self._info()
 
     def step(
         self, action: np.int64 | int
     ) -> tuple[npt.NDArray[np.float32], SupportsFloat, bool, bool, dict[str, Any]]:
-        state = self.state
+        state = self.game_state
         if self.illegal_action == "terminate" and not (
             0 <= action < self._n_actions and state.legal_actions_mask(self.seat)[action]
         ):
@@ -163,7 +162,7 @@ class SpielwerkGymEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
 
     def render(self) -> str | None:
         if self.render_mode == "ansi":
-            return str(self.state)
+            return str(self.game_state)
         return None
 
 

@@ -8,7 +8,9 @@ before ``reset()`` raises ``RuntimeError``, instead of PettingZoo's
 ``parallel_env`` is a ``pettingzoo.ParallelEnv``.
 ``game`` is a game's name or a ``spielwerk.Game``; ``options`` are the game's options.
 
-- Agents ``"player_0"`` … ``"player_{n-1}"``, agent ``"player_i"`` is seat ``i``.
+- Agents ``"player_0"`` … ``"player_{n-1}"``, agent ``"player_i"`` is seat ``i``. The
+  game is ``env.game_state`` (a ``spielwerk.State``; not ``state``, which is PettingZoo's
+  name for a global observation method).
 - Observation of an agent: ``{"observation": state.observation_tensor(seat)`` (float32,
   exactly what the seat may see), ``"action_mask": legal_actions_mask(seat)`` as int8
   0/1 ``}`` (int8, not uint8: PettingZoo's checks pass the mask to Gymnasium's
@@ -47,11 +49,9 @@ import numpy.typing as npt
 
 try:
     import gymnasium
-    from pettingzoo import AECEnv, ParallelEnv
-except ImportError as missing:  # pragma: no cover - depends on the installation
-    raise ImportError(
-        f"spielwerk.pettingzoo needs pettingzoo and gymnasium ({missing}): pip install 'spielwerk[rl]'"
-    ) from missing
+    from pettingzoo import AECEnv, ParallelEnv  # type: ignore[import-untyped]  # PettingZoo ships no py.typed
+except ImportError:  # pragma: no cover - depends on the installation
+    raise ImportError("spielwerk.pettingzoo needs pettingzoo and gymnasium: pip install 'spielwerk[rl]'")  # noqa: B904 (chained implicitly)
 
 from spielwerk._spielwerk import Game, State, load_game
 
@@ -131,7 +131,7 @@ class SpielwerkEnv(AECEnv[str, Observation, int | None]):  # type: ignore[misc]
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         self._n_actions = self.game.num_distinct_actions()
         self.observation_spaces, self.action_spaces = _spaces(self.game, self.possible_agents, self._mask)
-        self.state: State = self.game.new_initial_state(0)
+        self.game_state: State = self.game.new_initial_state(0)
         self._moves = [0] * len(self.possible_agents)
         self._dealt = False
 
@@ -142,19 +142,31 @@ class SpielwerkEnv(AECEnv[str, Observation, int | None]):  # type: ignore[misc]
         return self.action_spaces[agent]
 
     def _mask(self, seat: int) -> npt.NDArray[np.int8]:
-        return self.state.legal_actions_mask(seat).view(np.int8)
+        return self.game_state.legal_actions_mask(seat).view(np.int8)
 
     def observe(self, agent: str) -> Observation:
         if not self._dealt:
             raise RuntimeError("reset() must be called before observe(), last() or step()")
         seat = self._seat[agent]
         return {
-            "observation": self.state.observation_tensor(seat),
-            "action_mask": self.state.legal_actions_mask(seat).view(np.int8),
+            "observation": self.game_state.observation_tensor(seat),
+            "action_mask": self.game_state.legal_actions_mask(seat).view(np.int8),
         }
 
+    def last(self, observe: bool = True) -> tuple[Observation | None, float, bool, bool, dict[str, Any]]:
+        if not self._dealt:
+            raise RuntimeError("reset() must be called before observe(), last() or step()")
+        agent = self.agent_selection
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
+
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        self.state = self.game.new_initial_state(_fresh_seed() if seed is None else seed)
+        self.game_state = self.game.new_initial_state(_fresh_seed() if seed is None else seed)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -163,7 +175,7 @@ class SpielwerkEnv(AECEnv[str, Observation, int | None]):  # type: ignore[misc]
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self._moves = [0] * len(self.agents)
         self._dealt = True
-        self.agent_selection = self.possible_agents[self.state.current_player()]
+        self.agent_selection = self.possible_agents[self.game_state.current_player()]
 
     def step(self, action: int | None) -> None:
         if not self._dealt:
@@ -175,7 +187,7 @@ class SpielwerkEnv(AECEnv[str, Observation, int | None]):  # type: ignore[misc]
         if action is None:
             raise ValueError(f"{agent} is to move: its action must be an int, not None")
         seat = self._seat[agent]
-        state = self.state
+        state = self.game_state
         state.apply_action(action, seat)
         self._moves[seat] += 1
         self._cumulative_rewards[agent] = 0.0
@@ -191,7 +203,7 @@ class SpielwerkEnv(AECEnv[str, Observation, int | None]):  # type: ignore[misc]
 
     def render(self) -> str | None:
         if self.render_mode == "ansi":
-            return str(self.state)
+            return str(self.game_state)
         return None
 
     def close(self) -> None:
@@ -237,7 +249,7 @@ class ParallelSpielwerkEnv(ParallelEnv[str, Observation, int]):  # type: ignore[
         self.possible_agents = [f"player_{seat}" for seat in range(self.game.num_players())]
         self.agents = self.possible_agents[:]
         self.observation_spaces, self.action_spaces = _spaces(self.game, self.possible_agents, self._mask)
-        self.state: State = self.game.new_initial_state(0)
+        self.game_state: State = self.game.new_initial_state(0)
         self._steps = 0
 
     def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
@@ -247,13 +259,13 @@ class ParallelSpielwerkEnv(ParallelEnv[str, Observation, int]):  # type: ignore[
         return self.action_spaces[agent]
 
     def _mask(self, seat: int) -> npt.NDArray[np.int8]:
-        return self.state.legal_actions_mask(seat).view(np.int8)
+        return self.game_state.legal_actions_mask(seat).view(np.int8)
 
     def _observations(self) -> dict[str, Observation]:
         return {
             agent: {
-                "observation": self.state.observation_tensor(seat),
-                "action_mask": self.state.legal_actions_mask(seat).view(np.int8),
+                "observation": self.game_state.observation_tensor(seat),
+                "action_mask": self.game_state.legal_actions_mask(seat).view(np.int8),
             }
             for seat, agent in enumerate(self.possible_agents)
             if agent in self.agents
@@ -262,7 +274,7 @@ class ParallelSpielwerkEnv(ParallelEnv[str, Observation, int]):  # type: ignore[
     def reset(
         self, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, Observation], dict[str, dict[str, Any]]]:
-        self.state = self.game.new_initial_state(_fresh_seed() if seed is None else seed)
+        self.game_state = self.game.new_initial_state(_fresh_seed() if seed is None else seed)
         self.agents = self.possible_agents[:]
         self._steps = 0
         return self._observations(), {agent: {} for agent in self.agents}
@@ -276,7 +288,7 @@ class ParallelSpielwerkEnv(ParallelEnv[str, Observation, int]):  # type: ignore[
         dict[str, bool],
         dict[str, dict[str, Any]],
     ]:
-        state = self.state
+        state = self.game_state
         rewards = dict.fromkeys(self.agents, 0.0)
         for seat in state.seats_to_move():
             state.apply_action(actions[self.possible_agents[seat]], seat)
@@ -296,7 +308,7 @@ class ParallelSpielwerkEnv(ParallelEnv[str, Observation, int]):  # type: ignore[
 
     def render(self) -> str | None:
         if self.render_mode == "ansi":
-            return str(self.state)
+            return str(self.game_state)
         return None
 
     def close(self) -> None:
