@@ -3,10 +3,12 @@
     python benches/pettingzoo_compare.py [--steps 200000]
 
 Every environment runs the same loop: ``agent_iter()``, ``last()``, a uniformly random
-legal action from the observation's ``action_mask`` (a finished agent steps ``None``),
-``step()``, and ``reset()`` when the game is over; a step is one ``step()`` call. The
-classic ones (``texas_holdem_v4``, ``leduc_holdem_v4``) need ``rlcard``; without it they
-are skipped and ``tictactoe_v3``/``connect_four_v3`` are measured instead.
+legal action from the observation's ``action_mask`` (its nonzero entries, read as bool; a
+finished agent steps ``None``), ``step()``, and ``reset()`` when the game is over; a step
+is one ``step()`` call. The classic ones (``texas_holdem_v4``, ``leduc_holdem_v4``) need
+``rlcard`` and ``pygame`` (both in the test extra); without them ``tictactoe_v3`` and
+``connect_four_v3`` are measured instead. spielwerk's games at default options (Dog's
+``max_turns`` 10,000: random games end on the board long before).
 """
 
 from __future__ import annotations
@@ -38,7 +40,9 @@ def run(env: Any, steps: int, seed: int = 0) -> int:
             if termination or truncation:
                 action = None
             else:
-                legal = np.flatnonzero(observation["action_mask"])
+                mask = observation["action_mask"]
+                # 0/1 int8 masks (ours and the classic ones) read as bool: nonzero is 7x faster.
+                legal = (mask.view(np.bool_) if mask.itemsize == 1 else mask != 0).nonzero()[0]
                 action = int(legal[rng.integers(len(legal))])
             env.step(action)
             done += 1
@@ -59,7 +63,7 @@ def constructors() -> dict[str, Callable[[], Any]]:
 
         made["pettingzoo texas_holdem_v4"] = texas_holdem_v4.env
         made["pettingzoo leduc_holdem_v4"] = leduc_holdem_v4.env
-    except ImportError:
+    except ImportError:  # rlcard or pygame missing
         from pettingzoo.classic import connect_four_v3, tictactoe_v3
 
         made["pettingzoo tictactoe_v3"] = tictactoe_v3.env
@@ -80,11 +84,12 @@ def main() -> None:
         start = time.perf_counter()
         done = run(env, args.steps)
         rates[label] = done / (time.perf_counter() - start)
-    slowest_classic = min(rate for label, rate in rates.items() if label.startswith("pettingzoo"))
-    print("| environment | steps/s | times the slower classic |")
+    # Against the faster of the classic ones: the conservative ratio.
+    fastest_classic = max(rate for label, rate in rates.items() if label.startswith("pettingzoo"))
+    print("| environment | steps/s | times the faster classic |")
     print("|---|---|---|")
     for label, rate in rates.items():
-        print(f"| {label} | {rate:,.0f} | {rate / slowest_classic:.1f} |")
+        print(f"| {label} | {rate:,.0f} | {rate / fastest_classic:.1f} |")
 
 
 if __name__ == "__main__":
