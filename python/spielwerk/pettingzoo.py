@@ -41,7 +41,9 @@ before ``reset()`` raises ``RuntimeError``, instead of PettingZoo's
 
 from __future__ import annotations
 
+import functools
 import random
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -75,7 +77,7 @@ def _fresh_seed() -> int:
 class LegalDiscrete(gymnasium.spaces.Discrete):
     """``Discrete(n)`` whose ``sample()`` without a mask draws among one seat's legal actions."""
 
-    def __init__(self, n: int, mask_of: Any, seed: int | None = None) -> None:
+    def __init__(self, n: int, mask_of: Callable[[], npt.NDArray[np.int8]], seed: int | None = None) -> None:
         super().__init__(n, seed=seed)
         self._mask_of = mask_of
 
@@ -86,7 +88,7 @@ class LegalDiscrete(gymnasium.spaces.Discrete):
 
 
 def _spaces(
-    game: Game, agents: list[str], mask_of: Any
+    game: Game, agents: list[str], mask_of: Callable[[int], npt.NDArray[np.int8]]
 ) -> tuple[dict[str, gymnasium.spaces.Dict], dict[str, LegalDiscrete]]:
     n_actions = game.num_distinct_actions()
     shape = tuple(game.observation_tensor_shape())
@@ -100,7 +102,7 @@ def _spaces(
         for agent in agents
     }
     action_spaces = {
-        agent: LegalDiscrete(n_actions, lambda seat=seat: mask_of(seat)) for seat, agent in enumerate(agents)
+        agent: LegalDiscrete(n_actions, functools.partial(mask_of, seat)) for seat, agent in enumerate(agents)
     }
     return observation_spaces, action_spaces
 
