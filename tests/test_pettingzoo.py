@@ -205,3 +205,13 @@ def test_import_spielwerk_needs_neither_library() -> None:
     code = "import spielwerk, sys; print(sorted({'pettingzoo', 'gymnasium'} & set(sys.modules)))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_dog_at_default_options_ends_on_the_board() -> None:
+    """A whole Dog game of random moves (about 1,400 actions): a team wins (D13), and the
+    rewards sum to the returns; the short max_turns above ends by the clock instead."""
+    env = spz.raw_env("dog")
+    _, totals = play(env, 11, np.random.default_rng(11))
+    returns = env.game_state.returns()
+    assert sorted(returns) == [-1.0, -1.0, 1.0, 1.0]
+    assert [totals[f"player_{p}"] for p in range(4)] == returns
