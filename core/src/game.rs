@@ -23,6 +23,7 @@ use serde_json::{Map, Value};
 use crate::error::{Error, IllegalAction, Result};
 pub use crate::history::History;
 use crate::meta::{OptionSpec, Utility};
+use crate::tensor::TensorSlice;
 
 /// An action id: an index into the game's fixed action space.
 pub type Action = u32;
@@ -88,6 +89,20 @@ pub trait Game: Clone + PartialEq + Send + Sync + Serialize + 'static {
     /// (hand sizes, cards known to be elsewhere, …). Depends on `view` and `seed` only.
     /// A view that no state could have is refused with [`Error::InvalidView`].
     fn state_from_view(&self, view: &Self::View, seed: u64) -> Result<Self::State>;
+
+    /// The shape of the observation tensor ([`crate::tensor`]): it depends on the options
+    /// only, never on the position.
+    fn observation_tensor_shape(&self) -> Vec<usize>;
+    /// The observation tensor's slices by name, one after another, covering it whole.
+    fn describe_observation(&self) -> Vec<TensorSlice>;
+    /// Writes the tensor of `view` into `out` (every element; allocates nothing).
+    /// `out.len()` is [`Game::observation_tensor_len`]; callers go through
+    /// [`GameState::observation_tensor_into`], which checks it.
+    fn write_observation(&self, view: &Self::View, out: &mut [f32]);
+    /// The number of elements of the observation tensor: the product of its shape.
+    fn observation_tensor_len(&self) -> usize {
+        self.observation_tensor_shape().iter().product()
+    }
 }
 
 /// One position of a game.
@@ -227,6 +242,45 @@ pub trait GameState: Clone + Send + Sync + Serialize + DeserializeOwned + 'stati
     /// caller checks them (the Python bindings refuse any other with a `SpielwerkError`
     /// before they reach the engine), and a game may panic on a seat it does not have.
     fn view_of(&self, seat: Option<usize>) -> <Self::Game as Game>::View;
+    /// The observation tensor of `seat` (`None`: the public view) into `out`: written
+    /// from `view_of(seat)`, so it holds exactly what the seat may see
+    /// ([`crate::tensor`]). A seat the game does not have or a buffer whose length is not
+    /// [`Game::observation_tensor_len`] is [`Error::InvalidArgument`], and `out` is left
+    /// as it was.
+    fn observation_tensor_into(&self, seat: Option<usize>, out: &mut [f32]) -> Result<()> {
+        let game = self.game();
+        if let Some(seat) = seat {
+            let players = game.num_players();
+            if seat >= players {
+                return Err(Error::InvalidArgument(format!(
+                    "seat {seat}: the seats of this game are 0 to {}",
+                    players - 1
+                )));
+            }
+        }
+        let len = game.observation_tensor_len();
+        if out.len() != len {
+            return Err(Error::InvalidArgument(format!(
+                "the observation tensor of {} under these options has {len} elements, the buffer {}",
+                <Self::Game as Game>::NAME,
+                out.len()
+            )));
+        }
+        game.write_observation(&self.view_of(seat), out);
+        Ok(())
+    }
+    /// The observation tensor of `seat` (`None`: the public view) in a new vector.
+    fn observation_tensor(&self, seat: Option<usize>) -> Result<Vec<f32>> {
+        let mut out = vec![0.0; self.game().observation_tensor_len()];
+        self.observation_tensor_into(seat, &mut out)?;
+        Ok(out)
+    }
+    /// The information-state tensor: in all four games the observation tensor, because
+    /// every view already is an information state (the seat's own past decisions that
+    /// are not on the table included, as Dog's exchange pick; see [`crate::tensor`]).
+    fn information_state_tensor_into(&self, seat: Option<usize>, out: &mut [f32]) -> Result<()> {
+        self.observation_tensor_into(seat, out)
+    }
     /// Exactly what `player` may see, as JSON.
     fn view(&self, player: usize) -> Value {
         serde_json::to_value(self.view_of(Some(player))).expect("a view always serializes")

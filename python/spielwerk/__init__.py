@@ -11,6 +11,9 @@ The engine is written in Rust (``spielwerk-core``); this package is a thin bindi
 ``spielwerk.bots`` the bots by name (``evaluate`` plays them against each other, on this
 machine or on a Ray cluster: ``spielwerk.evaluation``), and
 ``spielwerk.errors`` the exceptions (all of them ``ValueError``\\ s under ``SpielwerkError``).
+``spielwerk.pettingzoo`` and ``spielwerk.gymnasium`` are reinforcement-learning
+environments (extra ``spielwerk[rl]``), imported only when asked for, so that
+``import spielwerk`` needs neither library.
 """
 
 from spielwerk import bots, errors, evaluation, schotten_totten, the_game

@@ -2,10 +2,13 @@
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyString, PyTuple};
+use std::sync::OnceLock;
+
+use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 use serde_json::{Map, Value};
 use spielwerk_core::stored::{self, Deal, Stored};
-use spielwerk_core::{DynGame, Error};
+use spielwerk_core::tensor::TensorSlice;
+use spielwerk_core::{DynGame, Error, Game as _, GameState as _};
 
 use crate::convert::{Int, Seed, Text, kwargs_json, text, to_json, to_py};
 use crate::errors::{err, raise};
@@ -20,12 +23,47 @@ pub struct Game {
     pub inner: Box<dyn DynGame>,
     /// The Python ints `0..num_distinct_actions()`, shared by every `legal_actions()` list.
     pub action_ints: Py<PyTuple>,
+    /// The observation tensor's shape and slices, read once from the typed game.
+    tensor_layout: OnceLock<TensorLayout>,
+}
+
+/// The observation tensor's shape and its slices by name.
+pub struct TensorLayout {
+    pub shape: Vec<usize>,
+    pub len: usize,
+    pub slices: Vec<TensorSlice>,
 }
 
 impl Game {
     pub fn create(py: Python<'_>, inner: Box<dyn DynGame>) -> PyResult<Py<Game>> {
         let action_ints = PyTuple::new(py, 0..inner.num_distinct_actions() as u32)?.unbind();
-        Py::new(py, Game { inner, action_ints })
+        Py::new(
+            py,
+            Game {
+                inner,
+                action_ints,
+                tensor_layout: OnceLock::new(),
+            },
+        )
+    }
+
+    /// The observation tensor's shape and slices: capabilities of the rules trait
+    /// (`Game::observation_tensor_shape`, `Game::describe_observation`). The typed game is
+    /// reached through a state of it (`with_state!`, `s.game()`): they depend on the
+    /// options only, so they are read once.
+    pub fn tensor_layout(&self) -> &TensorLayout {
+        self.tensor_layout.get_or_init(|| {
+            let state = self.inner.new_initial_state(0);
+            let (shape, slices) = spielwerk_core::with_state!(state.as_ref(), s => {
+                let game = s.game();
+                (game.observation_tensor_shape(), game.describe_observation())
+            });
+            TensorLayout {
+                len: shape.iter().product(),
+                shape,
+                slices,
+            }
+        })
     }
 
     /// The seat `player`, refused unless it is one of this game's.
@@ -93,6 +131,32 @@ impl Game {
     /// Whether results count for a ranking: false once any house-rule variant is on.
     fn ranked(&self) -> bool {
         self.inner.ranked()
+    }
+
+    /// The shape of `State.observation_tensor()`: it depends on the options only.
+    fn observation_tensor_shape(&self) -> Vec<usize> {
+        self.tensor_layout().shape.clone()
+    }
+
+    /// The same as `observation_tensor_shape()`: in every game the information-state
+    /// tensor is the observation tensor (a view already is an information state).
+    fn information_state_tensor_shape(&self) -> Vec<usize> {
+        self.tensor_layout().shape.clone()
+    }
+
+    /// The observation tensor's slices, in order, covering it whole:
+    /// `[{"name": str, "offset": int, "shape": list[int], "meaning": str}]`.
+    fn describe_tensor<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let list = PyList::empty(py);
+        for slice in &self.tensor_layout().slices {
+            let d = PyDict::new(py);
+            d.set_item("name", slice.name)?;
+            d.set_item("offset", slice.offset)?;
+            d.set_item("shape", slice.shape.clone())?;
+            d.set_item("meaning", slice.meaning)?;
+            list.append(d)?;
+        }
+        Ok(list)
     }
 
     /// The JSON Schema of `State.view(p)` and `State.public_view()`.

@@ -2,14 +2,14 @@
 
 use std::sync::{Mutex, MutexGuard};
 
-use numpy::PyArray1;
+use numpy::{PyArray1, PyArrayDyn, PyArrayMethods, PyReadwriteArrayDyn, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 use spielwerk_core::stored::{self, Deal};
 use spielwerk_core::{Action, DynState, GameState};
 
 use crate::convert::{Int, Seed, Text, lock, to_json, to_py, with_actions};
-use crate::errors::{err, raise_illegal, rejection};
+use crate::errors::{err, invalid_argument, raise_illegal, rejection};
 use crate::games::{Game, Reduce};
 
 /// The value of `current_player()` once the game is over.
@@ -63,6 +63,52 @@ impl State {
             Some(s) => state.legal_actions_for(s, buf),
             None => state.legal_actions_into(buf),
         }
+    }
+
+    /// The seat a tensor is of: `seat`, or the player to move if `None` (refused once the
+    /// game is over: then a seat must be named).
+    fn tensor_seat(&self, py: Python<'_>, seat: Option<Int>) -> PyResult<usize> {
+        if let Some(seat) = self.seat(py, seat)? {
+            return Ok(seat);
+        }
+        self.lock(py).state.current_player().ok_or_else(|| {
+            invalid_argument(
+                py,
+                format!(
+                    "the game is over, so no player is to move: name the seat (0 to {}) or use public_observation_tensor()",
+                    self.game.get().inner.num_players() - 1
+                ),
+            )
+        })
+    }
+
+    /// Writes the observation tensor of `seat` (`None`: the public view) into `out`,
+    /// whose length the caller has checked: a capability of the rules trait, reached
+    /// through the registered game's own type.
+    fn write_tensor(&self, py: Python<'_>, seat: Option<usize>, out: &mut [f32]) -> PyResult<()> {
+        let held = self.lock(py);
+        let written =
+            spielwerk_core::with_state!(held.state.as_ref(), s => s.observation_tensor_into(seat, out));
+        drop(held);
+        written.map_err(err(py))
+    }
+
+    /// A new float32 array holding the tensor of `seat` (`None`: the public view).
+    fn new_tensor<'py>(&self, py: Python<'py>, seat: Option<usize>) -> PyResult<Bound<'py, PyArray1<f32>>> {
+        let mut out = vec![0.0; self.game.get().tensor_layout().len];
+        self.write_tensor(py, seat, &mut out)?;
+        Ok(PyArray1::from_vec(py, out))
+    }
+
+    /// Writes the tensor of `seat` into a caller's array, refusing any that is not a
+    /// writeable, C-contiguous float32 array of the tensor's shape.
+    fn tensor_into(&self, py: Python<'_>, seat: Option<usize>, out: &Bound<'_, PyAny>) -> PyResult<()> {
+        let layout = self.game.get().tensor_layout();
+        let mut array = tensor_buffer(py, out, &layout.shape)?;
+        let slice = array
+            .as_slice_mut()
+            .map_err(|_| invalid_argument(py, "the buffer must be C-contiguous".into()))?;
+        self.write_tensor(py, seat, slice)
     }
 
     fn wrap(&self, py: Python<'_>, state: Box<dyn DynState>, deal: Deal) -> State {
@@ -146,6 +192,64 @@ impl State {
             list.append(d)?;
         }
         Ok(list)
+    }
+
+    /// The observation tensor of `seat` (default: the player to move; once the game is
+    /// over a seat must be named) as a new float32 array of `game.observation_tensor_shape()`:
+    /// exactly what `view(seat)` holds, laid out as `game.describe_tensor()` says.
+    #[pyo3(signature = (seat = None))]
+    fn observation_tensor<'py>(
+        &self,
+        py: Python<'py>,
+        seat: Option<Int>,
+    ) -> PyResult<Bound<'py, PyArray1<f32>>> {
+        let seat = self.tensor_seat(py, seat)?;
+        self.new_tensor(py, Some(seat))
+    }
+
+    /// Writes `observation_tensor(seat)` into `out` without allocating: `out` must be a
+    /// writeable, C-contiguous numpy float32 array of `game.observation_tensor_shape()`;
+    /// any other is refused with a `SpielwerkError` and left as it was.
+    fn observation_tensor_into(
+        &self,
+        py: Python<'_>,
+        seat: Option<Int>,
+        out: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let seat = self.tensor_seat(py, seat)?;
+        self.tensor_into(py, Some(seat), out)
+    }
+
+    /// The tensor of the public view (what a spectator sees: written as seen from seat 0,
+    /// with `seat` all zero and no hand).
+    fn public_observation_tensor<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<f32>>> {
+        self.new_tensor(py, None)
+    }
+
+    /// `public_observation_tensor()` into `out`, as `observation_tensor_into` does.
+    fn public_observation_tensor_into(&self, py: Python<'_>, out: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.tensor_into(py, None, out)
+    }
+
+    /// Equal to `observation_tensor(seat)` in all four games: every view already is an
+    /// information state (Dog's exchange pick is in it), so there is no second tensor.
+    #[pyo3(signature = (seat = None))]
+    fn information_state_tensor<'py>(
+        &self,
+        py: Python<'py>,
+        seat: Option<Int>,
+    ) -> PyResult<Bound<'py, PyArray1<f32>>> {
+        self.observation_tensor(py, seat)
+    }
+
+    /// Equal to `observation_tensor_into(seat, out)` (see `information_state_tensor`).
+    fn information_state_tensor_into(
+        &self,
+        py: Python<'_>,
+        seat: Option<Int>,
+        out: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        self.observation_tensor_into(py, seat, out)
     }
 
     /// Applies a legal action of `seat` (default: the current player); an illegal one
@@ -370,6 +474,41 @@ impl State {
         let actions = self.lock(py).state.history().len();
         format!("<spielwerk.State {game} after {actions} actions>")
     }
+}
+
+/// `out` as a float32 array of `shape` to write into, or a `SpielwerkError` saying what
+/// it is instead and what is wanted.
+pub fn tensor_buffer<'py>(
+    py: Python<'py>,
+    out: &Bound<'py, PyAny>,
+    shape: &[usize],
+) -> PyResult<PyReadwriteArrayDyn<'py, f32>> {
+    let wanted = format!("a writeable, C-contiguous numpy float32 array of shape {shape:?}");
+    let Ok(array) = out.cast::<PyArrayDyn<f32>>() else {
+        let what = match out.getattr("dtype") {
+            Ok(dtype) => format!("an array of dtype {dtype}"),
+            Err(_) => format!("a {}", out.get_type().name()?),
+        };
+        return Err(invalid_argument(
+            py,
+            format!("the buffer must be {wanted}, got {what}"),
+        ));
+    };
+    if array.shape() != shape {
+        return Err(invalid_argument(
+            py,
+            format!("the buffer must be {wanted}, got shape {:?}", array.shape()),
+        ));
+    }
+    if !array.is_c_contiguous() {
+        return Err(invalid_argument(
+            py,
+            format!("the buffer must be {wanted}, got a non-contiguous array"),
+        ));
+    }
+    array
+        .try_readwrite()
+        .map_err(|e| invalid_argument(py, format!("the buffer must be {wanted}: {e}")))
 }
 
 /// Unpickles a state: a snapshot with the seed of its deal (`None` if it was not dealt
