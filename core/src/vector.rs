@@ -26,7 +26,6 @@ use rayon::prelude::*;
 use crate::bots::Heuristic;
 use crate::caravan::CaravanGame;
 use crate::dog::Dog;
-use crate::dynamic::DynGame;
 use crate::error::{Error, Result};
 use crate::game::{Action, Game, GameState};
 use crate::registry::TypedState;
@@ -422,7 +421,7 @@ macro_rules! with_vector {
 impl AnyVectorEnv {
     /// A vector env of `game` (a registered game); see [`VectorEnv::new`].
     pub fn new(
-        game: &dyn DynGame,
+        game: &dyn crate::dynamic::DynGame,
         n_envs: usize,
         seed: u64,
         opponents: Option<Opponents>,
@@ -460,5 +459,92 @@ impl AnyVectorEnv {
     /// Env `index`'s position as a snapshot, with the seed it was dealt from.
     pub fn snapshot(&self, index: usize) -> Option<(Vec<u8>, u64)> {
         with_vector!(self, v => v.state(index).map(|(s, seed)| (s.to_snapshot(), seed)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Owned buffers for `n` envs.
+    struct Owned {
+        o: Vec<f32>,
+        m: Vec<u8>,
+        r: Vec<f32>,
+        t: Vec<bool>,
+        u: Vec<bool>,
+        s: Vec<i64>,
+    }
+
+    impl Owned {
+        fn new(env: &VectorEnv<SchottenTotten>) -> Owned {
+            let (g, n) = (env.game(), env.num_envs());
+            Owned {
+                o: vec![0.0; n * g.observation_tensor_len()],
+                m: vec![0; n * g.num_distinct_actions()],
+                r: vec![0.0; n * env.reward_width()],
+                t: vec![false; n],
+                u: vec![false; n],
+                s: vec![0; n],
+            }
+        }
+        fn buffers(&mut self) -> Buffers<'_> {
+            Buffers {
+                observations: &mut self.o,
+                masks: &mut self.m,
+                rewards: &mut self.r,
+                terminations: &mut self.t,
+                truncations: &mut self.u,
+                seats: &mut self.s,
+            }
+        }
+    }
+
+    /// Steps the envs by each one's lowest legal action: on 1 and 2 threads, the same
+    /// games as the seeded games stepped one by one, new episodes from `episode_seed`.
+    #[test]
+    fn the_envs_are_the_seeded_games_whatever_the_threads() {
+        let game = SchottenTotten::default();
+        let n = 5;
+        let width = Game::num_distinct_actions(&game);
+        for threads in [1, 2] {
+            let mut env = VectorEnv::new(game, n, 3, None, Some(threads)).unwrap();
+            let mut out = Owned::new(&env);
+            let mut states: Vec<_> = (0..n)
+                .map(|i| Game::new_initial_state(&game, episode_seed(3, i as u64, 0)))
+                .collect();
+            let mut episodes = vec![0; n];
+            env.reset(None, out.buffers()).unwrap();
+            for _ in 0..200 {
+                let actions: Vec<i64> = out
+                    .m
+                    .chunks(width)
+                    .map(|row| row.iter().position(|&x| x == 1).unwrap() as i64)
+                    .collect();
+                env.step(&actions, out.buffers()).unwrap();
+                for i in 0..n {
+                    states[i].apply_action(actions[i] as Action).unwrap();
+                    assert_eq!(out.t[i], states[i].is_terminal());
+                    if states[i].is_terminal() {
+                        episodes[i] += 1;
+                        states[i] = Game::new_initial_state(&game, episode_seed(3, i as u64, episodes[i]));
+                    }
+                    assert_eq!(env.state(i).unwrap().0.to_snapshot(), states[i].to_snapshot());
+                    let len = game.observation_tensor_len();
+                    let seat = states[i].current_player();
+                    assert_eq!(
+                        out.o[i * len..(i + 1) * len],
+                        states[i].observation_tensor(seat).unwrap()[..]
+                    );
+                }
+            }
+            assert!(episodes.iter().any(|&e| e > 0), "autoreset was reached");
+            // An illegal action anywhere: refused, nothing moves.
+            let before: Vec<_> = (0..n).map(|i| env.state(i).unwrap().0.to_snapshot()).collect();
+            let err = env.step(&[-1; 5], out.buffers()).unwrap_err();
+            assert!(err.to_string().contains("env 0"), "{err}");
+            let after: Vec<_> = (0..n).map(|i| env.state(i).unwrap().0.to_snapshot()).collect();
+            assert_eq!(before, after);
+        }
     }
 }
