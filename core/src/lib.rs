@@ -30,6 +30,7 @@ pub mod stored;
 pub mod tensor;
 mod text_serde;
 pub mod the_game;
+pub mod vector;
 
 pub use dynamic::{DynGame, DynState};
 pub use error::{Error, IllegalAction};

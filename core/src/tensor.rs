@@ -32,101 +32,12 @@
 //!   the tests (`core/tests/tensor.rs`) check both directions over thousands of random
 //!   states.
 //!
-//! # Layouts (draft of the README section)
+//! # Layouts
 //!
-//! ## Schotten Totten: 1,115 floats, shape `[1115]`
-//! | slice | shape | meaning |
-//! |---|---|---|
-//! | `seat` | 2 | the view's seat, one-hot (all zero for a spectator) |
-//! | `to_move` | 2 | the seat to move, relative (me, other); zero once over |
-//! | `phase` | 3 | play, claim, over |
-//! | `hand` | 54 | own hand, card index `colour * 9 + value - 1` (colours R O Y G B P) |
-//! | `hand_sizes` | 2 | cards in hand, relative, / 6 |
-//! | `pile_size` | 1 | cards in the draw pile / 42 |
-//! | `stone_cards` | 9 × 2 × 54 | per stone, per side (me, other): the cards there |
-//! | `stone_owner` | 9 × 2 | per stone: owned by me / by the other |
-//! | `stone_award` | 9 × 4 | per stone: how it was won (claim, settlement proof, complete, count) |
-//! | `completed_first` | 9 × 2 | per stone: whose side was complete first (S4) |
-//! | `turn_passed` | 1 | the player to move passed this turn (S3a) |
-//! | `passes_in_row` | 1 | turns in a row ended after a pass / 2 (S9) |
-//! | `winner` | 2 | once over: I won / the other won (both zero: draw or running) |
-//! | `end_reason` | 3 | five stones, three adjacent, settlement |
-//!
-//! ## The Game: `4 · players + 608` floats (612 solo … 628 with five), shape `[len]`
-//! | slice | shape | meaning |
-//! |---|---|---|
-//! | `seat` | players | the view's seat, one-hot (all zero for a spectator) |
-//! | `to_move` | players | the seat to move, relative; zero once over |
-//! | `pile_tops` | 4 × 100 | per pile (ascending 1, 2, descending 1, 2), its top 1–100 one-hot |
-//! | `pile_counts` | 4 | cards played on each pile / 98 |
-//! | `played_cards` | 98 | cards 2–99 played so far |
-//! | `hand` | 98 | own hand, cards 2–99 |
-//! | `hand_sizes` | players | cards in hand, relative, / 8 |
-//! | `draw_pile_size` | 1 | cards in the draw pile / 98 |
-//! | `played_this_turn` | 1 | cards the player to move has played this turn / 8 |
-//! | `minimum` | 3 | the turn's minimum 1, 2, 3 one-hot (T3) |
-//! | `over` | 1 | the game is over |
-//! | `won` | 1 | every card was played (T6) |
-//! | `score` | 1 | once over: cards left / 98 (T6) |
-//! | `stuck_player` | players | in a lost game the seat that could not play, relative |
-//!
-//! ## Caravan: 2,532 floats (4,612 with *Doppeldeck*), shape `[len]`
-//! Counts of cards are divided by 2 (4 with *Doppeldeck*): a joker's copies in one deck.
-//! Caravans are seen from the seat: my three (in their order), then the other's three.
-//! | slice | shape | meaning |
-//! |---|---|---|
-//! | `seat` | 2 | the view's seat, one-hot (all zero for a spectator) |
-//! | `to_move` | 2 | the seat to move (me, other); zero once over |
-//! | `first_player` | 2 | who began (C1): me, other |
-//! | `in_opening` | 2 | me, other: still in the opening (C2) |
-//! | `hand_sizes` | 2 | cards in hand / 8 |
-//! | `deck_sizes` | 2 | cards in the deck / 54 (108) |
-//! | `reshuffles_used` | 2 | *Neu mischen*: reshuffles so far / 2 |
-//! | `caravan_value` | 6 | its value (C7) / 52, at most 1 |
-//! | `caravan_selling` | 6 | its value lies in 21–26 (C9) |
-//! | `caravan_length` | 6 | its number cards / 40 (80) |
-//! | `caravan_direction` | 6 × 2 | ascending, descending (C3) |
-//! | `caravan_suit` | 6 × 4 | its suit C, D, H, S (C4) |
-//! | `sold_by` | 3 × 2 | per pair: sold by me, by the other (C9) |
-//! | `hand` | 53 | own hand: copies per card `suit · 13 + rank − 1`, every joker at 52 |
-//! | `discards` | 2 × 53 | the discard piles (me, other), as `hand` |
-//! | `reshuffled` | 2 × 53 | *Neu mischen*: the cards of the latest reshuffle, as `hand` |
-//! | `shown` | 2 × 53 | *Frische Hand*: per card the most copies one shown starting hand held |
-//! | `shown_hands` | 2 | *Frische Hand*: starting hands shown, n / (n + 1) |
-//! | `number_cards` | 2 × 40 (80) × 26 | per owner (me, other) and number card `suit · 10 + value − 1` (× 2 + copy): the owner's caravan it lies in (3), position / 40 (80), queens and kings on it by `suit · 2 + owner` (8 + 8), jokers on it by owner (2), the topmost queen's suit (4) |
-//! | `winner` | 2 | once over: I won, the other won |
-//! | `end_reason` | 3 | sold, quick_sale, out_of_cards (C9) |
-//!
-//! ## Dog: 1,399 floats, shape `[1399]`
-//! | slice | shape | meaning |
-//! |---|---|---|
-//! | `seat` | 4 | the view's seat, one-hot (all zero for a spectator) |
-//! | `to_move` | 4 | the seat to move, relative (me, next, partner, last); zero once over |
-//! | `phase` | 3 | exchange, play, over |
-//! | `round` | 1 | the round (from 1) / `max_turns` (/ 10,000 without a limit) |
-//! | `hand_size` | 5 | cards dealt this round: 6, 5, 4, 3, 2 one-hot (D4) |
-//! | `first_player` | 4 | the round's first player, relative |
-//! | `marble_place` | 16 × 69 | per marble (relative: my 4, next seat's 4, …): kennel, ring field 0–63 turned so that 0 is my start field, goal field 0–3 |
-//! | `marble_protected` | 16 | the marble stands protected on its start field (D6) |
-//! | `hand` | 14 | own hand, copies per card A, 2–10, J, Q, K, JK / 6 |
-//! | `hand_sizes` | 4 | cards in hand, relative, / 6 |
-//! | `pile_size` | 1 | cards in the pile / 110 |
-//! | `discard_size` | 1 | cards in the discards / 110 |
-//! | `face_up` | 14 | cards played face up since the last shuffle, per card / 8 |
-//! | `own_face_down` | 14 | cards I discarded face down on sitting out (D5), per card / 8 |
-//! | `played` | 4 × 14 | cards each seat played this round, relative, per card / 6 |
-//! | `picked` | 4 | per seat (relative), whether it picked for the exchange (D4) |
-//! | `given` | 14 | the card I picked for my partner, one-hot |
-//! | `received` | 14 | the card my partner gave me, one-hot |
-//! | `seven_active` | 1 | a seven is being played in parts (D8) |
-//! | `seven_remaining` | 1 | its steps still to use / 7 |
-//! | `seven_joker` | 1 | the seven is a joker (D11) |
-//! | `seven_parts` | 6 × 18 | its parts so far, oldest first: marble (relative, 16) one-hot, steps / 7, into the goal |
-//! | `sat_out` | 4 | per seat (relative), it sat out this round (D5) |
-//! | `turns` | 1 | turns so far / `max_turns` (/ 10,000 without a limit) |
-//! | `winner` | 2 | once over: my team won / the other team won |
-//! | `points` | 2 | D13 points of my team, the other team / 16 |
-//! | `end_reason` | 2 | all home, turn limit |
+//! The table of slices of every game is in the README, section "Tensors" (which slice
+//! means what), and at run time in each game's `describe_observation`
+//! (`game.describe_tensor()` in Python); `core/tests/tensor.rs` reads slices back by
+//! name against the view, so the two cannot drift apart unnoticed.
 
 /// One named part of a tensor: `shape` elements from `offset`, row-major.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -18,6 +18,7 @@ __all__ = [
     "RandomBot",
     "SimulationSummary",
     "State",
+    "VectorEnv",
     "_restore_evaluation_part",
     "_restore_game",
     "_restore_state",
@@ -236,3 +237,31 @@ def tg_check_talk(text: str) -> IllegalActionError | None: ...
 def _restore_evaluation_part(data: str) -> EvaluationPart: ...
 def _restore_game(name: str, options: str) -> Game: ...
 def _restore_state(game: Game, data: str | bytes, seed: int | None = None) -> State: ...
+
+@final
+class VectorEnv:
+    def __new__(
+        cls,
+        game: Game | str,
+        n_envs: SupportsIndex,
+        seed: SupportsIndex = 0,
+        opponents: str | None = None,
+        threads: SupportsIndex | None = None,
+    ) -> VectorEnv: ...
+    def reset(self, seed: SupportsIndex | None = None) -> tuple[npt.NDArray[np.float32], dict[str, Any]]: ...
+    def step(
+        self, actions: npt.ArrayLike
+    ) -> tuple[
+        npt.NDArray[np.float32],
+        npt.NDArray[np.float32],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.bool_],
+        dict[str, Any],
+    ]: ...
+    def state(self, index: SupportsIndex) -> State: ...
+    @staticmethod
+    def episode_seed(seed: SupportsIndex, index: SupportsIndex, episode: SupportsIndex) -> int: ...
+    @property
+    def num_envs(self) -> int: ...
+    @property
+    def game(self) -> Game: ...

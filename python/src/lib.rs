@@ -14,6 +14,7 @@ mod evaluation;
 mod games;
 mod rules;
 mod states;
+mod vector;
 
 use pyo3::prelude::*;
 
@@ -22,6 +23,7 @@ fn _spielwerk(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("TERMINAL", states::TERMINAL)?;
     m.add_class::<games::Game>()?;
     m.add_class::<states::State>()?;
+    m.add_class::<vector::VectorEnv>()?;
     m.add_class::<bots::RandomBot>()?;
     m.add_class::<evaluation::SimulationSummary>()?;
     m.add_class::<bots::Bot>()?;

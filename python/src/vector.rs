@@ -1,0 +1,208 @@
+//! `spielwerk.VectorEnv`: many games stepped in Rust (`spielwerk_core::vector`), filling
+//! numpy buffers allocated once.
+
+use std::sync::Mutex;
+
+use numpy::{PyArray1, PyArray2, PyArrayDyn, PyArrayMethods, PyUntypedArrayMethods};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use spielwerk_core::stored::Deal;
+use spielwerk_core::vector::{AnyVectorEnv, Buffers, Opponents};
+
+use crate::convert::{Int, Seed, Text, count_arg, lock, threads_arg};
+use crate::errors::{err, invalid_argument};
+use crate::games::{Game, game_arg};
+use crate::states::State;
+
+/// `n_envs` games of one rule set stepped together in Rust, without the GIL, over the
+/// cores. `reset()` and `step(actions)` fill the same preallocated arrays each time
+/// (copy what you keep): observations `[n, len]` float32, `infos["action_mask"]`
+/// `[n, num_distinct_actions]` uint8, rewards `[n, players]` float32 (`[n]`, seat 0's,
+/// with opponents), terminations and truncations `[n]` bool, `infos["seat"]` `[n]` int64.
+/// See the README, section "VectorEnv", for opponents, autoreset and seeds.
+#[pyclass(frozen, module = "spielwerk")]
+pub struct VectorEnv {
+    game: Py<Game>,
+    inner: Mutex<AnyVectorEnv>,
+    observations: Py<PyArray2<f32>>,
+    masks: Py<PyArray2<u8>>,
+    rewards: Py<PyArrayDyn<f32>>,
+    terminations: Py<PyArray1<bool>>,
+    truncations: Py<PyArray1<bool>>,
+    seats: Py<PyArray1<i64>>,
+}
+
+impl VectorEnv {
+    /// Runs `f` on the core env with every buffer, without the GIL.
+    fn fill(
+        &self,
+        py: Python<'_>,
+        f: impl FnOnce(&mut AnyVectorEnv, Buffers<'_>) -> spielwerk_core::error::Result<()> + Send,
+    ) -> PyResult<()> {
+        let mut obs = self.observations.bind(py).readwrite();
+        let mut masks = self.masks.bind(py).readwrite();
+        let mut rewards = self.rewards.bind(py).readwrite();
+        let mut terms = self.terminations.bind(py).readwrite();
+        let mut truncs = self.truncations.bind(py).readwrite();
+        let mut seats = self.seats.bind(py).readwrite();
+        let buffers = Buffers {
+            observations: obs.as_slice_mut().expect("own array"),
+            masks: masks.as_slice_mut().expect("own array"),
+            rewards: rewards.as_slice_mut().expect("own array"),
+            terminations: terms.as_slice_mut().expect("own array"),
+            truncations: truncs.as_slice_mut().expect("own array"),
+            seats: seats.as_slice_mut().expect("own array"),
+        };
+        let mut inner = lock(py, &self.inner);
+        let env = &mut *inner;
+        py.detach(move || f(env, buffers)).map_err(err(py))
+    }
+
+    fn infos<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let infos = PyDict::new(py);
+        infos.set_item("action_mask", self.masks.bind(py))?;
+        infos.set_item("seat", self.seats.bind(py))?;
+        Ok(infos)
+    }
+}
+
+#[pymethods]
+impl VectorEnv {
+    /// `n_envs` games of `game` (a `Game` or a name); `opponents` "random" or "heuristic"
+    /// plays every seat but 0 inside the step; `threads` None uses every core.
+    #[new]
+    #[pyo3(
+        signature = (game, n_envs, seed = Seed(0), opponents = None, threads = None),
+        text_signature = "(game, n_envs, seed=0, opponents=None, threads=None)"
+    )]
+    fn new(
+        py: Python<'_>,
+        game: &Bound<'_, PyAny>,
+        n_envs: Int,
+        seed: Seed,
+        opponents: Option<Text>,
+        threads: Option<Int>,
+    ) -> PyResult<VectorEnv> {
+        let game = game_arg(py, game)?;
+        let n = usize::try_from(count_arg(py, n_envs, "n_envs")?)
+            .map_err(|_| invalid_argument(py, "n_envs is too large".into()))?;
+        let opponents = opponents
+            .map(|o| Opponents::parse(&o.0))
+            .transpose()
+            .map_err(err(py))?;
+        let threads = threads_arg(py, threads)?;
+        let inner =
+            AnyVectorEnv::new(game.get().inner.as_ref(), n, seed.0, opponents, threads).map_err(err(py))?;
+        let layout = game.get().tensor_layout();
+        let actions = game.get().inner.num_distinct_actions();
+        let width = inner.reward_width();
+        let rewards = if opponents.is_some() {
+            PyArrayDyn::zeros(py, vec![n], false)
+        } else {
+            PyArrayDyn::zeros(py, vec![n, width], false)
+        };
+        let env = VectorEnv {
+            observations: PyArray2::zeros(py, [n, layout.len], false).unbind(),
+            masks: PyArray2::zeros(py, [n, actions], false).unbind(),
+            rewards: rewards.unbind(),
+            terminations: PyArray1::from_vec(py, vec![false; n]).unbind(),
+            truncations: PyArray1::from_vec(py, vec![false; n]).unbind(),
+            seats: PyArray1::zeros(py, n, false).unbind(),
+            inner: Mutex::new(inner),
+            game,
+        };
+        env.fill(py, |e, b| e.reset(None, b))?;
+        Ok(env)
+    }
+
+    /// Every env back to episode 0 (of `seed` if given): `(observations, infos)`.
+    #[pyo3(signature = (seed = None))]
+    fn reset<'py>(
+        &self,
+        py: Python<'py>,
+        seed: Option<Seed>,
+    ) -> PyResult<(Py<PyArray2<f32>>, Bound<'py, PyDict>)> {
+        let seed = seed.map(|s| s.0);
+        self.fill(py, move |e, b| e.reset(seed, b))?;
+        Ok((self.observations.clone_ref(py), self.infos(py)?))
+    }
+
+    /// Applies `actions[i]` (for env `i`'s seat to move) in every env:
+    /// `(observations, rewards, terminations, truncations, infos)`. Unless every action
+    /// is legal the step is refused with a `SpielwerkError` naming the env, and no env moves.
+    #[allow(clippy::type_complexity)]
+    fn step<'py>(
+        &self,
+        py: Python<'py>,
+        actions: &Bound<'py, PyAny>,
+    ) -> PyResult<(
+        Py<PyArray2<f32>>,
+        Py<PyArrayDyn<f32>>,
+        Py<PyArray1<bool>>,
+        Py<PyArray1<bool>>,
+        Bound<'py, PyDict>,
+    )> {
+        let actions: Vec<i64> = match actions.cast::<PyArray1<i64>>() {
+            Ok(a) if a.is_c_contiguous() => a.readonly().as_slice().expect("contiguous").to_vec(),
+            _ => actions.extract().map_err(|_| {
+                invalid_argument(
+                    py,
+                    "actions must be a 1-D array or sequence of integers, one per env".into(),
+                )
+            })?,
+        };
+        self.fill(py, move |e, b| e.step(&actions, b))?;
+        Ok((
+            self.observations.clone_ref(py),
+            self.rewards.clone_ref(py),
+            self.terminations.clone_ref(py),
+            self.truncations.clone_ref(py),
+            self.infos(py)?,
+        ))
+    }
+
+    /// A copy of env `index`'s position (a `State` dealt from its episode's seed).
+    fn state(&self, py: Python<'_>, index: Int) -> PyResult<State> {
+        let snapshot = usize::try_from(index.0)
+            .ok()
+            .and_then(|i| lock(py, &self.inner).snapshot(i));
+        let Some((bytes, seed)) = snapshot else {
+            let n = lock(py, &self.inner).num_envs();
+            return Err(invalid_argument(
+                py,
+                format!("env {}: the envs are 0 to {}", index.0, n - 1),
+            ));
+        };
+        let state = self
+            .game
+            .get()
+            .inner
+            .deserialize_snapshot(&bytes)
+            .map_err(err(py))?;
+        Ok(State::new(py, &self.game, state, Deal::Seed(seed)))
+    }
+
+    /// The seed episode `episode` of env `index` is dealt from, under the base `seed`.
+    #[staticmethod]
+    fn episode_seed(seed: Seed, index: Seed, episode: Seed) -> u64 {
+        spielwerk_core::vector::episode_seed(seed.0, index.0, episode.0)
+    }
+
+    #[getter]
+    fn num_envs(&self, py: Python<'_>) -> usize {
+        lock(py, &self.inner).num_envs()
+    }
+
+    #[getter]
+    fn game(&self, py: Python<'_>) -> Py<Game> {
+        self.game.clone_ref(py)
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> String {
+        format!(
+            "<spielwerk.VectorEnv {} × {}>",
+            lock(py, &self.inner).num_envs(),
+            self.game.get().inner.name()
+        )
+    }
+}

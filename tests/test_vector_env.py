@@ -1,0 +1,133 @@
+"""`spielwerk.VectorEnv`: its games equal the same seeded games stepped one by one in
+Python, whatever the thread count; masks equal `legal_actions_mask`; observations equal
+`observation_tensor`; autoreset deals episode k+1 from `VectorEnv.episode_seed`; opponents
+leave seat 0 to move; a step with an illegal action is refused whole."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+import spielwerk
+
+GAMES = spielwerk.list_games()
+N_ENVS = 6
+STEPS = 120
+
+
+def choose(masks: npt.NDArray[np.uint8], rng: np.random.Generator) -> npt.NDArray[np.int64]:
+    """A uniformly random legal action per row of `masks`."""
+    actions: npt.NDArray[np.int64] = (rng.random(masks.shape) * masks).argmax(axis=1)
+    return actions
+
+
+def check_row(
+    env: spielwerk.VectorEnv, i: int, state: spielwerk.State, obs: np.ndarray, info: dict[str, Any]
+) -> None:
+    seat = state.current_player()
+    assert info["seat"][i] == seat
+    np.testing.assert_array_equal(obs[i], state.observation_tensor(seat))
+    np.testing.assert_array_equal(info["action_mask"][i].astype(bool), state.legal_actions_mask(seat))
+    assert env.state(i) == state
+
+
+@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("threads", [1, 2, 3])
+def test_the_envs_are_the_seeded_games_stepped_one_by_one(name: str, threads: int) -> None:
+    game = spielwerk.load_game(name)
+    env = spielwerk.VectorEnv(game, N_ENVS, seed=9, threads=threads)
+    episodes = [0] * N_ENVS
+    states = [game.new_initial_state(spielwerk.VectorEnv.episode_seed(9, i, 0)) for i in range(N_ENVS)]
+    obs, info = env.reset()
+    assert obs.shape == (N_ENVS, *game.observation_tensor_shape())
+    assert info["action_mask"].dtype == np.uint8
+    for i, s in enumerate(states):
+        check_row(env, i, s, obs, info)
+    rng = np.random.default_rng(threads)
+    ended = 0
+    for _ in range(STEPS):
+        actions = choose(info["action_mask"], rng)
+        obs, rewards, terminated, truncated, info = env.step(actions)
+        assert rewards.shape == (N_ENVS, game.num_players())
+        assert not truncated.any()
+        for i in range(N_ENVS):
+            states[i].apply_action(int(actions[i]))
+            np.testing.assert_array_equal(rewards[i], np.array(states[i].rewards(), dtype=np.float32))
+            assert terminated[i] == states[i].is_terminal()
+            if terminated[i]:
+                ended += 1
+                episodes[i] += 1
+                states[i] = game.new_initial_state(spielwerk.VectorEnv.episode_seed(9, i, episodes[i]))
+            check_row(env, i, states[i], obs, info)
+    if name in ("schotten_totten", "the_game"):
+        assert ended > 0, "autoreset was reached"
+    # reset() starts every env at episode 0 again.
+    obs, _ = env.reset()
+    np.testing.assert_array_equal(
+        obs[0], game.new_initial_state(spielwerk.VectorEnv.episode_seed(9, 0, 0)).observation_tensor()
+    )
+
+
+@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("opponents", ["random", "heuristic"])
+def test_opponents_play_inside_the_step_the_same_on_any_thread_count(name: str, opponents: str) -> None:
+    runs = []
+    for threads in (1, 2):
+        env = spielwerk.VectorEnv(name, N_ENVS, seed=4, opponents=opponents, threads=threads)
+        obs, info = env.reset()
+        rng = np.random.default_rng(0)
+        trace = []
+        for _ in range(60):
+            assert (info["seat"] == 0).all()
+            for i in range(N_ENVS):
+                state = env.state(i)
+                assert 0 in state.seats_to_move()
+                np.testing.assert_array_equal(
+                    info["action_mask"][i].astype(bool), state.legal_actions_mask(0)
+                )
+                np.testing.assert_array_equal(obs[i], state.observation_tensor(0))
+            obs, rewards, terminated, _, info = env.step(choose(info["action_mask"], rng))
+            assert rewards.shape == (N_ENVS,)
+            trace.append((obs.copy(), rewards.copy(), terminated.copy()))
+        runs.append(trace)
+    for (o1, r1, t1), (o2, r2, t2) in zip(*runs, strict=True):
+        np.testing.assert_array_equal(o1, o2)
+        np.testing.assert_array_equal(r1, r2)
+        np.testing.assert_array_equal(t1, t2)
+
+
+def test_an_illegal_action_is_refused_and_no_env_moves() -> None:
+    env = spielwerk.VectorEnv("schotten_totten", 4, seed=1)
+    _, info = env.reset()
+    before = [env.state(i) for i in range(4)]
+    actions = info["action_mask"].argmax(axis=1)
+    bad = actions.copy()
+    bad[2] = int(np.flatnonzero(info["action_mask"][2] == 0)[0])
+    with pytest.raises(spielwerk.SpielwerkError, match="env 2"):
+        env.step(bad)
+    with pytest.raises(spielwerk.SpielwerkError, match="one action per env"):
+        env.step(actions[:3])
+    with pytest.raises(spielwerk.SpielwerkError, match="outside"):
+        env.step(np.full(4, 10**6))
+    assert [env.state(i) for i in range(4)] == before
+    env.step(actions)
+    assert [env.state(i) for i in range(4)] != before
+
+
+def test_bad_arguments_are_refused() -> None:
+    for kwargs in (
+        {"n_envs": 0},
+        {"n_envs": -1},
+        {"n_envs": 2, "threads": 0},
+        {"n_envs": 2, "opponents": "ismcts"},
+    ):
+        with pytest.raises(spielwerk.SpielwerkError):
+            spielwerk.VectorEnv("dog", **kwargs)
+    with pytest.raises(spielwerk.UnknownGameError):
+        spielwerk.VectorEnv("chess", 2)
+    env = spielwerk.VectorEnv("dog", 2)
+    with pytest.raises(spielwerk.SpielwerkError, match="envs are 0 to 1"):
+        env.state(2)
+    assert env.num_envs == 2 and env.game == spielwerk.load_game("dog")
