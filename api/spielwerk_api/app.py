@@ -74,6 +74,8 @@ class Settings:
     workers: int = 1
     stream_poll_s: float = 1.0
     pg_stream_poll_s: float = 15.0
+    # An idle event stream sends a comment (a heartbeat) this often.
+    stream_heartbeat_s: float = 15.0
     # How often the server looks for matches a match rule has ended (C11, D13).
     sweep_interval_s: float = 1.0
     migrate: bool = True
@@ -103,6 +105,7 @@ class Settings:
             max_streams_per_match=int(os.environ.get("SPIELWERK_MAX_STREAMS_PER_MATCH", 512)),
             workers=int(os.environ.get("SPIELWERK_WORKERS", 1)),
             stream_poll_s=float(os.environ.get("SPIELWERK_STREAM_POLL_S", 1.0)),
+            stream_heartbeat_s=float(os.environ.get("SPIELWERK_STREAM_HEARTBEAT_S", 15.0)),
             migrate=os.environ.get("SPIELWERK_MIGRATE", "1") != "0",
             client_rate_per_s=float(os.environ.get("SPIELWERK_CLIENT_RATE_PER_S", 100.0)),
             client_burst=int(os.environ.get("SPIELWERK_CLIENT_BURST", 1000)),
@@ -217,6 +220,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             max_per_match=settings.max_streams_per_match,
             channels=channels,
             poll_s=stream_poll_s(settings),
+            heartbeat_s=settings.stream_heartbeat_s,
         )
         holder["matches"] = service
         holder["streams"] = streams

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 from collections.abc import AsyncGenerator
 from typing import Annotated, Any
 
@@ -21,7 +20,7 @@ from . import schemas
 from .matches import Match, Matches
 from .problems import language, problem_responses
 from .rules import legal_moves, rejection
-from .streams import Streams, Ticket
+from .streams import CHAT_BATCH, Streams, Ticket
 
 MatchId = Annotated[str, Parameter(description="the id POST /v1/matches answered", max_length=32)]
 
@@ -183,18 +182,39 @@ class MatchRoutes(Controller):
         id: MatchId,
     ) -> ServerSentEvent:
         m, seat = await self._seat(matches, request, id, required=False)
+        after = last_event_id(request.headers.get("last-event-id"))
         # Refused here, before the stream's answer begins, when the worker holds its most.
         ticket = streams.open(m)
-        return ServerSentEvent(stream(matches, ticket, m, seat))
+        return ServerSentEvent(stream(matches, streams, ticket, m, seat, after))
+
+
+def last_event_id(value: str | None) -> tuple[int, int] | None:
+    """The version and message a reconnecting client saw last (``id:`` of its last event,
+    ``VERSION-MESSAGE``); ``None`` for a first connection or an id this server never sent."""
+    if not value:
+        return None
+    version, _, chat = value.strip().partition("-")
+    if not version.isdigit() or not (chat.isdigit() or chat == "") or len(value) > 40:
+        return None
+    return int(version), int(chat or 0)
 
 
 async def stream(
-    matches: Matches, ticket: Ticket, m: Match, seat: int | None
+    matches: Matches,
+    streams: Streams,
+    ticket: Ticket,
+    m: Match,
+    seat: int | None,
+    after: tuple[int, int] | None,
 ) -> AsyncGenerator[ServerSentEventMessage, None]:
-    """The seat's view now, then one event per new version, and the table talk.
+    """The seat's view now, then one event per new version, and the table talk; with
+    ``after`` (``Last-Event-ID``), every version and message after it instead. Every event
+    has the id ``VERSION-MESSAGE`` of the newest of each sent so far. Once the match is
+    over and every version is sent: an ``end`` event, and the stream closes.
 
     Notes only say that something happened (never what a seat sees): each stream builds its
-    own seat's view. An idle stream waits for a note and costs nothing (``streams.py``).
+    own seat's view. An idle stream waits for a note and costs nothing but a heartbeat
+    comment every ``streams.heartbeat_s`` (``streams.py``).
     """
     watch = ticket.watch
 
@@ -206,35 +226,47 @@ async def stream(
 
     present = asyncio.create_task(keep_present()) if seat is not None else None
     try:
-        # The first event once notes of other workers reach this stream (PostgreSQL's
-        # LISTEN), so that nothing said after it is missed.
+        # Notes of other workers reach this stream from here on (PostgreSQL's LISTEN):
+        # nothing stored after this is missed.
         await watch.ready.wait()
-        sent = m.version
-        said = watch.said
-        yield version_event(matches, m, seat, sent)
+        newest = await matches.last_chat(m.id)
+        watch.chat = max(watch.chat, newest)
+        if after is None:
+            said = newest
+            sent = m.version - 1  # the view now is the first event
+        else:
+            sent, said = min(after[0], m.version), after[1]
         while True:
-            if watch.said > said:
-                for note in watch.chats_after(said):
-                    yield ServerSentEventMessage(event="chat", data=json.dumps(note, separators=(",", ":")))
-                said = watch.said
-                continue
-            if watch.version > sent:
+            if watch.version > sent or m.version > sent:
                 m = await watch.latest(matches)
-                if m.recent and sent + 1 < min(m.recent):
-                    sent = min(m.recent) - 1  # too far behind: the versions in between are gone
-                while sent < m.version:
-                    sent += 1
-                    yield version_event(matches, m, seat, sent)
+                for version, snapshot in m.past(sent + 1):
+                    sent = version
+                    out = m.out(seat, matches.clock.now(), version, snapshot)
+                    data = schemas.encode(out).decode()
+                    yield ServerSentEventMessage(event="version", id=f"{sent}-{said}", data=data)
                 continue
-            await watch.changed.wait()
+            if watch.chat > said:
+                for msg in await matches.chat_log(m.id, said, CHAT_BATCH):
+                    said = msg.id
+                    data = schemas.encode(msg).decode()
+                    yield ServerSentEventMessage(event="chat", id=f"{sent}-{said}", data=data)
+                if said < watch.chat and not await matches.chat_log(m.id, said, 1):
+                    said = watch.chat  # (a note of a message whose match was deleted)
+                continue
+            if m.status != "running":
+                result = m.out(None, 0).result
+                end = schemas.StreamEnd(status=m.status, version=m.version, result=result)  # type: ignore[arg-type]
+                data = schemas.encode(end).decode()
+                yield ServerSentEventMessage(event="end", id=f"{sent}-{said}", data=data)
+                return
+            changed = watch.changed
+            try:
+                await asyncio.wait_for(changed.wait(), streams.heartbeat_s)
+            except TimeoutError:
+                yield ServerSentEventMessage(comment="heartbeat", data=None)
     finally:
         ticket.release()
         if present is not None:
             present.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await present
-
-
-def version_event(matches: Matches, m: Match, seat: int | None, version: int) -> ServerSentEventMessage:
-    out = m.out(seat, matches.clock.now(), version)
-    return ServerSentEventMessage(event="version", id=version, data=schemas.encode(out).decode())

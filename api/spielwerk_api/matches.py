@@ -18,7 +18,7 @@ import math
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
@@ -238,6 +238,29 @@ class Match:
         """The state and last move of a recent version (the latest if it is no longer kept)."""
         return self.recent.get(version, (self.state, self.last_move, self.last_is_action))
 
+    def past(self, first: int) -> Iterator[tuple[int, tuple[spielwerk.State, str | None, bool]]]:
+        """Every version from ``first`` to the latest with its state and last move: from the
+        versions kept (``recent``), else rebuilt from the stored plies, in one pass."""
+        first = max(first, 0)
+        if all(v in self.recent for v in range(first, self.version + 1)):
+            for v in range(first, self.version + 1):
+                yield v, self.recent[v]
+            return
+        state = self.game.new_initial_state(self.seed)
+        last: tuple[str | None, bool] = (None, False)
+        if first == 0:
+            yield 0, (state.clone(), None, False)
+        for v, ply in enumerate(self.plies, start=1):
+            if v == self.version:
+                break  # the latest version is the match's own (with how it ended)
+            assert ply.kind == "move" and ply.action is not None and ply.seat is not None
+            last = (state.action_to_string(ply.action), True)
+            state.apply_action(ply.action, ply.seat)
+            if v >= first:
+                yield v, (self.recent.get(v) or (state.clone(), *last))
+        if self.version >= max(first, 1):
+            yield self.version, (self.state, self.last_move, self.last_is_action)
+
     # -- results --------------------------------------------------------------------
 
     def ending(self, kind: str, seat: int | None) -> dict[str, Any]:
@@ -306,9 +329,19 @@ class Match:
 
     # -- what a seat sees -------------------------------------------------------------
 
-    def out(self, seat: int | None, now: float, version: int | None = None) -> schemas.MatchOut:
+    def out(
+        self,
+        seat: int | None,
+        now: float,
+        version: int | None = None,
+        snapshot: tuple[spielwerk.State, str | None, bool] | None = None,
+    ) -> schemas.MatchOut:
+        """What ``seat`` sees at ``version`` (the latest by default); ``snapshot`` is that
+        version's state and last move where the caller has it (``past``)."""
         latest = version is None or version == self.version
-        if version is None:
+        if snapshot is not None:
+            state, last_move, is_action = snapshot
+        elif version is None:
             state, last_move, is_action = self.state, self.last_move, self.last_is_action
         else:
             state, last_move, is_action = self.at(version)
@@ -1052,20 +1085,31 @@ class Matches:
             reason = engine_fields(refused, lang)["reason"]
             raise Problem(422, refused.code, f"{refused.rule}: {reason}", rule=refused.rule)
         now = self.clock.now()
+        row = ChatRow(match_id=match_id, seat=seat, text=text, at=now)
         async with self.writing() as session:
-            session.add(ChatRow(match_id=match_id, seat=seat, text=text, at=now))
-        msg = schemas.ChatOut(seat=seat, text=text, at=now)
-        await self.publish(match_id, {"kind": "chat", "seat": seat, "text": text, "at": now})
-        return msg
+            session.add(row)
+            await session.flush()
+        # Like a version, the note says only that message `row.id` was said: every stream
+        # reads it from the database (streams.py), so it reaches the streams of all workers.
+        await self.publish(match_id, {"kind": "chat", "chat": row.id})
+        return schemas.ChatOut(seat=seat, text=text, at=now, id=row.id)
 
-    async def chat_log(self, match_id: str) -> list[schemas.ChatOut]:
+    async def chat_log(
+        self, match_id: str, after: int = 0, limit: int | None = None
+    ) -> list[schemas.ChatOut]:
+        """The table talk of the match in order, after message ``after`` (at most ``limit``)."""
+        query = select(ChatRow).where(ChatRow.match_id == match_id, ChatRow.id > after).order_by(ChatRow.id)
+        if limit is not None:
+            query = query.limit(limit)
         async with self.sessions() as session:
-            rows = (
-                await session.execute(
-                    select(ChatRow).where(ChatRow.match_id == match_id).order_by(ChatRow.id)
-                )
-            ).scalars()
-            return [schemas.ChatOut(seat=r.seat, text=r.text, at=r.at) for r in rows]
+            rows = (await session.execute(query)).scalars()
+            return [schemas.ChatOut(seat=r.seat, text=r.text, at=r.at, id=r.id) for r in rows]
+
+    async def last_chat(self, match_id: str) -> int:
+        """The id of the match's latest message (0: none yet)."""
+        async with self.sessions() as session:
+            last = await session.execute(select(func.max(ChatRow.id)).where(ChatRow.match_id == match_id))
+            return int(last.scalar() or 0)
 
     # -- the match rules, enforced without any request ----------------------------------
 

@@ -246,6 +246,16 @@ class ChatOut(Struct):
     seat: int
     text: str
     at: float
+    # The message's number: increasing within a match (the event stream's ids carry it).
+    id: int = 0
+
+
+class StreamEnd(Struct):
+    """The event stream's last event: the match is over."""
+
+    status: Literal["finished", "aborted"]
+    version: int
+    result: MatchResult | None
 
 
 class ReplayAction(Struct):
