@@ -22,6 +22,7 @@ from litestar import Litestar, get
 from litestar._openapi.schema_generation.plugins.struct import StructSchemaPlugin
 from litestar.channels import ChannelsPlugin
 from litestar.channels.backends.base import ChannelsBackend
+from litestar.config.cors import CORSConfig
 from litestar.di import Provide
 from litestar.enums import ScopeType
 from litestar.openapi import OpenAPIConfig
@@ -84,6 +85,9 @@ class Settings:
     # above that rate; beyond, 429 with Retry-After. 0 switches the limit off.
     client_rate_per_s: float = 100.0
     client_burst: int = 1000
+    # Origins whose pages may call the API across sites (CORS); none by default, so CORS
+    # stays off and cookie-authenticated writes come from this site's own pages only.
+    cors_origins: list[str] = field(default_factory=list)
     # Search, cache, bot-match, retention and heartbeat limits (matches.Limits).
     limits: Limits = field(default_factory=Limits)
 
@@ -109,6 +113,9 @@ class Settings:
             migrate=os.environ.get("SPIELWERK_MIGRATE", "1") != "0",
             client_rate_per_s=float(os.environ.get("SPIELWERK_CLIENT_RATE_PER_S", 100.0)),
             client_burst=int(os.environ.get("SPIELWERK_CLIENT_BURST", 1000)),
+            cors_origins=[
+                o.strip() for o in os.environ.get("SPIELWERK_CORS_ORIGINS", "").split(",") if o.strip()
+            ],
             limits=limits,
         )
 
@@ -226,6 +233,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         holder["streams"] = streams
         app.state.matches = service
         app.state.streams = streams
+        app.state.cors_origins = frozenset(settings.cors_origins)
         tasks = [asyncio.create_task(sweep_forever(service, settings.sweep_interval_s))]
         if streams.poll_s > 0:
             tasks.append(asyncio.create_task(streams.poll_forever()))
@@ -283,6 +291,16 @@ def create_app(settings: Settings | None = None) -> Litestar:
         middleware=[client_limit],
         exception_handlers=EXCEPTION_HANDLERS,
         request_max_body_size=settings.max_body_bytes,
+        cors_config=(
+            CORSConfig(
+                allow_origins=settings.cors_origins,
+                allow_methods=["GET", "POST", "HEAD"],
+                allow_headers=["Authorization", "Content-Type", "Accept-Language", "Last-Event-ID"],
+                expose_headers=["Location", "Retry-After"],
+            )
+            if settings.cors_origins
+            else None
+        ),
         openapi_config=OpenAPIConfig(
             title="spielwerk",
             version="1",

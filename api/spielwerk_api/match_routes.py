@@ -1,7 +1,13 @@
 """Match routes: seats guarded by tokens, moves, checks, resigning, chat, events, replays.
 
-A request names its seat with ``Authorization: Bearer <token>``; without a token it sees
-what a spectator sees (the engine's ``public_view``). Writes need the token.
+A request names its seat with ``Authorization: Bearer <token>`` (programs) or with the seat
+cookie its invitation link set (browsers: an ``EventSource`` sends no header); without
+either it sees what a spectator sees (the engine's ``public_view``). Writes need the token.
+
+The cookie is ``HttpOnly``, ``SameSite=Strict`` and scoped to the match's path, so a browser
+sends it only to that match and never with a request another site starts; a write that
+carries only the cookie is refused besides when its ``Origin`` or ``Sec-Fetch-Site`` names
+another site.
 """
 
 from __future__ import annotations
@@ -11,14 +17,15 @@ import contextlib
 from collections.abc import AsyncGenerator
 from typing import Annotated, Any
 
-from litestar import Controller, Request, get, post
+from litestar import Controller, Request, Response, get, post
+from litestar.datastructures import Cookie
 from litestar.di import NamedDependency
 from litestar.params import JSONBody, Parameter
-from litestar.response import ServerSentEvent, ServerSentEventMessage
+from litestar.response import Redirect, ServerSentEvent, ServerSentEventMessage
 
 from . import schemas
 from .matches import Match, Matches
-from .problems import language, problem_responses
+from .problems import Problem, language, problem_responses
 from .rules import legal_moves, rejection
 from .streams import CHAT_BATCH, Streams, Ticket
 
@@ -29,8 +36,69 @@ MatchId = Annotated[str, Parameter(description="the id POST /v1/matches answered
 SEAT_PROBLEMS = problem_responses(401, 403, 404)
 
 
+# The seat cookie's name; its path is the match's (``/v1/matches/{id}``).
+SEAT_COOKIE = "spielwerk_seat"
+# How long a browser keeps the seat cookie (a match with clocks ends long before).
+SEAT_COOKIE_S = 7 * 86_400
+WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
 def authorization(request: Request[Any, Any, Any]) -> str | None:
-    return request.headers.get("authorization")
+    """The seat's credentials as ``Bearer <token>``: the header, else the seat cookie (after
+    the cross-site checks of a write)."""
+    header = request.headers.get("authorization")
+    if header is not None:
+        return header
+    token = request.cookies.get(SEAT_COOKIE)
+    if not token:
+        return None
+    if request.method in WRITES:
+        refuse_cross_site(request)
+    return f"Bearer {token}"
+
+
+def own_origin(request: Request[Any, Any, Any]) -> str:
+    return f"{request.url.scheme}://{request.headers.get('host', '')}"
+
+
+def refuse_cross_site(request: Request[Any, Any, Any]) -> None:
+    """A write that names its seat by the cookie comes from this site's pages only (or from
+    an origin the operator allowed: ``Settings.cors_origins``)."""
+    fetch_site = request.headers.get("sec-fetch-site")
+    if fetch_site is not None and fetch_site not in ("same-origin", "none"):
+        raise Problem(
+            403,
+            "cross_site",
+            "a write with the seat cookie must come from this site's own pages"
+            f" (Sec-Fetch-Site: {fetch_site[:20]}); programs send 'Authorization: Bearer <token>'",
+        )
+    origin = request.headers.get("origin")
+    allowed = getattr(request.app.state, "cors_origins", ())
+    if origin is not None and origin != own_origin(request) and origin not in allowed:
+        raise Problem(
+            403,
+            "cross_site",
+            f"a write with the seat cookie must come from this site's own pages, not from '{origin[:80]}';"
+            " programs send 'Authorization: Bearer <token>'",
+        )
+
+
+def seat_cookie(request: Request[Any, Any, Any], match_id: str, token: str) -> Cookie:
+    return Cookie(
+        key=SEAT_COOKIE,
+        value=token,
+        path=f"/v1/matches/{match_id}",
+        max_age=SEAT_COOKIE_S,
+        httponly=True,
+        samesite="strict",
+        secure=request.url.scheme == "https",
+    )
+
+
+def invitation(match_id: str, seat: int, token: str) -> str:
+    """The link that takes the seat in a browser (``GET …/join``): it sets the seat cookie
+    and opens the match on the page."""
+    return f"/v1/matches/{match_id}/seats/{seat}/join?token={token}"
 
 
 class MatchRoutes(Controller):
@@ -48,7 +116,56 @@ class MatchRoutes(Controller):
         request: Request[Any, Any, Any],
         data: JSONBody[schemas.NewMatch],
     ) -> schemas.MatchCreated:
-        return await matches.create(data, request.client.host if request.client else None)
+        created = await matches.create(data, request.client.host if request.client else None)
+        for seat in created.seats:
+            if seat.token is not None:
+                seat.invitation = invitation(created.id, seat.seat, seat.token)
+        return created
+
+    @post(
+        "/{id:str}/seats/{seat:int}/join",
+        status_code=200,
+        summary="Take a seat in a browser: its token for the seat cookie of this match",
+        responses=problem_responses(403, 404, 413, 422),
+    )
+    async def join(
+        self,
+        matches: NamedDependency[Matches],
+        request: Request[Any, Any, Any],
+        id: MatchId,
+        seat: Annotated[int, Parameter(ge=0, le=7)],
+        data: JSONBody[schemas.JoinBody],
+    ) -> Response[schemas.Joined]:
+        refuse_cross_site(request)  # no other site puts its seat into this browser
+        m = await matches.known(id)
+        if matches.seat_of(m, f"Bearer {data.token}", required=True) != seat:
+            raise Problem(403, "wrong_token", f"this token opens no seat {seat} of this match")
+        return Response(schemas.Joined(id=id, seat=seat), cookies=[seat_cookie(request, id, data.token)])
+
+    @get(
+        "/{id:str}/seats/{seat:int}/join",
+        status_code=303,
+        summary="The invitation link: sets the seat cookie and opens the match on the page",
+        responses=problem_responses(403, 404),
+    )
+    async def invited(
+        self,
+        matches: NamedDependency[Matches],
+        request: Request[Any, Any, Any],
+        id: MatchId,
+        seat: Annotated[int, Parameter(ge=0, le=7)],
+        token: Annotated[str, Parameter(max_length=200, description="the seat's token")],
+    ) -> Redirect:
+        m = await matches.known(id)
+        if matches.seat_of(m, f"Bearer {token}", required=True) != seat:
+            raise Problem(403, "wrong_token", f"this token opens no seat {seat} of this match")
+        return Redirect(
+            f"/#/match/{id}",
+            status_code=303,
+            cookies=[seat_cookie(request, id, token)],
+            # The link (with the token) is no page's referrer, nor kept by any cache.
+            headers={"Referrer-Policy": "no-referrer", "Cache-Control": "no-store"},
+        )
 
     async def _seat(
         self,

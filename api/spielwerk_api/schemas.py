@@ -198,6 +198,18 @@ class SeatOut(Struct):
     kind: Literal["person", "bot"]
     bot: str | None = None
     token: str | None = None
+    # The link that takes the seat in a browser (sets its cookie): GET it, or POST the token
+    # to it.
+    invitation: str | None = None
+
+
+class JoinBody(Struct, forbid_unknown_fields=True):
+    token: Annotated[str, Meta(min_length=1, max_length=200)]
+
+
+class Joined(Struct):
+    id: str
+    seat: int
 
 
 class MatchCreated(Struct):

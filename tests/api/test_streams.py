@@ -160,7 +160,7 @@ def test_a_reconnecting_stream_gets_every_version_and_message_it_missed(
         assert [v["last_move"] for v in versions] == texts
         chats = [(ident, d["text"]) for e, ident, d in got if e == "chat"]
         assert len(chats) == 1 and chats[0][1] == "links hoch"
-        assert got[-1][1] == f"3-{chats[0][0].split('-')[1]}"  # the newest of each
+        assert got[-1][1] == f"3-{str(chats[0][0]).split('-')[1]}"  # the newest of each
 
 
 def test_an_idle_stream_sends_heartbeats(quick: str) -> None:
