@@ -26,11 +26,13 @@ from litestar.config.cors import CORSConfig
 from litestar.di import Provide
 from litestar.enums import ScopeType
 from litestar.openapi import OpenAPIConfig
-from litestar.openapi.plugins import JsonRenderPlugin, ScalarRenderPlugin
-from litestar.openapi.spec import Schema, Server
+from litestar.openapi.plugins import JsonRenderPlugin, SwaggerRenderPlugin
+from litestar.openapi.spec import Components, Schema, SecurityScheme, Server
+from litestar.params import Parameter
 from litestar.response import File
 from litestar.static_files import create_static_files_router
 from litestar.types import ASGIApp, Receive, Scope, Send
+from openapi_ui_bundles import swagger_ui
 
 from . import db
 from .clock import Clock, SystemClock
@@ -47,6 +49,9 @@ DEFAULT_DATABASE = "sqlite:///spielwerk.db"
 
 # The web page: plain HTML, CSS and JavaScript modules, served as they are (no build step).
 STATIC = Path(__file__).parent / "static"
+# The documentation at /schema (Swagger UI) loads its scripts and styles from here, out of a
+# package: it works without internet.
+DOCS_ASSETS = "/schema-assets"
 
 
 @dataclass
@@ -280,6 +285,9 @@ def create_app(settings: Settings | None = None) -> Litestar:
             index,
             health,
             create_static_files_router(path="/static", directories=[STATIC]),
+            create_static_files_router(
+                path=DOCS_ASSETS, directories=[swagger_ui.static_path], include_in_schema=False
+            ),
         ],
         dependencies={
             "matches": Provide(provide_matches, sync_to_thread=False),
@@ -290,6 +298,15 @@ def create_app(settings: Settings | None = None) -> Litestar:
         on_startup=[open_matches],
         middleware=[client_limit],
         exception_handlers=EXCEPTION_HANDLERS,
+        # Every route answers in German or English (texts of the engine, problems).
+        parameters={
+            "accept_language": Parameter(
+                str | None,
+                header="Accept-Language",
+                required=False,
+                description="de (German) or en (English): the language of every text a person reads",
+            )
+        },
         request_max_body_size=settings.max_body_bytes,
         cors_config=(
             CORSConfig(
@@ -310,7 +327,29 @@ def create_app(settings: Settings | None = None) -> Litestar:
             ),
             path="/schema",
             servers=[Server(url="/")],
-            render_plugins=[ScalarRenderPlugin(), JsonRenderPlugin(path="/openapi.json")],
+            components=Components(
+                security_schemes={
+                    "bearer": SecurityScheme(
+                        type="http", scheme="bearer", description="a seat's token (POST /v1/matches)"
+                    ),
+                    "seatCookie": SecurityScheme(
+                        type="apiKey",
+                        name="spielwerk_seat",
+                        security_scheme_in="cookie",
+                        description="the seat cookie its invitation link sets (path /v1/matches/{id})",
+                    ),
+                }
+            ),
+            render_plugins=[
+                SwaggerRenderPlugin(
+                    path="/",
+                    js_url=f"{DOCS_ASSETS}/swagger-ui-bundle.js",
+                    css_url=f"{DOCS_ASSETS}/swagger-ui.css",
+                    standalone_preset_js_url=f"{DOCS_ASSETS}/swagger-ui-standalone-preset.js",
+                    favicon=f"<link rel='icon' type='image/png' href='{DOCS_ASSETS}/favicon-32x32.png'>",
+                ),
+                JsonRenderPlugin(path="/openapi.json"),
+            ],
         ),
     )
     app.max_header_bytes = settings.max_header_bytes

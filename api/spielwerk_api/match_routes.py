@@ -18,7 +18,7 @@ from collections.abc import AsyncGenerator
 from typing import Annotated, Any
 
 from litestar import Controller, Request, Response, get, post
-from litestar.datastructures import Cookie
+from litestar.datastructures import Cookie, ResponseHeader
 from litestar.di import NamedDependency
 from litestar.params import JSONBody, Parameter
 from litestar.response import Redirect, ServerSentEvent, ServerSentEventMessage
@@ -34,6 +34,21 @@ MatchId = Annotated[str, Parameter(description="the id POST /v1/matches answered
 
 # What a route that reads a seat's token may answer besides its own problems.
 SEAT_PROBLEMS = problem_responses(401, 403, 404)
+
+
+EVENTS_DOC = """The text/event-stream format (HTML's server-sent events). Events:
+
+- `version`: data is the match as the seat sees it at that version (`MatchOut`), one event
+  per version in order; the first is the version now.
+- `chat`: data is a message of the table talk (`ChatOut`).
+- `end`: data is `{status, version, result}` once the match is over and every version is
+  sent; then the stream closes (a client does not reconnect).
+
+Every event has `id: VERSION-MESSAGE`, the newest version and message id sent so far; a
+client that reconnects with `Last-Event-ID` gets every version and message after it (an
+`EventSource` does that by itself). An idle stream sends a comment (`: heartbeat`) every
+15 s. Browsers name the seat by the cookie of its invitation link (`GET
+/v1/matches/{id}/seats/{seat}/join`), programs by `Authorization: Bearer`."""
 
 
 # The seat cookie's name; its path is the match's (``/v1/matches/{id}``).
@@ -104,23 +119,30 @@ def invitation(match_id: str, seat: int, token: str) -> str:
 class MatchRoutes(Controller):
     path = "/v1/matches"
     tags = ("matches",)
+    # A seat is named by its token (Bearer) or its cookie; without either: a spectator.
+    security = ({"bearer": []}, {"seatCookie": []}, {})
 
     @post(
         "/",
+        status_code=201,
         summary="Start a match; each person seat gets a secret token, shown only here",
         responses=problem_responses(404, 413, 422, 429),
+        response_headers=[
+            ResponseHeader(name="Location", description="the new match", documentation_only=True)
+        ],
+        security=[{}],
     )
     async def create(
         self,
         matches: NamedDependency[Matches],
         request: Request[Any, Any, Any],
         data: JSONBody[schemas.NewMatch],
-    ) -> schemas.MatchCreated:
+    ) -> Response[schemas.MatchCreated]:
         created = await matches.create(data, request.client.host if request.client else None)
         for seat in created.seats:
             if seat.token is not None:
                 seat.invitation = invitation(created.id, seat.seat, seat.token)
-        return created
+        return Response(created, status_code=201, headers={"Location": f"/v1/matches/{created.id}"})
 
     @post(
         "/{id:str}/seats/{seat:int}/join",
@@ -259,6 +281,9 @@ class MatchRoutes(Controller):
         status_code=201,
         summary="The Game's table talk: no numbers (T7)",
         responses=problem_responses(401, 403, 404, 409, 413, 422),
+        response_headers=[
+            ResponseHeader(name="Location", description="the message said", documentation_only=True)
+        ],
     )
     async def chat(
         self,
@@ -266,10 +291,28 @@ class MatchRoutes(Controller):
         request: Request[Any, Any, Any],
         id: MatchId,
         data: JSONBody[schemas.ChatBody],
-    ) -> schemas.ChatOut:
+    ) -> Response[schemas.ChatOut]:
         _, seat = await self._seat(matches, request, id, required=True, fresh=False)
         assert seat is not None
-        return await matches.chat(id, seat, data.text, language(request))
+        said = await matches.chat(id, seat, data.text, language(request))
+        return Response(said, status_code=201, headers={"Location": f"/v1/matches/{id}/chat/{said.id}"})
+
+    @get(
+        "/{id:str}/chat/{message:int}",
+        summary="One message said at the table, by its id",
+        responses=problem_responses(404),
+    )
+    async def chat_message(
+        self,
+        matches: NamedDependency[Matches],
+        id: MatchId,
+        message: Annotated[int, Parameter(ge=1, le=2**62)],
+    ) -> schemas.ChatOut:
+        await matches.known(id)
+        found = await matches.chat_log(id, message - 1, 1)
+        if not found or found[0].id != message:
+            raise Problem(404, "unknown_message", f"match '{id}' has no message {message}")
+        return found[0]
 
     @get("/{id:str}/chat", summary="Every message said at the table so far", responses=problem_responses(404))
     async def chat_log(self, matches: NamedDependency[Matches], id: MatchId) -> list[schemas.ChatOut]:
@@ -287,6 +330,7 @@ class MatchRoutes(Controller):
     @get(
         "/{id:str}/events",
         summary="Server-sent events: one per new version with the seat's view, and chat",
+        description=EVENTS_DOC,
         # Documents the stream as what it is (the default would claim JSON).
         media_type="text/event-stream",
         responses=problem_responses(401, 403, 404, 503),
@@ -297,9 +341,17 @@ class MatchRoutes(Controller):
         streams: NamedDependency[Streams],
         request: Request[Any, Any, Any],
         id: MatchId,
+        last_seen: Annotated[
+            str | None,
+            Parameter(
+                header="Last-Event-ID",
+                max_length=40,
+                description="the id of the last event received: the stream sends everything after it",
+            ),
+        ] = None,
     ) -> ServerSentEvent:
         m, seat = await self._seat(matches, request, id, required=False)
-        after = last_event_id(request.headers.get("last-event-id"))
+        after = last_event_id(last_seen)
         # Refused here, before the stream's answer begins, when the worker holds its most.
         ticket = streams.open(m)
         return ServerSentEvent(stream(matches, streams, ticket, m, seat, after))

@@ -167,6 +167,10 @@ class Match:
                     "reason": "end",
                     "text": self.state.result_text() or "",
                 }
+                # Dog's team points (D13), as the engine counts them for the result text.
+                points = self.state.public_view().get("outcome", {}).get("points")
+                if points is not None:
+                    self.result["points"] = points
         else:
             self.charge(ply.at)
             self.status = "aborted" if ply.kind == "aborted" else "finished"
@@ -360,7 +364,8 @@ class Match:
             version=self.version if version is None else version,
             status=status,  # type: ignore[arg-type]
             seat=seat,
-            current_player=state.current_player(),
+            # The engine's terminal marker whenever the match is over, however it ended.
+            current_player=state.current_player() if status == "running" else spielwerk.TERMINAL,
             seats_to_move=to_move,
             view=view,
             clocks=self.clocks_at(now),
@@ -718,7 +723,7 @@ class Matches:
         searching = bots_only and any(bots.searches(game.name, s["bot"]) for s in seats)
         if searching:
             await self._admit_bots_alone(client)
-        seed = spec.seed if spec.seed is not None else secrets.randbits(63)
+        seed = int(spec.seed) if spec.seed is not None else secrets.randbits(63)
         now = self.clock.now()
         match_id = secrets.token_hex(12)
         clock = (
@@ -1232,9 +1237,9 @@ class Matches:
             id=m.id,
             game=m.game.name,
             options=m.game.options(),
-            seed=m.seed,
-            initial_state=initial,
-            final_state=state.serialize(),
+            seed=str(m.seed),
+            initial_state=json.loads(initial),
+            final_state=json.loads(state.serialize()),
             actions=actions,
             result=result,
         )

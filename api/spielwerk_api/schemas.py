@@ -15,21 +15,24 @@ JSONObject = dict[str, Any]
 # A serialized state: `state.serialize()` (readable JSON) or `state.serialize_compact()`.
 StateText = Annotated[str, Meta(max_length=60_000, description="state.serialize() of the engine")]
 Seed = Annotated[int, Meta(ge=0, description="any integer 0 to 2^64 - 1")]
+# The same as a string of digits: JavaScript rounds numbers above 2^53, so answers send seeds
+# as strings, and requests may too.
+SeedText = Annotated[str, Meta(pattern="^[0-9]{1,20}$", description="an integer 0 to 2^64 - 1 in digits")]
 
 
 # -- stateless rule checks -----------------------------------------------------------
 
 
-def check_seed(seed: int | None, limit: int = 2**64) -> None:
+def check_seed(seed: int | str | None, limit: int = 2**64) -> None:
     # msgspec cannot bound integers beyond int64 in the schema, so the upper bound is here;
     # a ValueError in __post_init__ becomes a 400 naming the field.
-    if seed is not None and seed >= limit:
+    if seed is not None and int(seed) >= limit:
         raise ValueError(f"seed {str(seed)[:30]} is too large: seeds are integers from 0 to {limit - 1}")
 
 
 class NewBody(Struct, forbid_unknown_fields=True):
     options: JSONObject = field(default_factory=dict)
-    seed: Seed = 0
+    seed: Seed | SeedText = 0
 
     def __post_init__(self) -> None:
         check_seed(self.seed)
@@ -139,7 +142,7 @@ class BotMoveBody(Struct, forbid_unknown_fields=True):
     view: JSONObject
     options: JSONObject = field(default_factory=dict)
     params: JSONObject = field(default_factory=dict)
-    seed: Seed = 0
+    seed: Seed | SeedText = 0
 
     def __post_init__(self) -> None:
         check_seed(self.seed)
@@ -185,7 +188,7 @@ class NewMatch(Struct, forbid_unknown_fields=True):
     game: Annotated[str, Meta(max_length=64)]
     seats: Annotated[list[SeatSpec], Meta(min_length=1, max_length=8)]
     options: JSONObject = field(default_factory=dict)
-    seed: Seed | None = None
+    seed: Seed | SeedText | None = None
     clock: ClockSpec | None = None
     rules: MatchRules = field(default_factory=MatchRules)
 
@@ -284,9 +287,11 @@ class Replay(Struct):
     id: str
     game: str
     options: JSONObject
-    seed: int
-    initial_state: str
-    final_state: str
+    # A string: JavaScript would round seeds above 2^53.
+    seed: str
+    # The engine's serialized states (state.serialize()), as JSON objects.
+    initial_state: JSONObject
+    final_state: JSONObject
     actions: list[ReplayAction]
     result: MatchResult | None
 
