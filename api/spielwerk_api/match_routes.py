@@ -147,8 +147,8 @@ class MatchRoutes(Controller):
     @post(
         "/{id:str}/seats/{seat:int}/join",
         status_code=200,
-        summary="Take a seat in a browser: its token for the seat cookie of this match",
-        responses=problem_responses(403, 404, 413, 422),
+        summary="Take a seat: its token (or, for an open seat, none) for the seat cookie",
+        responses=problem_responses(403, 404, 409, 413, 422),
     )
     async def join(
         self,
@@ -159,10 +159,34 @@ class MatchRoutes(Controller):
         data: JSONBody[schemas.JoinBody],
     ) -> Response[schemas.Joined]:
         refuse_cross_site(request)  # no other site puts its seat into this browser
+        if data.token is None:
+            # An open seat from the lobby: its token, once, to whoever came first.
+            token = await matches.join(id, seat)
+            joined = schemas.Joined(id=id, seat=seat, token=token)
+            return Response(joined, cookies=[seat_cookie(request, id, token)])
         m = await matches.known(id)
-        if matches.seat_of(m, f"Bearer {data.token}", required=True) != seat:
+        try:
+            found = matches.seat_of(m, f"Bearer {data.token}", required=True)
+        except Problem:
+            await matches.taken_seats(m)
+            found = matches.seat_of(m, f"Bearer {data.token}", required=True)
+        if found != seat:
             raise Problem(403, "wrong_token", f"this token opens no seat {seat} of this match")
         return Response(schemas.Joined(id=id, seat=seat), cookies=[seat_cookie(request, id, data.token)])
+
+    @get(
+        "/",
+        summary="The lobby: matches waiting for a person, and recently finished ones with their replays",
+        responses=problem_responses(),
+        security=[{}],
+    )
+    async def lobby(
+        self,
+        matches: NamedDependency[Matches],
+        limit: Annotated[int, Parameter(ge=1, le=50, description="matches per list")] = 20,
+        offset: Annotated[int, Parameter(ge=0, le=10_000, description="matches skipped per list")] = 0,
+    ) -> schemas.Lobby:
+        return await matches.lobby(limit, offset)
 
     @get(
         "/{id:str}/seats/{seat:int}/join",
@@ -202,7 +226,14 @@ class MatchRoutes(Controller):
         # needs only the tokens, so it skips a database round trip (fresh=False). A read
         # decides the time first (C11).
         m = await matches.current(id) if fresh else await matches.known(id)
-        seat = matches.seat_of(m, authorization(request), required=required)
+        credentials = authorization(request)
+        try:
+            seat = matches.seat_of(m, credentials, required=required)
+        except Problem as wrong:
+            if wrong.code != "wrong_token" or not m.free_seats():
+                raise
+            await matches.taken_seats(m)  # an open seat taken on another worker meanwhile
+            seat = matches.seat_of(m, credentials, required=required)
         await matches.touch(m, seat)
         return m, seat
 

@@ -31,7 +31,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from . import bots, engine, schemas
 from .clock import Clock
-from .db import Base, ChatRow, MatchRow, OutageRow, PlyRow, PresenceRow, WorkerRow, inline_sqlite
+from .db import Base, ChatRow, MatchRow, OutageRow, PlyRow, PresenceRow, SeatJoinRow, WorkerRow, inline_sqlite
 from .problems import Problem, engine_fields
 
 log = logging.getLogger("spielwerk_api")
@@ -130,6 +130,10 @@ class Match:
 
     def persons(self) -> list[int]:
         return [s for s, spec in enumerate(self.seats) if spec["kind"] == "person"]
+
+    def free_seats(self) -> list[int]:
+        """Open person seats nobody has taken yet (as far as this worker knows)."""
+        return [s for s, spec in enumerate(self.seats) if spec.get("open") and self.token_hashes[s] is None]
 
     def to_move(self) -> list[int]:
         return [] if self.state.is_terminal() or self.status != "running" else self.state.seats_to_move()
@@ -490,8 +494,106 @@ class Matches:
             # stream wakes on the same note): a ply another one replayed meanwhile is done.
             if p.ply > m.version:
                 m.replay(Ply(p.kind, p.seat, p.action, p.at))
+        if cached is None and m.free_seats():
+            await self.taken_seats(m)
         self._keep(m)
         return m
+
+    async def taken_seats(self, m: Match) -> None:
+        """The open seats of ``m`` taken meanwhile (on any worker): their tokens' hashes."""
+        async with self.sessions() as session:
+            rows = (await session.execute(select(SeatJoinRow).where(SeatJoinRow.match_id == m.id))).scalars()
+            for r in rows:
+                m.token_hashes[r.seat] = r.token_hash
+
+    async def join(self, match_id: str, seat: int) -> str:
+        """Takes the open seat ``seat`` of the match: its new token. First come first served:
+        the primary key of ``seat_joins`` lets exactly one of two joins at once win, on any
+        number of workers; the other gets 409."""
+        m = await self.current(match_id)
+        if not 0 <= seat < m.n or not m.seats[seat].get("open"):
+            raise Problem(
+                409, "seat_not_open", f"seat {seat} of this match is not open to join; it needs its token"
+            )
+        taken = Problem(409, "seat_taken", f"seat {seat} was taken already")
+        if m.token_hashes[seat] is not None:
+            raise taken
+        self._running(m)
+        token = secrets.token_urlsafe(24)
+        now = self.clock.now()
+        try:
+            async with self.writing() as session:
+                session.add(SeatJoinRow(match_id=match_id, seat=seat, token_hash=hash_token(token), at=now))
+                await session.flush()
+                await session.execute(
+                    update(MatchRow).where(MatchRow.id == match_id).values(open_seats=MatchRow.open_seats - 1)
+                )
+                session.add(PresenceRow(match_id=match_id, seat=seat, last_seen=now))
+        except IntegrityError:
+            await self.taken_seats(m)
+            raise taken from None
+        m.token_hashes[seat] = hash_token(token)
+        return token
+
+    async def lobby(self, limit: int, offset: int) -> schemas.Lobby:
+        """Running matches with an open seat, and finished ones with a person, newest first."""
+        waiting = (
+            select(MatchRow)
+            .where(MatchRow.open_seats > 0, MatchRow.status == "running")
+            .order_by(MatchRow.created_at.desc())
+            .limit(limit)
+            .offset(offset)
+        )
+        ended = (
+            select(MatchRow)
+            .where(MatchRow.status != "running", MatchRow.bots_only.is_(False))
+            .order_by(MatchRow.created_at.desc())
+            .limit(limit)
+            .offset(offset)
+        )
+        async with self.sessions() as session:
+            open_rows = list((await session.execute(waiting)).scalars())
+            finished_rows = list((await session.execute(ended)).scalars())
+            ids = [r.id for r in open_rows]
+            joined = (
+                (
+                    await session.execute(
+                        select(SeatJoinRow.match_id, SeatJoinRow.seat).where(SeatJoinRow.match_id.in_(ids))
+                    )
+                ).all()
+                if ids
+                else []
+            )
+        taken = {(j.match_id, j.seat) for j in joined}
+
+        def listed(r: Any, free: list[int]) -> schemas.LobbyMatch:
+            finished = r.status != "running"
+            return schemas.LobbyMatch(
+                id=r.id,
+                game=r.game,
+                options=r.options,
+                status=r.status,
+                seats=[
+                    {"kind": s["kind"], **({"bot": s["bot"]} if s["kind"] == "bot" else {})} for s in r.seats
+                ],
+                free_seats=free,
+                clock=r.clock,
+                created_at=r.created_at,
+                result=schemas.MatchResult(**r.result) if finished and r.result else None,
+                replay=f"/v1/matches/{r.id}/replay" if finished else None,
+            )
+
+        return schemas.Lobby(
+            open=[
+                listed(
+                    r, [s for s, spec in enumerate(r.seats) if spec.get("open") and (r.id, s) not in taken]
+                )
+                for r in open_rows
+            ],
+            finished=[listed(r, []) for r in finished_rows],
+            limit=limit,
+            offset=offset,
+        )
 
     def _keep(self, m: Match) -> None:
         """Caches the match as the most recently used; the least recently used go beyond
@@ -717,8 +819,11 @@ class Matches:
                 bots.check(seat_spec.bot, game, seat_spec.params)
                 seats.append({"kind": "bot", "bot": seat_spec.bot, "params": seat_spec.params})
             else:
-                seats.append({"kind": "person"})
-        tokens = [secrets.token_urlsafe(24) if s["kind"] == "person" else None for s in seats]
+                seats.append({"kind": "person", "open": True} if seat_spec.open else {"kind": "person"})
+        tokens = [
+            secrets.token_urlsafe(24) if s["kind"] == "person" and not s.get("open") else None for s in seats
+        ]
+        open_seats = sum(1 for s in seats if s.get("open"))
         bots_only = all(s["kind"] == "bot" for s in seats)
         searching = bots_only and any(bots.searches(game.name, s["bot"]) for s in seats)
         if searching:
@@ -765,10 +870,16 @@ class Matches:
                     deadline=m.deadline(),
                     leave_s=spec.rules.leave_s,
                     bots_only=bots_only,
+                    open_seats=open_seats,
                 )
             )
             await session.flush()
-            session.add_all(PresenceRow(match_id=match_id, seat=p, last_seen=now) for p in m.persons())
+            # An open seat is present from when it is taken on (``join``).
+            session.add_all(
+                PresenceRow(match_id=match_id, seat=p, last_seen=now)
+                for p in m.persons()
+                if tokens[p] is not None
+            )
         self._keep(m)
         if searching:
             # Search bots alone: they play on in the background (such a game may take
@@ -780,7 +891,13 @@ class Matches:
             id=match_id,
             version=m.version,
             seats=[
-                schemas.SeatOut(seat=s, kind=kind["kind"], bot=kind.get("bot"), token=tokens[s])
+                schemas.SeatOut(
+                    seat=s,
+                    kind=kind["kind"],
+                    bot=kind.get("bot"),
+                    token=tokens[s],
+                    open=bool(kind.get("open")),
+                )
                 for s, kind in enumerate(seats)
             ],
         )

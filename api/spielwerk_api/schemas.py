@@ -158,7 +158,8 @@ class BotMove(Struct):
 
 
 class PersonSeat(Struct, tag="person", tag_field="kind", forbid_unknown_fields=True):
-    pass
+    # Open: no token now; anyone may take the seat from the lobby (GET /v1/matches).
+    open: bool = False
 
 
 class BotSeat(Struct, tag="bot", tag_field="kind", forbid_unknown_fields=True):
@@ -204,15 +205,41 @@ class SeatOut(Struct):
     # The link that takes the seat in a browser (sets its cookie): GET it, or POST the token
     # to it.
     invitation: str | None = None
+    # Open to anyone from the lobby (POST …/seats/{seat}/join without a token).
+    open: bool = False
 
 
 class JoinBody(Struct, forbid_unknown_fields=True):
-    token: Annotated[str, Meta(min_length=1, max_length=200)]
+    # The seat's token; without it, an open seat is taken (and its token handed out).
+    token: Annotated[str, Meta(min_length=1, max_length=200)] | None = None
 
 
 class Joined(Struct):
     id: str
     seat: int
+    # The token of an open seat just taken (shown only here); null when one was sent.
+    token: str | None = None
+
+
+class LobbyMatch(Struct):
+    id: str
+    game: str
+    options: JSONObject
+    status: Literal["running", "finished", "aborted"]
+    seats: list[JSONObject]
+    free_seats: list[int]
+    clock: JSONObject | None
+    created_at: float
+    result: MatchResult | None = None
+    # Finished matches: where their replay is.
+    replay: str | None = None
+
+
+class Lobby(Struct):
+    open: list[LobbyMatch]
+    finished: list[LobbyMatch]
+    limit: int
+    offset: int
 
 
 class MatchCreated(Struct):
