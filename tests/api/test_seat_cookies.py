@@ -73,7 +73,7 @@ def test_joining_by_post_and_wrong_tokens(client: TestClient[Litestar]) -> None:
     out = created(client)
     token = out["seats"][0]["token"]
     r = client.post(f"/v1/matches/{out['id']}/seats/0/join", json={"token": token})
-    assert r.status_code == 200 and r.json() == {"id": out["id"], "seat": 0}
+    assert r.status_code == 200 and r.json() == {"id": out["id"], "seat": 0, "token": None}
     assert cookie_of(r) == token
     client.cookies.clear()
     problem(client.post(f"/v1/matches/{out['id']}/seats/1/join", json={"token": token}), 403, "wrong_token")
