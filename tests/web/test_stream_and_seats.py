@@ -1,4 +1,4 @@
-"""The event-stream reader in the browser, resigning, and a spectator's screen."""
+"""The event stream in the browser (EventSource, the seat cookie), resigning, a spectator, the lobby."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import json
 from playwright.sync_api import Browser, Page, expect
 
 from .play import api, settled, start_match
+
 
 def test_the_page_stream_is_an_event_source_with_the_seat_cookie_and_ends_with_the_end(
     page: Page, server: str
@@ -74,3 +75,31 @@ def test_resigning_ends_the_match_and_a_spectator_sees_no_hand(
         expect(spectator.locator("#turn")).to_have_text("Die Partie ist vorbei.")
     finally:
         watcher.close()
+
+
+def test_the_lobby_lists_open_and_finished_matches_and_a_free_seat_is_taken(page: Page, server: str) -> None:
+    waiting = api(
+        server,
+        "/v1/matches",
+        body={
+            "game": "schotten_totten",
+            "seed": 6,
+            "seats": [{"kind": "bot"}, {"kind": "person", "open": True}],
+        },
+    )
+    done = api(
+        server, "/v1/matches", body={"game": "schotten_totten", "seed": 6, "seats": [{"kind": "person"}] * 2}
+    )
+    api(server, f"/v1/matches/{done['id']}/resign", done["seats"][0]["token"], body={})
+    page.goto("/")
+    entry = page.locator(f'#open-matches li[data-match="{waiting["id"]}"]')
+    expect(entry.locator("button.join")).to_have_text("Sitz 2 nehmen")
+    finished = page.locator(f'#finished-matches li[data-match="{done["id"]}"]')
+    expect(finished.locator("a.replay")).to_have_attribute("href", f"/v1/matches/{done['id']}/replay")
+    entry.locator("button.join").click()
+    page.wait_for_url(f"**/#/match/{waiting['id']}")
+    out = settled(page)
+    assert out["seat"] == "1"  # (the screen's data attribute)
+    expect(page.locator(".seat-line")).to_have_text("Du sitzt auf Sitz 2.")
+    # The seat is taken: the lobby no longer offers it.
+    assert waiting["id"] not in [m["id"] for m in api(server, "/v1/matches")["open"]]
