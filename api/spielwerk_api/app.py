@@ -28,7 +28,7 @@ from litestar.enums import ScopeType
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import JsonRenderPlugin, SwaggerRenderPlugin
 from litestar.openapi.spec import Components, Schema, SecurityScheme, Server
-from litestar.params import Parameter
+from litestar.params import HeaderParameter
 from litestar.response import File
 from litestar.static_files import create_static_files_router
 from litestar.types import ASGIApp, Receive, Scope, Send
@@ -300,9 +300,9 @@ def create_app(settings: Settings | None = None) -> Litestar:
         exception_handlers=EXCEPTION_HANDLERS,
         # Every route answers in German or English (texts of the engine, problems).
         parameters={
-            "accept_language": Parameter(
-                str | None,
-                header="Accept-Language",
+            "accept_language": HeaderParameter(
+                name="Accept-Language",
+                annotation=str | None,
                 required=False,
                 description="de (German) or en (English): the language of every text a person reads",
             )

@@ -20,7 +20,7 @@ from typing import Annotated, Any
 from litestar import Controller, Request, Response, get, post
 from litestar.datastructures import Cookie, ResponseHeader
 from litestar.di import NamedDependency
-from litestar.params import JSONBody, Parameter
+from litestar.params import HeaderParameter, JSONBody, Parameter
 from litestar.response import Redirect, ServerSentEvent, ServerSentEventMessage
 
 from . import schemas
@@ -374,8 +374,8 @@ class MatchRoutes(Controller):
         id: MatchId,
         last_seen: Annotated[
             str | None,
-            Parameter(
-                header="Last-Event-ID",
+            HeaderParameter(
+                name="Last-Event-ID",
                 max_length=40,
                 description="the id of the last event received: the stream sends everything after it",
             ),

@@ -533,8 +533,8 @@ def test_events_reach_streams_on_every_worker(server: str, database_url: str) ->
                 assert (kind, first["version"]) == ("version", 0)
                 streams.append((r, events))
 
-            # Table talk travels only through the channel (the streams' look at the
-            # database every few seconds never sends it): proof of LISTEN/NOTIFY.
+            # Table talk reaches the streams of both workers: through the channel at once
+            # (the look at the database every 15 s is only the fallback for lost notes).
             said = poster.post(
                 f"/v1/matches/{match_id}/chat",
                 json={"text": "careful with the low pile"},
