@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 import spielwerk
+import sqlalchemy
 from spielwerk.the_game import check_talk
 from sqlalchemy import and_, bindparam, case, delete, func, insert, select, update
 from sqlalchemy.engine import Connection
@@ -1209,6 +1210,12 @@ class Matches:
         now = self.clock.now()
         row = ChatRow(match_id=match_id, seat=seat, text=text, at=now)
         async with self.writing() as session:
+            if self.engine.dialect.name == "postgresql":
+                # Messages of one match are numbered in the order they commit (a stream that
+                # read up to message N must never find an N - 1 later): one at a time per match.
+                await session.execute(
+                    sqlalchemy.text("SELECT pg_advisory_xact_lock(hashtext(:m))"), {"m": match_id}
+                )
             session.add(row)
             await session.flush()
         # Like a version, the note says only that message `row.id` was said: every stream
