@@ -22,14 +22,17 @@ from litestar import Litestar, get
 from litestar._openapi.schema_generation.plugins.struct import StructSchemaPlugin
 from litestar.channels import ChannelsPlugin
 from litestar.channels.backends.base import ChannelsBackend
+from litestar.config.cors import CORSConfig
 from litestar.di import Provide
 from litestar.enums import ScopeType
 from litestar.openapi import OpenAPIConfig
-from litestar.openapi.plugins import JsonRenderPlugin, ScalarRenderPlugin
-from litestar.openapi.spec import Schema, Server
+from litestar.openapi.plugins import JsonRenderPlugin, SwaggerRenderPlugin
+from litestar.openapi.spec import Components, Schema, SecurityScheme, Server
+from litestar.params import HeaderParameter
 from litestar.response import File
 from litestar.static_files import create_static_files_router
 from litestar.types import ASGIApp, Receive, Scope, Send
+from openapi_ui_bundles import swagger_ui
 
 from . import db
 from .clock import Clock, SystemClock
@@ -46,6 +49,9 @@ DEFAULT_DATABASE = "sqlite:///spielwerk.db"
 
 # The web page: plain HTML, CSS and JavaScript modules, served as they are (no build step).
 STATIC = Path(__file__).parent / "static"
+# The documentation at /schema (Swagger UI) loads its scripts and styles from here, out of a
+# package: it works without internet.
+DOCS_ASSETS = "/schema-assets"
 
 
 @dataclass
@@ -74,6 +80,8 @@ class Settings:
     workers: int = 1
     stream_poll_s: float = 1.0
     pg_stream_poll_s: float = 15.0
+    # An idle event stream sends a comment (a heartbeat) this often.
+    stream_heartbeat_s: float = 15.0
     # How often the server looks for matches a match rule has ended (C11, D13).
     sweep_interval_s: float = 1.0
     migrate: bool = True
@@ -82,6 +90,9 @@ class Settings:
     # above that rate; beyond, 429 with Retry-After. 0 switches the limit off.
     client_rate_per_s: float = 100.0
     client_burst: int = 1000
+    # Origins whose pages may call the API across sites (CORS); none by default, so CORS
+    # stays off and cookie-authenticated writes come from this site's own pages only.
+    cors_origins: list[str] = field(default_factory=list)
     # Search, cache, bot-match, retention and heartbeat limits (matches.Limits).
     limits: Limits = field(default_factory=Limits)
 
@@ -103,9 +114,13 @@ class Settings:
             max_streams_per_match=int(os.environ.get("SPIELWERK_MAX_STREAMS_PER_MATCH", 512)),
             workers=int(os.environ.get("SPIELWERK_WORKERS", 1)),
             stream_poll_s=float(os.environ.get("SPIELWERK_STREAM_POLL_S", 1.0)),
+            stream_heartbeat_s=float(os.environ.get("SPIELWERK_STREAM_HEARTBEAT_S", 15.0)),
             migrate=os.environ.get("SPIELWERK_MIGRATE", "1") != "0",
             client_rate_per_s=float(os.environ.get("SPIELWERK_CLIENT_RATE_PER_S", 100.0)),
             client_burst=int(os.environ.get("SPIELWERK_CLIENT_BURST", 1000)),
+            cors_origins=[
+                o.strip() for o in os.environ.get("SPIELWERK_CORS_ORIGINS", "").split(",") if o.strip()
+            ],
             limits=limits,
         )
 
@@ -217,11 +232,13 @@ def create_app(settings: Settings | None = None) -> Litestar:
             max_per_match=settings.max_streams_per_match,
             channels=channels,
             poll_s=stream_poll_s(settings),
+            heartbeat_s=settings.stream_heartbeat_s,
         )
         holder["matches"] = service
         holder["streams"] = streams
         app.state.matches = service
         app.state.streams = streams
+        app.state.cors_origins = frozenset(settings.cors_origins)
         tasks = [asyncio.create_task(sweep_forever(service, settings.sweep_interval_s))]
         if streams.poll_s > 0:
             tasks.append(asyncio.create_task(streams.poll_forever()))
@@ -268,6 +285,9 @@ def create_app(settings: Settings | None = None) -> Litestar:
             index,
             health,
             create_static_files_router(path="/static", directories=[STATIC]),
+            create_static_files_router(
+                path=DOCS_ASSETS, directories=[swagger_ui.static_path], include_in_schema=False
+            ),
         ],
         dependencies={
             "matches": Provide(provide_matches, sync_to_thread=False),
@@ -278,7 +298,26 @@ def create_app(settings: Settings | None = None) -> Litestar:
         on_startup=[open_matches],
         middleware=[client_limit],
         exception_handlers=EXCEPTION_HANDLERS,
+        # Every route answers in German or English (texts of the engine, problems).
+        parameters={
+            "accept_language": HeaderParameter(
+                name="Accept-Language",
+                annotation=str | None,
+                required=False,
+                description="de (German) or en (English): the language of every text a person reads",
+            )
+        },
         request_max_body_size=settings.max_body_bytes,
+        cors_config=(
+            CORSConfig(
+                allow_origins=settings.cors_origins,
+                allow_methods=["GET", "POST", "HEAD"],
+                allow_headers=["Authorization", "Content-Type", "Accept-Language", "Last-Event-ID"],
+                expose_headers=["Location", "Retry-After"],
+            )
+            if settings.cors_origins
+            else None
+        ),
         openapi_config=OpenAPIConfig(
             title="spielwerk",
             version="1",
@@ -288,7 +327,29 @@ def create_app(settings: Settings | None = None) -> Litestar:
             ),
             path="/schema",
             servers=[Server(url="/")],
-            render_plugins=[ScalarRenderPlugin(), JsonRenderPlugin(path="/openapi.json")],
+            components=Components(
+                security_schemes={
+                    "bearer": SecurityScheme(
+                        type="http", scheme="bearer", description="a seat's token (POST /v1/matches)"
+                    ),
+                    "seatCookie": SecurityScheme(
+                        type="apiKey",
+                        name="spielwerk_seat",
+                        security_scheme_in="cookie",
+                        description="the seat cookie its invitation link sets (path /v1/matches/{id})",
+                    ),
+                }
+            ),
+            render_plugins=[
+                SwaggerRenderPlugin(
+                    path="/",
+                    js_url=f"{DOCS_ASSETS}/swagger-ui-bundle.js",
+                    css_url=f"{DOCS_ASSETS}/swagger-ui.css",
+                    standalone_preset_js_url=f"{DOCS_ASSETS}/swagger-ui-standalone-preset.js",
+                    favicon=f"<link rel='icon' type='image/png' href='{DOCS_ASSETS}/favicon-32x32.png'>",
+                ),
+                JsonRenderPlugin(path="/openapi.json"),
+            ],
         ),
     )
     app.max_header_bytes = settings.max_header_bytes

@@ -68,7 +68,10 @@ class MatchRow(Base):
     __tablename__ = "matches"
     # The retention rule's question (matches of bots alone created before a moment), asked
     # every sweep: answered from the index alone.
-    __table_args__ = (Index("ix_matches_bots_only", "bots_only", "created_at"),)
+    __table_args__ = (
+        Index("ix_matches_bots_only", "bots_only", "created_at"),
+        Index("ix_matches_lobby", "open_seats", "status", "created_at"),
+    )
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     game: Mapped[str] = mapped_column(String(64))
@@ -91,6 +94,20 @@ class MatchRow(Base):
     # Every seat a bot: such matches are limited in number and deleted after a while
     # (``Limits.bot_match_retention_s``).
     bots_only: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # Person seats nobody has taken yet (the lobby lists matches with some).
+    open_seats: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+
+
+class SeatJoinRow(Base):
+    """An open seat taken from the lobby: its primary key lets exactly one of two people
+    who take the same seat at once have it, on any number of workers."""
+
+    __tablename__ = "seat_joins"
+
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    token_hash: Mapped[str] = mapped_column(String(64))
+    at: Mapped[float] = mapped_column(Float)
 
 
 class PlyRow(Base):

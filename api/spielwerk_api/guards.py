@@ -8,6 +8,8 @@ the hot path pays for a few comparisons only):
   any server;
 - a body in another media type than JSON is refused (415) instead of being read as JSON;
 - ``HEAD`` answers like ``GET`` wherever ``GET`` exists, without the body;
+- a game spelled with hyphens in a path (``/v1/schotten-totten/…``, ``/v1/games/the-game``)
+  is redirected (308) to the one spelling, the registry's names with underscores;
 - an engine panic (PyO3's ``PanicException``, a ``BaseException`` that Litestar's exception
   handlers never see) is answered as a problem instead of the server's plain-text 500.
 """
@@ -25,6 +27,8 @@ from .schemas import encode
 log = logging.getLogger("spielwerk_api")
 
 BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+# Path segments spelled with hyphens, and the registry's name each redirects to.
+HYPHENATED = {"schotten-totten": "schotten_totten", "the-game": "the_game"}
 # Set on the scope of a HEAD request Litestar is routing as GET (the problems name it).
 HEAD = "spielwerk.head"
 
@@ -94,6 +98,25 @@ class SpielwerkApp(Litestar):
             )
             return
         method = scope["method"]
+        path = scope.get("path", "")
+        if "-" in path and path.startswith("/v1/"):
+            segments = path.split("/")
+            # The game's place: /v1/GAME/… or /v1/games/GAME/… (a match id is no game).
+            at = 3 if len(segments) > 3 and segments[2] == "games" else 2
+            if len(segments) > at and segments[at] in HYPHENATED:
+                segments[at] = HYPHENATED[segments[at]]
+                target = "/".join(segments)
+                query = scope.get("query_string") or b""
+                location = target.encode() + (b"?" + query if query else b"")
+                await send_problem(
+                    send,
+                    308,
+                    "moved",
+                    "Permanent Redirect",
+                    f"games are spelled with underscores, as GET /v1/games names them: {target[:200]}",
+                    [(b"location", location)],
+                )
+                return
         if has_body and content_type is not None and method in BODY_METHODS and not is_json(content_type):
             await send_problem(
                 send,

@@ -1,27 +1,33 @@
 """Match routes: seats guarded by tokens, moves, checks, resigning, chat, events, replays.
 
-A request names its seat with ``Authorization: Bearer <token>``; without a token it sees
-what a spectator sees (the engine's ``public_view``). Writes need the token.
+A request names its seat with ``Authorization: Bearer <token>`` (programs) or with the seat
+cookie its invitation link set (browsers: an ``EventSource`` sends no header); without
+either it sees what a spectator sees (the engine's ``public_view``). Writes need the token.
+
+The cookie is ``HttpOnly``, ``SameSite=Strict`` and scoped to the match's path, so a browser
+sends it only to that match and never with a request another site starts; a write that
+carries only the cookie is refused besides when its ``Origin`` or ``Sec-Fetch-Site`` names
+another site.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 from collections.abc import AsyncGenerator
 from typing import Annotated, Any
 
-from litestar import Controller, Request, get, post
+from litestar import Controller, Request, Response, get, post
+from litestar.datastructures import Cookie, ResponseHeader
 from litestar.di import NamedDependency
-from litestar.params import JSONBody, Parameter
-from litestar.response import ServerSentEvent, ServerSentEventMessage
+from litestar.params import HeaderParameter, JSONBody, Parameter
+from litestar.response import Redirect, ServerSentEvent, ServerSentEventMessage
 
 from . import schemas
 from .matches import Match, Matches
-from .problems import language, problem_responses
+from .problems import Problem, language, problem_responses
 from .rules import legal_moves, rejection
-from .streams import Streams, Ticket
+from .streams import CHAT_BATCH, Streams, Ticket
 
 MatchId = Annotated[str, Parameter(description="the id POST /v1/matches answered", max_length=32)]
 
@@ -30,26 +36,182 @@ MatchId = Annotated[str, Parameter(description="the id POST /v1/matches answered
 SEAT_PROBLEMS = problem_responses(401, 403, 404)
 
 
+EVENTS_DOC = """The text/event-stream format (HTML's server-sent events). Events:
+
+- `version`: data is the match as the seat sees it at that version (`MatchOut`), one event
+  per version in order; the first is the version now.
+- `chat`: data is a message of the table talk (`ChatOut`).
+- `end`: data is `{status, version, result}` once the match is over and every version is
+  sent; then the stream closes (a client does not reconnect).
+
+Every event has `id: VERSION-MESSAGE`, the newest version and message id sent so far; a
+client that reconnects with `Last-Event-ID` gets every version and message after it (an
+`EventSource` does that by itself). An idle stream sends a comment (`: heartbeat`) every
+15 s. Browsers name the seat by the cookie of its invitation link (`GET
+/v1/matches/{id}/seats/{seat}/join`), programs by `Authorization: Bearer`."""
+
+
+# The seat cookie's name; its path is the match's (``/v1/matches/{id}``).
+SEAT_COOKIE = "spielwerk_seat"
+# How long a browser keeps the seat cookie (a match with clocks ends long before).
+SEAT_COOKIE_S = 7 * 86_400
+WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
 def authorization(request: Request[Any, Any, Any]) -> str | None:
-    return request.headers.get("authorization")
+    """The seat's credentials as ``Bearer <token>``: the header, else the seat cookie (after
+    the cross-site checks of a write)."""
+    header = request.headers.get("authorization")
+    if header is not None:
+        return header
+    token = request.cookies.get(SEAT_COOKIE)
+    if not token:
+        return None
+    if request.method in WRITES:
+        refuse_cross_site(request)
+    return f"Bearer {token}"
+
+
+def own_origin(request: Request[Any, Any, Any]) -> str:
+    return f"{request.url.scheme}://{request.headers.get('host', '')}"
+
+
+def refuse_cross_site(request: Request[Any, Any, Any]) -> None:
+    """A write that names its seat by the cookie comes from this site's pages only (or from
+    an origin the operator allowed: ``Settings.cors_origins``)."""
+    fetch_site = request.headers.get("sec-fetch-site")
+    if fetch_site is not None and fetch_site not in ("same-origin", "none"):
+        raise Problem(
+            403,
+            "cross_site",
+            "a write with the seat cookie must come from this site's own pages"
+            f" (Sec-Fetch-Site: {fetch_site[:20]}); programs send 'Authorization: Bearer <token>'",
+        )
+    origin = request.headers.get("origin")
+    allowed = getattr(request.app.state, "cors_origins", ())
+    if origin is not None and origin != own_origin(request) and origin not in allowed:
+        raise Problem(
+            403,
+            "cross_site",
+            f"a write with the seat cookie must come from this site's own pages, not from '{origin[:80]}';"
+            " programs send 'Authorization: Bearer <token>'",
+        )
+
+
+def seat_cookie(request: Request[Any, Any, Any], match_id: str, token: str) -> Cookie:
+    return Cookie(
+        key=SEAT_COOKIE,
+        value=token,
+        path=f"/v1/matches/{match_id}",
+        max_age=SEAT_COOKIE_S,
+        httponly=True,
+        samesite="strict",
+        secure=request.url.scheme == "https",
+    )
+
+
+def invitation(match_id: str, seat: int, token: str) -> str:
+    """The link that takes the seat in a browser (``GET …/join``): it sets the seat cookie
+    and opens the match on the page."""
+    return f"/v1/matches/{match_id}/seats/{seat}/join?token={token}"
 
 
 class MatchRoutes(Controller):
     path = "/v1/matches"
     tags = ("matches",)
+    # A seat is named by its token (Bearer) or its cookie; without either: a spectator.
+    security = ({"bearer": []}, {"seatCookie": []}, {})
 
     @post(
         "/",
+        status_code=201,
         summary="Start a match; each person seat gets a secret token, shown only here",
         responses=problem_responses(404, 413, 422, 429),
+        response_headers=[
+            ResponseHeader(name="Location", description="the new match", documentation_only=True)
+        ],
+        security=[{}],
     )
     async def create(
         self,
         matches: NamedDependency[Matches],
         request: Request[Any, Any, Any],
         data: JSONBody[schemas.NewMatch],
-    ) -> schemas.MatchCreated:
-        return await matches.create(data, request.client.host if request.client else None)
+    ) -> Response[schemas.MatchCreated]:
+        created = await matches.create(data, request.client.host if request.client else None)
+        for seat in created.seats:
+            if seat.token is not None:
+                seat.invitation = invitation(created.id, seat.seat, seat.token)
+        return Response(created, status_code=201, headers={"Location": f"/v1/matches/{created.id}"})
+
+    @post(
+        "/{id:str}/seats/{seat:int}/join",
+        status_code=200,
+        summary="Take a seat: its token (or, for an open seat, none) for the seat cookie",
+        responses=problem_responses(403, 404, 409, 413, 422),
+    )
+    async def join(
+        self,
+        matches: NamedDependency[Matches],
+        request: Request[Any, Any, Any],
+        id: MatchId,
+        seat: Annotated[int, Parameter(ge=0, le=7)],
+        data: JSONBody[schemas.JoinBody],
+    ) -> Response[schemas.Joined]:
+        refuse_cross_site(request)  # no other site puts its seat into this browser
+        if data.token is None:
+            # An open seat from the lobby: its token, once, to whoever came first.
+            token = await matches.join(id, seat)
+            joined = schemas.Joined(id=id, seat=seat, token=token)
+            return Response(joined, cookies=[seat_cookie(request, id, token)])
+        m = await matches.known(id)
+        try:
+            found = matches.seat_of(m, f"Bearer {data.token}", required=True)
+        except Problem:
+            await matches.taken_seats(m)
+            found = matches.seat_of(m, f"Bearer {data.token}", required=True)
+        if found != seat:
+            raise Problem(403, "wrong_token", f"this token opens no seat {seat} of this match")
+        return Response(schemas.Joined(id=id, seat=seat), cookies=[seat_cookie(request, id, data.token)])
+
+    @get(
+        "/",
+        summary="The lobby: matches waiting for a person, and recently finished ones with their replays",
+        responses=problem_responses(),
+        security=[{}],
+    )
+    async def lobby(
+        self,
+        matches: NamedDependency[Matches],
+        limit: Annotated[int, Parameter(ge=1, le=50, description="matches per list")] = 20,
+        offset: Annotated[int, Parameter(ge=0, le=10_000, description="matches skipped per list")] = 0,
+    ) -> schemas.Lobby:
+        return await matches.lobby(limit, offset)
+
+    @get(
+        "/{id:str}/seats/{seat:int}/join",
+        status_code=303,
+        summary="The invitation link: sets the seat cookie and opens the match on the page",
+        responses=problem_responses(403, 404),
+    )
+    async def invited(
+        self,
+        matches: NamedDependency[Matches],
+        request: Request[Any, Any, Any],
+        id: MatchId,
+        seat: Annotated[int, Parameter(ge=0, le=7)],
+        token: Annotated[str, Parameter(max_length=200, description="the seat's token")],
+    ) -> Redirect:
+        m = await matches.known(id)
+        if matches.seat_of(m, f"Bearer {token}", required=True) != seat:
+            raise Problem(403, "wrong_token", f"this token opens no seat {seat} of this match")
+        return Redirect(
+            f"/#/match/{id}",
+            status_code=303,
+            cookies=[seat_cookie(request, id, token)],
+            # The link (with the token) is no page's referrer, nor kept by any cache.
+            headers={"Referrer-Policy": "no-referrer", "Cache-Control": "no-store"},
+        )
 
     async def _seat(
         self,
@@ -64,7 +226,14 @@ class MatchRoutes(Controller):
         # needs only the tokens, so it skips a database round trip (fresh=False). A read
         # decides the time first (C11).
         m = await matches.current(id) if fresh else await matches.known(id)
-        seat = matches.seat_of(m, authorization(request), required=required)
+        credentials = authorization(request)
+        try:
+            seat = matches.seat_of(m, credentials, required=required)
+        except Problem as wrong:
+            if wrong.code != "wrong_token" or not m.free_seats():
+                raise
+            await matches.taken_seats(m)  # an open seat taken on another worker meanwhile
+            seat = matches.seat_of(m, credentials, required=required)
         await matches.touch(m, seat)
         return m, seat
 
@@ -143,6 +312,9 @@ class MatchRoutes(Controller):
         status_code=201,
         summary="The Game's table talk: no numbers (T7)",
         responses=problem_responses(401, 403, 404, 409, 413, 422),
+        response_headers=[
+            ResponseHeader(name="Location", description="the message said", documentation_only=True)
+        ],
     )
     async def chat(
         self,
@@ -150,10 +322,28 @@ class MatchRoutes(Controller):
         request: Request[Any, Any, Any],
         id: MatchId,
         data: JSONBody[schemas.ChatBody],
-    ) -> schemas.ChatOut:
+    ) -> Response[schemas.ChatOut]:
         _, seat = await self._seat(matches, request, id, required=True, fresh=False)
         assert seat is not None
-        return await matches.chat(id, seat, data.text, language(request))
+        said = await matches.chat(id, seat, data.text, language(request))
+        return Response(said, status_code=201, headers={"Location": f"/v1/matches/{id}/chat/{said.id}"})
+
+    @get(
+        "/{id:str}/chat/{message:int}",
+        summary="One message said at the table, by its id",
+        responses=problem_responses(404),
+    )
+    async def chat_message(
+        self,
+        matches: NamedDependency[Matches],
+        id: MatchId,
+        message: Annotated[int, Parameter(ge=1, le=2**62)],
+    ) -> schemas.ChatOut:
+        await matches.known(id)
+        found = await matches.chat_log(id, message - 1, 1)
+        if not found or found[0].id != message:
+            raise Problem(404, "unknown_message", f"match '{id}' has no message {message}")
+        return found[0]
 
     @get("/{id:str}/chat", summary="Every message said at the table so far", responses=problem_responses(404))
     async def chat_log(self, matches: NamedDependency[Matches], id: MatchId) -> list[schemas.ChatOut]:
@@ -171,6 +361,7 @@ class MatchRoutes(Controller):
     @get(
         "/{id:str}/events",
         summary="Server-sent events: one per new version with the seat's view, and chat",
+        description=EVENTS_DOC,
         # Documents the stream as what it is (the default would claim JSON).
         media_type="text/event-stream",
         responses=problem_responses(401, 403, 404, 503),
@@ -181,20 +372,49 @@ class MatchRoutes(Controller):
         streams: NamedDependency[Streams],
         request: Request[Any, Any, Any],
         id: MatchId,
+        last_seen: Annotated[
+            str | None,
+            HeaderParameter(
+                name="Last-Event-ID",
+                max_length=40,
+                description="the id of the last event received: the stream sends everything after it",
+            ),
+        ] = None,
     ) -> ServerSentEvent:
         m, seat = await self._seat(matches, request, id, required=False)
+        after = last_event_id(last_seen)
         # Refused here, before the stream's answer begins, when the worker holds its most.
         ticket = streams.open(m)
-        return ServerSentEvent(stream(matches, ticket, m, seat))
+        return ServerSentEvent(stream(matches, streams, ticket, m, seat, after))
+
+
+def last_event_id(value: str | None) -> tuple[int, int] | None:
+    """The version and message a reconnecting client saw last (``id:`` of its last event,
+    ``VERSION-MESSAGE``); ``None`` for a first connection or an id this server never sent."""
+    if not value:
+        return None
+    version, _, chat = value.strip().partition("-")
+    if not version.isdigit() or not (chat.isdigit() or chat == "") or len(value) > 40:
+        return None
+    return int(version), int(chat or 0)
 
 
 async def stream(
-    matches: Matches, ticket: Ticket, m: Match, seat: int | None
+    matches: Matches,
+    streams: Streams,
+    ticket: Ticket,
+    m: Match,
+    seat: int | None,
+    after: tuple[int, int] | None,
 ) -> AsyncGenerator[ServerSentEventMessage, None]:
-    """The seat's view now, then one event per new version, and the table talk.
+    """The seat's view now, then one event per new version, and the table talk; with
+    ``after`` (``Last-Event-ID``), every version and message after it instead. Every event
+    has the id ``VERSION-MESSAGE`` of the newest of each sent so far. Once the match is
+    over and every version is sent: an ``end`` event, and the stream closes.
 
     Notes only say that something happened (never what a seat sees): each stream builds its
-    own seat's view. An idle stream waits for a note and costs nothing (``streams.py``).
+    own seat's view. An idle stream waits for a note and costs nothing but a heartbeat
+    comment every ``streams.heartbeat_s`` (``streams.py``).
     """
     watch = ticket.watch
 
@@ -206,35 +426,47 @@ async def stream(
 
     present = asyncio.create_task(keep_present()) if seat is not None else None
     try:
-        # The first event once notes of other workers reach this stream (PostgreSQL's
-        # LISTEN), so that nothing said after it is missed.
+        # Notes of other workers reach this stream from here on (PostgreSQL's LISTEN):
+        # nothing stored after this is missed.
         await watch.ready.wait()
-        sent = m.version
-        said = watch.said
-        yield version_event(matches, m, seat, sent)
+        newest = await matches.last_chat(m.id)
+        watch.chat = max(watch.chat, newest)
+        if after is None:
+            said = newest
+            sent = m.version - 1  # the view now is the first event
+        else:
+            sent, said = min(after[0], m.version), after[1]
         while True:
-            if watch.said > said:
-                for note in watch.chats_after(said):
-                    yield ServerSentEventMessage(event="chat", data=json.dumps(note, separators=(",", ":")))
-                said = watch.said
-                continue
-            if watch.version > sent:
+            if watch.version > sent or m.version > sent:
                 m = await watch.latest(matches)
-                if m.recent and sent + 1 < min(m.recent):
-                    sent = min(m.recent) - 1  # too far behind: the versions in between are gone
-                while sent < m.version:
-                    sent += 1
-                    yield version_event(matches, m, seat, sent)
+                for version, snapshot in m.past(sent + 1):
+                    sent = version
+                    out = m.out(seat, matches.clock.now(), version, snapshot)
+                    data = schemas.encode(out).decode()
+                    yield ServerSentEventMessage(event="version", id=f"{sent}-{said}", data=data)
                 continue
-            await watch.changed.wait()
+            if watch.chat > said:
+                for msg in await matches.chat_log(m.id, said, CHAT_BATCH):
+                    said = msg.id
+                    data = schemas.encode(msg).decode()
+                    yield ServerSentEventMessage(event="chat", id=f"{sent}-{said}", data=data)
+                if said < watch.chat and not await matches.chat_log(m.id, said, 1):
+                    said = watch.chat  # (a note of a message whose match was deleted)
+                continue
+            if m.status != "running":
+                result = m.out(None, 0).result
+                end = schemas.StreamEnd(status=m.status, version=m.version, result=result)  # type: ignore[arg-type]
+                data = schemas.encode(end).decode()
+                yield ServerSentEventMessage(event="end", id=f"{sent}-{said}", data=data)
+                return
+            changed = watch.changed
+            try:
+                await asyncio.wait_for(changed.wait(), streams.heartbeat_s)
+            except TimeoutError:
+                yield ServerSentEventMessage(comment="heartbeat", data=None)
     finally:
         ticket.release()
         if present is not None:
             present.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await present
-
-
-def version_event(matches: Matches, m: Match, seat: int | None, version: int) -> ServerSentEventMessage:
-    out = m.out(seat, matches.clock.now(), version)
-    return ServerSentEventMessage(event="version", id=version, data=schemas.encode(out).decode())

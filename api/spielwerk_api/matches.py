@@ -18,11 +18,12 @@ import math
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 import spielwerk
+import sqlalchemy
 from spielwerk.the_game import check_talk
 from sqlalchemy import and_, bindparam, case, delete, func, insert, select, update
 from sqlalchemy.engine import Connection
@@ -31,7 +32,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from . import bots, engine, schemas
 from .clock import Clock
-from .db import Base, ChatRow, MatchRow, OutageRow, PlyRow, PresenceRow, WorkerRow, inline_sqlite
+from .db import Base, ChatRow, MatchRow, OutageRow, PlyRow, PresenceRow, SeatJoinRow, WorkerRow, inline_sqlite
 from .problems import Problem, engine_fields
 
 log = logging.getLogger("spielwerk_api")
@@ -131,6 +132,10 @@ class Match:
     def persons(self) -> list[int]:
         return [s for s, spec in enumerate(self.seats) if spec["kind"] == "person"]
 
+    def free_seats(self) -> list[int]:
+        """Open person seats nobody has taken yet (as far as this worker knows)."""
+        return [s for s, spec in enumerate(self.seats) if spec.get("open") and self.token_hashes[s] is None]
+
     def to_move(self) -> list[int]:
         return [] if self.state.is_terminal() or self.status != "running" else self.state.seats_to_move()
 
@@ -167,6 +172,10 @@ class Match:
                     "reason": "end",
                     "text": self.state.result_text() or "",
                 }
+                # Dog's team points (D13), as the engine counts them for the result text.
+                points = self.state.public_view().get("outcome", {}).get("points")
+                if points is not None:
+                    self.result["points"] = points
         else:
             self.charge(ply.at)
             self.status = "aborted" if ply.kind == "aborted" else "finished"
@@ -238,6 +247,29 @@ class Match:
         """The state and last move of a recent version (the latest if it is no longer kept)."""
         return self.recent.get(version, (self.state, self.last_move, self.last_is_action))
 
+    def past(self, first: int) -> Iterator[tuple[int, tuple[spielwerk.State, str | None, bool]]]:
+        """Every version from ``first`` to the latest with its state and last move: from the
+        versions kept (``recent``), else rebuilt from the stored plies, in one pass."""
+        first = max(first, 0)
+        if all(v in self.recent for v in range(first, self.version + 1)):
+            for v in range(first, self.version + 1):
+                yield v, self.recent[v]
+            return
+        state = self.game.new_initial_state(self.seed)
+        last: tuple[str | None, bool] = (None, False)
+        if first == 0:
+            yield 0, (state.clone(), None, False)
+        for v, ply in enumerate(self.plies, start=1):
+            if v == self.version:
+                break  # the latest version is the match's own (with how it ended)
+            assert ply.kind == "move" and ply.action is not None and ply.seat is not None
+            last = (state.action_to_string(ply.action), True)
+            state.apply_action(ply.action, ply.seat)
+            if v >= first:
+                yield v, (self.recent.get(v) or (state.clone(), *last))
+        if self.version >= max(first, 1):
+            yield self.version, (self.state, self.last_move, self.last_is_action)
+
     # -- results --------------------------------------------------------------------
 
     def ending(self, kind: str, seat: int | None) -> dict[str, Any]:
@@ -306,9 +338,19 @@ class Match:
 
     # -- what a seat sees -------------------------------------------------------------
 
-    def out(self, seat: int | None, now: float, version: int | None = None) -> schemas.MatchOut:
+    def out(
+        self,
+        seat: int | None,
+        now: float,
+        version: int | None = None,
+        snapshot: tuple[spielwerk.State, str | None, bool] | None = None,
+    ) -> schemas.MatchOut:
+        """What ``seat`` sees at ``version`` (the latest by default); ``snapshot`` is that
+        version's state and last move where the caller has it (``past``)."""
         latest = version is None or version == self.version
-        if version is None:
+        if snapshot is not None:
+            state, last_move, is_action = snapshot
+        elif version is None:
             state, last_move, is_action = self.state, self.last_move, self.last_is_action
         else:
             state, last_move, is_action = self.at(version)
@@ -327,7 +369,8 @@ class Match:
             version=self.version if version is None else version,
             status=status,  # type: ignore[arg-type]
             seat=seat,
-            current_player=state.current_player(),
+            # The engine's terminal marker whenever the match is over, however it ended.
+            current_player=state.current_player() if status == "running" else spielwerk.TERMINAL,
             seats_to_move=to_move,
             view=view,
             clocks=self.clocks_at(now),
@@ -452,8 +495,106 @@ class Matches:
             # stream wakes on the same note): a ply another one replayed meanwhile is done.
             if p.ply > m.version:
                 m.replay(Ply(p.kind, p.seat, p.action, p.at))
+        if cached is None and m.free_seats():
+            await self.taken_seats(m)
         self._keep(m)
         return m
+
+    async def taken_seats(self, m: Match) -> None:
+        """The open seats of ``m`` taken meanwhile (on any worker): their tokens' hashes."""
+        async with self.sessions() as session:
+            rows = (await session.execute(select(SeatJoinRow).where(SeatJoinRow.match_id == m.id))).scalars()
+            for r in rows:
+                m.token_hashes[r.seat] = r.token_hash
+
+    async def join(self, match_id: str, seat: int) -> str:
+        """Takes the open seat ``seat`` of the match: its new token. First come first served:
+        the primary key of ``seat_joins`` lets exactly one of two joins at once win, on any
+        number of workers; the other gets 409."""
+        m = await self.current(match_id)
+        if not 0 <= seat < m.n or not m.seats[seat].get("open"):
+            raise Problem(
+                409, "seat_not_open", f"seat {seat} of this match is not open to join; it needs its token"
+            )
+        taken = Problem(409, "seat_taken", f"seat {seat} was taken already")
+        if m.token_hashes[seat] is not None:
+            raise taken
+        self._running(m)
+        token = secrets.token_urlsafe(24)
+        now = self.clock.now()
+        try:
+            async with self.writing() as session:
+                session.add(SeatJoinRow(match_id=match_id, seat=seat, token_hash=hash_token(token), at=now))
+                await session.flush()
+                await session.execute(
+                    update(MatchRow).where(MatchRow.id == match_id).values(open_seats=MatchRow.open_seats - 1)
+                )
+                session.add(PresenceRow(match_id=match_id, seat=seat, last_seen=now))
+        except IntegrityError:
+            await self.taken_seats(m)
+            raise taken from None
+        m.token_hashes[seat] = hash_token(token)
+        return token
+
+    async def lobby(self, limit: int, offset: int) -> schemas.Lobby:
+        """Running matches with an open seat, and finished ones with a person, newest first."""
+        waiting = (
+            select(MatchRow)
+            .where(MatchRow.open_seats > 0, MatchRow.status == "running")
+            .order_by(MatchRow.created_at.desc())
+            .limit(limit)
+            .offset(offset)
+        )
+        ended = (
+            select(MatchRow)
+            .where(MatchRow.status != "running", MatchRow.bots_only.is_(False))
+            .order_by(MatchRow.created_at.desc())
+            .limit(limit)
+            .offset(offset)
+        )
+        async with self.sessions() as session:
+            open_rows = list((await session.execute(waiting)).scalars())
+            finished_rows = list((await session.execute(ended)).scalars())
+            ids = [r.id for r in open_rows]
+            joined = (
+                (
+                    await session.execute(
+                        select(SeatJoinRow.match_id, SeatJoinRow.seat).where(SeatJoinRow.match_id.in_(ids))
+                    )
+                ).all()
+                if ids
+                else []
+            )
+        taken = {(j.match_id, j.seat) for j in joined}
+
+        def listed(r: Any, free: list[int]) -> schemas.LobbyMatch:
+            finished = r.status != "running"
+            return schemas.LobbyMatch(
+                id=r.id,
+                game=r.game,
+                options=r.options,
+                status=r.status,
+                seats=[
+                    {"kind": s["kind"], **({"bot": s["bot"]} if s["kind"] == "bot" else {})} for s in r.seats
+                ],
+                free_seats=free,
+                clock=r.clock,
+                created_at=r.created_at,
+                result=schemas.MatchResult(**r.result) if finished and r.result else None,
+                replay=f"/v1/matches/{r.id}/replay" if finished else None,
+            )
+
+        return schemas.Lobby(
+            open=[
+                listed(
+                    r, [s for s, spec in enumerate(r.seats) if spec.get("open") and (r.id, s) not in taken]
+                )
+                for r in open_rows
+            ],
+            finished=[listed(r, []) for r in finished_rows],
+            limit=limit,
+            offset=offset,
+        )
 
     def _keep(self, m: Match) -> None:
         """Caches the match as the most recently used; the least recently used go beyond
@@ -679,13 +820,16 @@ class Matches:
                 bots.check(seat_spec.bot, game, seat_spec.params)
                 seats.append({"kind": "bot", "bot": seat_spec.bot, "params": seat_spec.params})
             else:
-                seats.append({"kind": "person"})
-        tokens = [secrets.token_urlsafe(24) if s["kind"] == "person" else None for s in seats]
+                seats.append({"kind": "person", "open": True} if seat_spec.open else {"kind": "person"})
+        tokens = [
+            secrets.token_urlsafe(24) if s["kind"] == "person" and not s.get("open") else None for s in seats
+        ]
+        open_seats = sum(1 for s in seats if s.get("open"))
         bots_only = all(s["kind"] == "bot" for s in seats)
         searching = bots_only and any(bots.searches(game.name, s["bot"]) for s in seats)
         if searching:
             await self._admit_bots_alone(client)
-        seed = spec.seed if spec.seed is not None else secrets.randbits(63)
+        seed = int(spec.seed) if spec.seed is not None else secrets.randbits(63)
         now = self.clock.now()
         match_id = secrets.token_hex(12)
         clock = (
@@ -727,10 +871,16 @@ class Matches:
                     deadline=m.deadline(),
                     leave_s=spec.rules.leave_s,
                     bots_only=bots_only,
+                    open_seats=open_seats,
                 )
             )
             await session.flush()
-            session.add_all(PresenceRow(match_id=match_id, seat=p, last_seen=now) for p in m.persons())
+            # An open seat is present from when it is taken on (``join``).
+            session.add_all(
+                PresenceRow(match_id=match_id, seat=p, last_seen=now)
+                for p in m.persons()
+                if tokens[p] is not None
+            )
         self._keep(m)
         if searching:
             # Search bots alone: they play on in the background (such a game may take
@@ -742,7 +892,13 @@ class Matches:
             id=match_id,
             version=m.version,
             seats=[
-                schemas.SeatOut(seat=s, kind=kind["kind"], bot=kind.get("bot"), token=tokens[s])
+                schemas.SeatOut(
+                    seat=s,
+                    kind=kind["kind"],
+                    bot=kind.get("bot"),
+                    token=tokens[s],
+                    open=bool(kind.get("open")),
+                )
                 for s, kind in enumerate(seats)
             ],
         )
@@ -1052,20 +1208,37 @@ class Matches:
             reason = engine_fields(refused, lang)["reason"]
             raise Problem(422, refused.code, f"{refused.rule}: {reason}", rule=refused.rule)
         now = self.clock.now()
+        row = ChatRow(match_id=match_id, seat=seat, text=text, at=now)
         async with self.writing() as session:
-            session.add(ChatRow(match_id=match_id, seat=seat, text=text, at=now))
-        msg = schemas.ChatOut(seat=seat, text=text, at=now)
-        await self.publish(match_id, {"kind": "chat", "seat": seat, "text": text, "at": now})
-        return msg
-
-    async def chat_log(self, match_id: str) -> list[schemas.ChatOut]:
-        async with self.sessions() as session:
-            rows = (
+            if self.engine.dialect.name == "postgresql":
+                # Messages of one match are numbered in the order they commit (a stream that
+                # read up to message N must never find an N - 1 later): one at a time per match.
                 await session.execute(
-                    select(ChatRow).where(ChatRow.match_id == match_id).order_by(ChatRow.id)
+                    sqlalchemy.text("SELECT pg_advisory_xact_lock(hashtext(:m))"), {"m": match_id}
                 )
-            ).scalars()
-            return [schemas.ChatOut(seat=r.seat, text=r.text, at=r.at) for r in rows]
+            session.add(row)
+            await session.flush()
+        # Like a version, the note says only that message `row.id` was said: every stream
+        # reads it from the database (streams.py), so it reaches the streams of all workers.
+        await self.publish(match_id, {"kind": "chat", "chat": row.id})
+        return schemas.ChatOut(seat=seat, text=text, at=now, id=row.id)
+
+    async def chat_log(
+        self, match_id: str, after: int = 0, limit: int | None = None
+    ) -> list[schemas.ChatOut]:
+        """The table talk of the match in order, after message ``after`` (at most ``limit``)."""
+        query = select(ChatRow).where(ChatRow.match_id == match_id, ChatRow.id > after).order_by(ChatRow.id)
+        if limit is not None:
+            query = query.limit(limit)
+        async with self.sessions() as session:
+            rows = (await session.execute(query)).scalars()
+            return [schemas.ChatOut(seat=r.seat, text=r.text, at=r.at, id=r.id) for r in rows]
+
+    async def last_chat(self, match_id: str) -> int:
+        """The id of the match's latest message (0: none yet)."""
+        async with self.sessions() as session:
+            last = await session.execute(select(func.max(ChatRow.id)).where(ChatRow.match_id == match_id))
+            return int(last.scalar() or 0)
 
     # -- the match rules, enforced without any request ----------------------------------
 
@@ -1188,9 +1361,9 @@ class Matches:
             id=m.id,
             game=m.game.name,
             options=m.game.options(),
-            seed=m.seed,
-            initial_state=initial,
-            final_state=state.serialize(),
+            seed=str(m.seed),
+            initial_state=json.loads(initial),
+            final_state=json.loads(state.serialize()),
             actions=actions,
             result=result,
         )

@@ -45,7 +45,11 @@ class GameRules(Controller):
     path = "/v1/games"
     tags = ("rule checks",)
 
-    @get("/", summary="Every game with its players, options, variants and action count")
+    @get(
+        "/",
+        summary="Every game with its players, options, variants and action count",
+        responses=problem_responses(),
+    )
     async def games(self) -> schemas.GameList:
         return schemas.GameList(
             games=[schemas.GameInfo(**engine.game_info(n)) for n in spielwerk.list_games()]
@@ -73,7 +77,7 @@ class GameRules(Controller):
     )
     async def new(self, game: GameName, data: JSONBody[schemas.NewBody]) -> schemas.StateOut:
         g = engine.load_game(game, data.options)
-        return schemas.StateOut(state=g.new_initial_state(data.seed).serialize())
+        return schemas.StateOut(state=g.new_initial_state(int(data.seed)).serialize())
 
     @post(
         "/{game:str}/check",
@@ -147,7 +151,7 @@ class BotMoves(Controller):
                 "invalid_view",
                 "the view must be a seat's view (its 'player' is the seat), not the public view",
             )
-        state = g.state_from_view(data.view, data.seed)
+        state = g.state_from_view(data.view, int(data.seed))
         # The server's time bound on every search, and a place in the worker's search pool:
         # refused (503) rather than queued without end when it is full.
         params = bots.bounded(bot, g, data.params, matches.limits.search_time_ms)
@@ -158,14 +162,14 @@ class BotMoves(Controller):
                 "every search slot of this server is taken; try again in a moment",
                 headers={"Retry-After": "2"},
             )
-        action, _ = await bots.decide(matches.pool, bot, params, state, seat, data.seed, 0)
+        action, _ = await bots.decide(matches.pool, bot, params, state, seat, int(data.seed), 0)
         return schemas.BotMove(
             action=action, move=state.action_to_json(action), text=state.action_to_string(action)
         )
 
 
 class SchottenTottenRules(Controller):
-    path = "/v1/schotten-totten"
+    path = "/v1/schotten_totten"
     tags = ("rule checks",)
 
     @post(
@@ -184,7 +188,7 @@ class SchottenTottenRules(Controller):
 
 
 class TheGameRules(Controller):
-    path = "/v1/the-game"
+    path = "/v1/the_game"
     tags = ("rule checks",)
 
     @post(

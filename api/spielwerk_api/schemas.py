@@ -15,21 +15,24 @@ JSONObject = dict[str, Any]
 # A serialized state: `state.serialize()` (readable JSON) or `state.serialize_compact()`.
 StateText = Annotated[str, Meta(max_length=60_000, description="state.serialize() of the engine")]
 Seed = Annotated[int, Meta(ge=0, description="any integer 0 to 2^64 - 1")]
+# The same as a string of digits: JavaScript rounds numbers above 2^53, so answers send seeds
+# as strings, and requests may too.
+SeedText = Annotated[str, Meta(pattern="^[0-9]{1,20}$", description="an integer 0 to 2^64 - 1 in digits")]
 
 
 # -- stateless rule checks -----------------------------------------------------------
 
 
-def check_seed(seed: int | None, limit: int = 2**64) -> None:
+def check_seed(seed: int | str | None, limit: int = 2**64) -> None:
     # msgspec cannot bound integers beyond int64 in the schema, so the upper bound is here;
     # a ValueError in __post_init__ becomes a 400 naming the field.
-    if seed is not None and seed >= limit:
+    if seed is not None and int(seed) >= limit:
         raise ValueError(f"seed {str(seed)[:30]} is too large: seeds are integers from 0 to {limit - 1}")
 
 
 class NewBody(Struct, forbid_unknown_fields=True):
     options: JSONObject = field(default_factory=dict)
-    seed: Seed = 0
+    seed: Seed | SeedText = 0
 
     def __post_init__(self) -> None:
         check_seed(self.seed)
@@ -139,7 +142,7 @@ class BotMoveBody(Struct, forbid_unknown_fields=True):
     view: JSONObject
     options: JSONObject = field(default_factory=dict)
     params: JSONObject = field(default_factory=dict)
-    seed: Seed = 0
+    seed: Seed | SeedText = 0
 
     def __post_init__(self) -> None:
         check_seed(self.seed)
@@ -155,7 +158,8 @@ class BotMove(Struct):
 
 
 class PersonSeat(Struct, tag="person", tag_field="kind", forbid_unknown_fields=True):
-    pass
+    # Open: no token now; anyone may take the seat from the lobby (GET /v1/matches).
+    open: bool = False
 
 
 class BotSeat(Struct, tag="bot", tag_field="kind", forbid_unknown_fields=True):
@@ -185,7 +189,7 @@ class NewMatch(Struct, forbid_unknown_fields=True):
     game: Annotated[str, Meta(max_length=64)]
     seats: Annotated[list[SeatSpec], Meta(min_length=1, max_length=8)]
     options: JSONObject = field(default_factory=dict)
-    seed: Seed | None = None
+    seed: Seed | SeedText | None = None
     clock: ClockSpec | None = None
     rules: MatchRules = field(default_factory=MatchRules)
 
@@ -198,6 +202,44 @@ class SeatOut(Struct):
     kind: Literal["person", "bot"]
     bot: str | None = None
     token: str | None = None
+    # The link that takes the seat in a browser (sets its cookie): GET it, or POST the token
+    # to it.
+    invitation: str | None = None
+    # Open to anyone from the lobby (POST …/seats/{seat}/join without a token).
+    open: bool = False
+
+
+class JoinBody(Struct, forbid_unknown_fields=True):
+    # The seat's token; without it, an open seat is taken (and its token handed out).
+    token: Annotated[str, Meta(min_length=1, max_length=200)] | None = None
+
+
+class Joined(Struct):
+    id: str
+    seat: int
+    # The token of an open seat just taken (shown only here); null when one was sent.
+    token: str | None = None
+
+
+class LobbyMatch(Struct):
+    id: str
+    game: str
+    options: JSONObject
+    status: Literal["running", "finished", "aborted"]
+    seats: list[JSONObject]
+    free_seats: list[int]
+    clock: JSONObject | None
+    created_at: float
+    result: MatchResult | None = None
+    # Finished matches: where their replay is.
+    replay: str | None = None
+
+
+class Lobby(Struct):
+    open: list[LobbyMatch]
+    finished: list[LobbyMatch]
+    limit: int
+    offset: int
 
 
 class MatchCreated(Struct):
@@ -246,6 +288,16 @@ class ChatOut(Struct):
     seat: int
     text: str
     at: float
+    # The message's number: increasing within a match (the event stream's ids carry it).
+    id: int = 0
+
+
+class StreamEnd(Struct):
+    """The event stream's last event: the match is over."""
+
+    status: Literal["finished", "aborted"]
+    version: int
+    result: MatchResult | None
 
 
 class ReplayAction(Struct):
@@ -262,9 +314,11 @@ class Replay(Struct):
     id: str
     game: str
     options: JSONObject
-    seed: int
-    initial_state: str
-    final_state: str
+    # A string: JavaScript would round seeds above 2^53.
+    seed: str
+    # The engine's serialized states (state.serialize()), as JSON objects.
+    initial_state: JSONObject
+    final_state: JSONObject
     actions: list[ReplayAction]
     result: MatchResult | None
 

@@ -1,14 +1,16 @@
 """The event streams a worker holds: woken by notes of new versions, never by a timer.
 
 One ``Watch`` per match with open streams on this worker keeps the newest version heard of
-and the latest table talk, and wakes every stream of the match when either changes. Notes
-arrive
+and the newest message of its table talk, and wakes every stream of the match when either
+changes. A note says only that version N was stored or message N said: each stream reads
+what it sends (its seat's view, the message) itself. Notes arrive
 
 - in process, from ``publish`` (every version this worker stores, every chat said here);
 - from other workers through PostgreSQL's LISTEN/NOTIFY (``pg_channels.py``): one
   subscription per watched match, not per stream;
 - on SQLite with several workers, whose notes cannot reach each other, from one query per
-  worker every ``Settings.stream_poll_s`` for the versions of all its watched matches (and
+  worker every ``Settings.stream_poll_s`` for the versions and the latest messages of all
+  its watched matches (and
   on PostgreSQL every ``pg_stream_poll_s``, for notes lost with a connection). One worker
   on SQLite stores every version itself: nothing polls.
 
@@ -25,19 +27,20 @@ import json
 import logging
 import secrets
 import weakref
-from collections import deque
 from typing import Any
 
 from litestar.channels import ChannelsPlugin
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from .matches import MATCHES, Match, Matches
 from .problems import Problem
 
+CHAT = MATCHES.metadata.tables["chat"]
+
 log = logging.getLogger("spielwerk_api")
 
-# How many of a match's latest chat messages a stream behind may still catch up on.
-RECENT_CHATS = 64
+# Messages a stream reads at once (it reads on until it has them all).
+CHAT_BATCH = 100
 # Matches per query of the fallback look at versions.
 POLL_BATCH = 500
 RETRY_AFTER_S = 10
@@ -55,9 +58,8 @@ class Watch:
         self.match_id = match_id
         # The newest version heard of (stored here, noted by another worker, or polled).
         self.version = version
-        # (number, note) of the latest chat messages; `said` counts every one heard.
-        self.chats: deque[tuple[int, dict[str, Any]]] = deque(maxlen=RECENT_CHATS)
-        self.said = 0
+        # The id of the newest message of the table talk heard of (0: none).
+        self.chat = 0
         self.streams = 0
         self.changed = asyncio.Event()
         self.listening: asyncio.Task[None] | None = None
@@ -68,9 +70,6 @@ class Watch:
     def wake(self) -> None:
         changed, self.changed = self.changed, asyncio.Event()
         changed.set()
-
-    def chats_after(self, seen: int) -> list[dict[str, Any]]:
-        return [note for number, note in self.chats if number > seen]
 
     async def latest(self, matches: Matches) -> Match:
         """The match at the newest version heard of: from the worker's cache when it has that
@@ -105,8 +104,12 @@ class Streams:
         max_per_match: int,
         channels: ChannelsPlugin | None = None,
         poll_s: float = 0.0,
+        heartbeat_s: float = 15.0,
     ) -> None:
         self.matches = matches
+        # An idle stream sends a comment this often: proxies and browsers keep it open, and a
+        # page sees a dead link within that time.
+        self.heartbeat_s = heartbeat_s
         self.max_streams = max_streams
         self.max_per_match = max_per_match
         self.channels = channels
@@ -162,8 +165,9 @@ class Streams:
         if watch is None:
             return
         if note.get("kind") == "chat":
-            watch.said += 1
-            watch.chats.append((watch.said, {k: v for k, v in note.items() if k != "origin"}))
+            if not isinstance(note.get("chat"), int) or note["chat"] <= watch.chat:
+                return
+            watch.chat = note["chat"]
         elif isinstance(note.get("version"), int) and note["version"] > watch.version:
             watch.version = note["version"]
         else:
@@ -212,7 +216,15 @@ class Streams:
         for start in range(0, len(ids), POLL_BATCH):
             batch = ids[start : start + POLL_BATCH]
             query = select(MATCHES.c.id, MATCHES.c.version).where(MATCHES.c.id.in_(batch))
+            said = (
+                select(CHAT.c.match_id, func.max(CHAT.c.id))
+                .where(CHAT.c.match_id.in_(batch))
+                .group_by(CHAT.c.match_id)
+            )
             async with self.matches.engine.connect() as conn:
                 rows = (await conn.execute(query)).all()
+                chats = (await conn.execute(said)).all()
             for match_id, version in rows:
                 self.heard(match_id, {"kind": "version", "version": version})
+            for match_id, chat in chats:
+                self.heard(match_id, {"kind": "chat", "chat": chat})

@@ -36,7 +36,7 @@ def test_games_lists_every_game_with_options_and_variants(client: Client) -> Non
         assert info["defaults"] == game.options()
         assert info["options"] == game.option_specs()
     assert "reshuffle" in games["caravan"]["variants"] and len(games["caravan"]["variants"]) == 12
-    assert client.get("/v1/games/schotten-totten").json()["name"] == "schotten_totten"
+    assert client.get("/v1/games/schotten_totten").json()["name"] == "schotten_totten"
     schemas = client.get("/v1/games/dog/schema").json()
     assert schemas["view"] == spielwerk.load_game("dog").view_schema()
 
@@ -170,7 +170,7 @@ def test_claim_check_is_the_engines(client: Client) -> None:
         mine, theirs, table = deck[:3], deck[3 : 3 + rng.randint(0, 3)], deck[6 : 6 + rng.randint(0, 6)]
         first = rng.random() < 0.5
         r = client.post(
-            "/v1/schotten-totten/claim-check",
+            "/v1/schotten_totten/claim-check",
             json={"mine": mine, "theirs": theirs, "table": table, "mine_completed_first": first},
         )
         assert r.status_code == 200, r.text
@@ -183,7 +183,7 @@ def test_claim_check_is_the_engines(client: Client) -> None:
         else:
             assert out["best"] == {"cards": c.best_cards, "formation": c.best_formation, "sum": c.best_sum}
     is_problem(
-        client.post("/v1/schotten-totten/claim-check", json={"mine": ["R1", "X2", "R3"], "theirs": []}),
+        client.post("/v1/schotten_totten/claim-check", json={"mine": ["R1", "X2", "R3"], "theirs": []}),
         422,
         "invalid_card",
     )
@@ -200,7 +200,7 @@ def test_claim_check_is_the_engines(client: Client) -> None:
     ],
 )
 def test_table_talk_is_the_engines(client: Client, text: str, allowed: bool) -> None:
-    out = client.post("/v1/the-game/table-talk", json={"text": text}).json()
+    out = client.post("/v1/the_game/table-talk", json={"text": text}).json()
     assert out["allowed"] is allowed
     assert (out["reason"] is None) is allowed
     assert allowed == (not spielwerk.the_game.mentions_number(text))

@@ -69,12 +69,17 @@ def start_match(
     page.click("#start")
     page.wait_for_url("**/#/match/*")
     settled(page)
-    return match_of(page)
+    match_id, token = match_of(page)
+    assert token is not None  # the creator's tab keeps its token
+    return match_id, token
 
 
-def match_of(page: Page) -> tuple[str, str]:
+def match_of(page: Page) -> tuple[str, str | None]:
     match_id = page.evaluate("() => location.hash.split('/')[2]")
-    token = page.evaluate("id => JSON.parse(sessionStorage.getItem('spielwerk.match.' + id)).token", match_id)
+    # None where the tab keeps no token (a seat taken by its invitation link: its cookie).
+    token = page.evaluate(
+        "id => (JSON.parse(sessionStorage.getItem('spielwerk.match.' + id)) || {}).token ?? null", match_id
+    )
     return match_id, token
 
 

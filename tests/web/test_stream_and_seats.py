@@ -1,4 +1,4 @@
-"""The event-stream reader in the browser, resigning, and a spectator's screen."""
+"""The event stream in the browser (EventSource, the seat cookie), resigning, a spectator, the lobby."""
 
 from __future__ import annotations
 
@@ -8,48 +8,41 @@ from playwright.sync_api import Browser, Page, expect
 
 from .play import api, settled, start_match
 
-# Two events as the server frames them (CRLF), a heartbeat comment, a multi-line event in LF.
-STREAM = (
-    'id: 3\r\nevent: version\r\ndata: {"version":3}\r\n\r\n'
-    ": heartbeat\r\n\r\n"
-    'id: 4\r\nevent: chat\r\ndata: {"text":"hallo"}\r\n\r\n'
-    "event: version\ndata: a\ndata: b\n\n"
-)
-EVENTS = [
-    {"event": "version", "data": '{"version":3}', "id": "3"},
-    {"event": "chat", "data": '{"text":"hallo"}', "id": "4"},
-    {"event": "version", "data": "a\nb", "id": "4"},
-]
 
-
-def test_the_stream_reader_parses_events_split_anywhere(page: Page) -> None:
-    """stream.js reads the same events however the bytes arrive: cut at every position
-    (between a CR and its LF too) and byte by byte."""
+def test_the_page_stream_is_an_event_source_with_the_seat_cookie_and_ends_with_the_end(
+    page: Page, server: str
+) -> None:
+    """stream.js: EventSource with the seat's cookie (set by POST …/join from the page), an
+    id on every event, and closed after the API's end event (no reconnecting)."""
+    body = {"game": "schotten_totten", "seed": 2, "seats": [{"kind": "person"}, {"kind": "person"}]}
+    created = api(server, "/v1/matches", body=body)
+    match_id, tokens = created["id"], [s["token"] for s in created["seats"]]
     page.goto("/")
-    results = page.evaluate(
-        """async text => {
-            const { read } = await import('/static/stream.js');
-            const bytes = new TextEncoder().encode(text);
-            const cuts = [...Array(bytes.length + 1).keys()].map(at => [at])
-                .concat([[...Array(bytes.length).keys()]]);
-            const out = [];
-            for (const cut of cuts) {
-                const edges = [0, ...cut, bytes.length];
-                const body = new ReadableStream({ start(c) {
-                    for (let i = 1; i < edges.length; i++) c.enqueue(bytes.slice(edges[i - 1], edges[i]));
-                    c.close();
-                } });
-                const got = [];
-                await read(body, e => got.push(e));
-                out.push(JSON.stringify(got));
-            }
-            return out;
+    page.evaluate(
+        """async ([id, token]) => {
+            const { api } = await import('/static/api.js');
+            const { openStream } = await import('/static/stream.js');
+            await api.join(id, 1, { token });
+            window.got = [];
+            window.statuses = [];
+            window.source = openStream(api.eventsUrl(id), {
+                onEvent: (e) => window.got.push(e),
+                onStatus: (s) => window.statuses.push(s),
+            });
         }""",
-        STREAM,
+        [match_id, tokens[1]],
     )
-    assert len(results) == len(STREAM.encode()) + 2
-    for got in results:
-        assert json.loads(got) == EVENTS
+    page.wait_for_function("window.got.length >= 1")
+    first = page.evaluate("window.got[0]")
+    assert (first["event"], first["id"]) == ("version", "0-0")
+    assert json.loads(first["data"])["seat"] == 1  # the cookie named the seat
+    api(server, f"/v1/matches/{match_id}/resign", tokens[0], body={})
+    page.wait_for_function("window.got.some(e => e.event === 'end')")
+    got = page.evaluate("window.got")
+    assert [e["event"] for e in got] == ["version", "version", "end"]
+    assert [e["id"] for e in got] == ["0-0", "1-0", "1-0"]
+    assert json.loads(got[-1]["data"])["result"]["reason"] == "resigned"
+    assert page.evaluate("window.statuses")[0] == "live"
 
 
 def test_resigning_ends_the_match_and_a_spectator_sees_no_hand(
@@ -82,3 +75,31 @@ def test_resigning_ends_the_match_and_a_spectator_sees_no_hand(
         expect(spectator.locator("#turn")).to_have_text("Die Partie ist vorbei.")
     finally:
         watcher.close()
+
+
+def test_the_lobby_lists_open_and_finished_matches_and_a_free_seat_is_taken(page: Page, server: str) -> None:
+    waiting = api(
+        server,
+        "/v1/matches",
+        body={
+            "game": "schotten_totten",
+            "seed": 6,
+            "seats": [{"kind": "bot"}, {"kind": "person", "open": True}],
+        },
+    )
+    done = api(
+        server, "/v1/matches", body={"game": "schotten_totten", "seed": 6, "seats": [{"kind": "person"}] * 2}
+    )
+    api(server, f"/v1/matches/{done['id']}/resign", done["seats"][0]["token"], body={})
+    page.goto("/")
+    entry = page.locator(f'#open-matches li[data-match="{waiting["id"]}"]')
+    expect(entry.locator("button.join")).to_have_text("Sitz 2 nehmen")
+    finished = page.locator(f'#finished-matches li[data-match="{done["id"]}"]')
+    expect(finished.locator("a.replay")).to_have_attribute("href", f"/v1/matches/{done['id']}/replay")
+    entry.locator("button.join").click()
+    page.wait_for_url(f"**/#/match/{waiting['id']}")
+    out = settled(page)
+    assert out["seat"] == "1"  # (the screen's data attribute)
+    expect(page.locator(".seat-line")).to_have_text("Du sitzt auf Sitz 2.")
+    # The seat is taken: the lobby no longer offers it.
+    assert waiting["id"] not in [m["id"] for m in api(server, "/v1/matches")["open"]]

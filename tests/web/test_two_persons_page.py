@@ -15,7 +15,10 @@ def test_a_second_person_joins_by_link_and_sees_the_moves_live(
 ) -> None:
     match_id, token = start_match(page, "schotten_totten", ["you", "person"], seed=13, clock="5")
     link = page.locator(".invites input").input_value()
-    assert re.fullmatch(rf"{re.escape(server)}/#/join/{match_id}/1/[\w-]+", link), link
+    # The API's invitation link: no token in the page's address (GET sets the seat cookie).
+    found = re.fullmatch(rf"{re.escape(server)}/v1/matches/{match_id}/seats/1/join\?token=([\w-]+)", link)
+    assert found, link
+    guest_token = found[1]
     expect(page.locator(".clock")).to_have_count(2)
     expect(page.locator('.clock[data-seat="0"]')).to_have_text(re.compile(r"^Du [45]:\d\d$"))
 
@@ -23,11 +26,19 @@ def test_a_second_person_joins_by_link_and_sees_the_moves_live(
     try:
         guest = other.new_page()
         guest.goto(link)
-        guest.wait_for_url(f"**/#/match/{match_id}")  # the token left the address bar
+        guest.wait_for_url(f"{server}/#/match/{match_id}")  # the token left the address bar
         settled(guest)
         expect(guest.locator(".seat-line")).to_have_text("Du sitzt auf Sitz 2.")
-        guest_id, guest_token = match_of(guest)
-        assert guest_id == match_id and guest_token != token
+        guest_id, kept = match_of(guest)
+        # The guest's page holds no token at all: its seat cookie (HttpOnly) names the seat.
+        assert guest_id == match_id and kept is None and guest_token != token
+        assert guest.evaluate("document.cookie") == ""
+        cookie = next(c for c in other.cookies() if c["name"] == "spielwerk_seat")
+        assert (cookie["path"], cookie["httpOnly"], cookie["sameSite"]) == (
+            f"/v1/matches/{match_id}",
+            True,
+            "Strict",
+        )
         # Each sees its own hand, and of the other's only how many cards it holds.
         hands = {
             seat: api(server, f"/v1/matches/{match_id}", t)["view"]["hand"]

@@ -48,6 +48,9 @@ export const api = {
   check: (id, token, move) =>
     request(`/v1/matches/${encodeURIComponent(id)}/check`, { method: "POST", token, body: { move } }),
   resign: (id, token) => request(`/v1/matches/${encodeURIComponent(id)}/resign`, { method: "POST", token }),
+  lobby: () => request("/v1/matches"),
+  join: (id, seat, body) =>
+    request(`/v1/matches/${encodeURIComponent(id)}/seats/${seat}/join`, { method: "POST", body }),
   eventsUrl: (id) => `/v1/matches/${encodeURIComponent(id)}/events`,
 };
 

@@ -1,11 +1,12 @@
 // The page's entry: the header, the language switch and the two routes (#/ the lobby,
-// #/match/ID a match). #/join/ID/SEAT/TOKEN takes a seat from an invitation link.
+// #/match/ID a match). An invitation link is the API's (GET …/seats/N/join?token=…): it sets
+// the seat's cookie and opens #/match/ID, so no token ever sits in the page's address.
 
 import { api } from "./api.js";
 import { h } from "./dom.js";
 import { GAME_NAMES, lang, setLang, t } from "./i18n.js";
 import { renderLobby } from "./lobby.js";
-import { MatchScreen, storeSeat } from "./match.js";
+import { MatchScreen } from "./match.js";
 
 const root = document.getElementById("app");
 let screen = null;
@@ -33,12 +34,6 @@ async function route() {
   if (screen) screen.stop();
   screen = null;
   renderHeader();
-  const join = location.hash.match(/^#\/join\/([^/]+)\/(\d+)\/([^/]+)$/);
-  if (join) {
-    // The token leaves the address bar at once (the fragment never reaches a server).
-    storeSeat(join[1], { token: join[3], seat: Number(join[2]), seats: null });
-    history.replaceState(null, "", `#/match/${join[1]}`);
-  }
   try {
     games = games || (await loadGames());
   } catch (error) {

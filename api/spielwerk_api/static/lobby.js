@@ -152,6 +152,7 @@ export function renderLobby(root, games) {
           h("option", { value: "you", selected: choice === "you" }, t("you")),
           bots.map((b) => h("option", { value: `bot:${b}`, selected: choice === `bot:${b}` }, t("bot", { name: b }))),
           h("option", { value: "person", selected: choice === "person" }, t("person")),
+          h("option", { value: "open", selected: choice === "open" }, t("open_seat")),
         ),
       ),
     ),
@@ -208,11 +209,13 @@ export function renderLobby(root, games) {
     notice,
   );
 
-  root.replaceChildren(h("div", { class: "lobby" }, form, yourMatches()));
+  root.replaceChildren(h("div", { class: "lobby" }, form, yourMatches(), lobbyLists(root)));
 }
 
 async function start(info) {
-  const seats = draft.seats.map((c) => (c.startsWith("bot:") ? { kind: "bot", bot: c.slice(4) } : { kind: "person" }));
+  const seats = draft.seats.map((c) =>
+    c.startsWith("bot:") ? { kind: "bot", bot: c.slice(4) } : c === "open" ? { kind: "person", open: true } : { kind: "person" },
+  );
   const options = {};
   for (const [name, value] of Object.entries(draft.options)) {
     if (value !== info.defaults[name]) options[name] = value;
@@ -224,15 +227,82 @@ async function start(info) {
   const created = await api.create(body);
   const you = draft.seats.indexOf("you");
   const mine = created.seats.find((s) => s.seat === you);
+  // The seat's cookie, for the event stream (an EventSource sends no Authorization header).
+  if (mine && mine.token) await api.join(created.id, mine.seat, { token: mine.token });
   storeSeat(created.id, {
     game: info.name,
     token: mine ? mine.token : null,
     seat: mine ? mine.seat : null,
     seats: created.seats.map(({ seat, kind, bot }) => ({ seat, kind, bot })),
-    // Tokens of the other person seats, for their invitation links.
-    invites: created.seats.filter((s) => s.kind === "person" && s.seat !== you).map(({ seat, token }) => ({ seat, token })),
+    // The invitation links of the other person seats (open seats are taken from the lobby).
+    invites: created.seats
+      .filter((s) => s.kind === "person" && s.seat !== you && s.invitation)
+      .map(({ seat, invitation }) => ({ seat, invitation })),
   });
   return created.id;
+}
+
+// GET /v1/matches: matches waiting for a person (join a free seat) and finished ones (replay).
+function lobbyLists(root) {
+  const openList = h("ul", { id: "open-matches" });
+  const finishedList = h("ul", { id: "finished-matches" });
+  const section = h(
+    "section",
+    { class: "lobby-lists", "aria-labelledby": "open-title" },
+    h("h2", { id: "open-title" }, t("open_matches")),
+    openList,
+    h("h2", { id: "finished-title" }, t("finished_matches")),
+    finishedList,
+  );
+  api
+    .lobby()
+    .then((lobby) => {
+      openList.replaceChildren(
+        ...(lobby.open.length
+          ? lobby.open.map((m) =>
+              h(
+                "li",
+                { dataset: { match: m.id } },
+                `${gameName(m.game)} `,
+                m.free_seats.map((seat) =>
+                  h(
+                    "button",
+                    {
+                      type: "button",
+                      class: "join",
+                      onclick: async () => {
+                        try {
+                          await api.join(m.id, seat, {});
+                          storeSeat(m.id, { game: m.game, token: null, seat, seats: m.seats, invites: [] });
+                          location.hash = `#/match/${m.id}`;
+                        } catch (error) {
+                          root.querySelector("#lobby-notice")?.replaceChildren(String(error.message));
+                        }
+                      },
+                    },
+                    t("join_seat", { n: seat + 1 }),
+                  ),
+                ),
+              ),
+            )
+          : [h("li", {}, t("no_matches"))]),
+      );
+      finishedList.replaceChildren(
+        ...(lobby.finished.length
+          ? lobby.finished.map((m) =>
+              h(
+                "li",
+                { dataset: { match: m.id } },
+                h("a", { href: `#/match/${m.id}` }, `${gameName(m.game)}: ${m.result ? m.result.text : m.status}`),
+                " ",
+                h("a", { href: m.replay, class: "replay" }, t("replay")),
+              ),
+            )
+          : [h("li", {}, t("no_matches"))]),
+      );
+    })
+    .catch(() => {});
+  return h("div", {}, section, h("p", { id: "lobby-notice", role: "status" }));
 }
 
 function yourMatches() {

@@ -13,7 +13,8 @@ import { openStream } from "./stream.js";
 
 const SCREENS = { schotten_totten: renderSchotten };
 
-// sessionStorage, keyed by match id: the seat's token survives a reload of this tab.
+// sessionStorage, keyed by match id: which seat this tab holds (and, for the match's creator,
+// its token); the seat cookie names the seat to the API (GET …/join, POST …/join).
 export function seatKey(id) {
   return `spielwerk.match.${id}`;
 }
@@ -90,13 +91,17 @@ export class MatchScreen {
 
   openStream() {
     this.stream = openStream(api.eventsUrl(this.id), {
-      token: this.token,
       onStatus: (status) => {
         this.streamStatus = status;
         const el = this.section.querySelector("#stream-status");
         if (el) el.textContent = status === "live" ? t("stream_live") : t("stream_reconnecting");
       },
       onEvent: (message) => {
+        if (message.event === "end") {
+          // Every version has arrived; the API closed the stream.
+          this.stream = null;
+          return;
+        }
         if (message.event !== "version") return;
         let out;
         try {
@@ -105,12 +110,6 @@ export class MatchScreen {
           return;
         }
         this.accept(out).catch((error) => this.showError(error));
-        // The stream ends with the version that ended the match (the API does not close it
-        // yet), after every version before it has arrived for the history.
-        if (out.status !== "running" && this.stream) {
-          this.stream.close();
-          this.stream = null;
-        }
       },
     });
   }
@@ -122,6 +121,8 @@ export class MatchScreen {
 
   // A newer version of the match (from a response or the stream): draw it with its moves.
   async accept(out) {
+    // The seat the API says the token or the cookie names (null: a spectator).
+    if (out.seat !== undefined) this.seat = out.seat;
     if (out.last_move) this.history.set(out.version, out.last_move);
     const current = this.out;
     if (current && (out.version < current.version || (out.version === current.version && out.status === current.status))) {
@@ -135,7 +136,7 @@ export class MatchScreen {
     this.busy(+1);
     try {
       let moves = [];
-      if (this.token && out.status === "running" && out.seats_to_move.includes(this.seat)) {
+      if (this.seat !== null && out.status === "running" && out.seats_to_move.includes(this.seat)) {
         moves = (await api.moves(this.id, this.token)).moves;
       }
       if (this.out !== out) return; // a newer version arrived meanwhile and draws itself
@@ -263,7 +264,7 @@ export class MatchScreen {
       attempt: (move) => this.attempt(move),
       notice: (text, kind) => this.notice(text, kind),
       running: out.status === "running",
-      myTurn: this.token !== null && out.seats_to_move.includes(this.seat),
+      myTurn: this.seat !== null && out.seats_to_move.includes(this.seat),
     };
     (SCREENS[out.game] || renderGeneric)(board, ctx);
 
@@ -291,7 +292,7 @@ export class MatchScreen {
     const out = this.out;
     let turn;
     if (out.status !== "running") turn = t("match_over");
-    else if (this.token && out.seats_to_move.includes(this.seat)) turn = t("your_turn");
+    else if (this.seat !== null && out.seats_to_move.includes(this.seat)) turn = t("your_turn");
     else if (out.seats_to_move.length) turn = t("to_move", { who: out.seats_to_move.map((s) => this.who(s)).join(", ") });
     else turn = t("nobody_to_move");
     const clocks = out.clocks
@@ -314,7 +315,7 @@ export class MatchScreen {
       h(
         "p",
         { class: "actions" },
-        this.token && out.status === "running"
+        this.seat !== null && out.status === "running"
           ? h("button", { type: "button", id: "resign", onclick: () => this.resign() }, t("resign"))
           : null,
         h("a", { href: "#/", class: "button-link" }, t("back_to_lobby")),
@@ -332,7 +333,8 @@ export class MatchScreen {
         "ul",
         {},
         this.invites.map((inv) => {
-          const link = `${location.origin}/#/join/${this.id}/${inv.seat}/${inv.token}`;
+          // The API's invitation link: opening it sets that seat's cookie and opens the match.
+          const link = `${location.origin}${inv.invitation}`;
           return h("li", {}, `${t("seat_n", { n: inv.seat + 1 })}: `, h("input", { readonly: true, value: link, size: 60, "aria-label": t("seat_n", { n: inv.seat + 1 }) }));
         }),
       ),

@@ -1,0 +1,82 @@
+"""The lobby (issue 23 §1.5): open matches waiting for a person, finished ones with their
+replays, open seats taken first come first served, spectators."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+from litestar import Litestar
+from litestar.testing import TestClient
+
+from .conftest import bearer
+from .test_matches_api import problem
+from .test_persistence import at_once, server  # noqa: F401 (the fixture)
+
+
+def create(client: Any, seats: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
+    r = client.post("/v1/matches", json={"game": "schotten_totten", "seats": seats, **extra})
+    assert r.status_code == 201, r.text
+    out: dict[str, Any] = r.json()
+    return out
+
+
+OPEN = {"kind": "person", "open": True}
+PERSON = {"kind": "person"}
+BOT = {"kind": "bot", "bot": "random"}
+
+
+def test_the_lobby_lists_open_and_finished_matches(client: TestClient[Litestar]) -> None:
+    waiting = create(client, [PERSON, OPEN], clock={"initial_s": 300, "increment_s": 2})
+    assert waiting["seats"][1] == {**waiting["seats"][1], "open": True, "token": None, "invitation": None}
+    private = create(client, [PERSON, PERSON])
+    ended = create(client, [PERSON, BOT])
+    client.post(f"/v1/matches/{ended['id']}/resign", headers=bearer(ended["seats"][0]["token"]))
+    lobby = client.get("/v1/matches").json()
+    listed = {m["id"]: m for m in lobby["open"]}
+    assert waiting["id"] in listed and private["id"] not in listed and ended["id"] not in listed
+    entry = listed[waiting["id"]]
+    assert entry["free_seats"] == [1] and entry["clock"] == {"initial_s": 300, "increment_s": 2}
+    assert entry["game"] == "schotten_totten" and entry["status"] == "running"
+    assert "token" not in str(entry)
+    finished = {m["id"]: m for m in lobby["finished"]}
+    assert finished[ended["id"]]["replay"] == f"/v1/matches/{ended['id']}/replay"
+    assert finished[ended["id"]]["result"]["reason"] == "resigned"
+    assert client.get(finished[ended["id"]]["replay"]).status_code == 200
+    # Paginated and bounded.
+    for _ in range(3):
+        create(client, [OPEN, BOT])
+    page = client.get("/v1/matches?limit=2").json()
+    assert len(page["open"]) == 2 and page["limit"] == 2
+    rest = client.get("/v1/matches?limit=2&offset=2").json()
+    assert not {m["id"] for m in page["open"]} & {m["id"] for m in rest["open"]}
+    problem(client.get("/v1/matches?limit=51"), 400, "invalid_parameter")
+
+
+def test_an_open_seat_goes_to_whoever_joins_first(client: TestClient[Litestar]) -> None:
+    m = create(client, [OPEN, BOT])
+    r = client.post(f"/v1/matches/{m['id']}/seats/0/join", json={})
+    assert r.status_code == 200, r.text
+    token = r.json()["token"]
+    assert r.json()["seat"] == 0 and token and f"spielwerk_seat={token}" in r.headers["set-cookie"]
+    client.cookies.clear()
+    assert client.get(f"/v1/matches/{m['id']}", headers=bearer(token)).json()["seat"] == 0
+    assert m["id"] not in {x["id"] for x in client.get("/v1/matches").json()["open"]}
+    problem(client.post(f"/v1/matches/{m['id']}/seats/0/join", json={}), 409, "seat_taken")
+    problem(client.post(f"/v1/matches/{m['id']}/seats/1/join", json={}), 409, "seat_not_open")
+    # Spectators see the public view.
+    spectator = client.get(f"/v1/matches/{m['id']}").json()
+    assert spectator["seat"] is None and spectator["view"]["hand"] is None
+
+
+def test_two_joins_of_one_seat_on_two_workers_one_wins(server: str) -> None:  # noqa: F811
+    for _ in range(3):
+        m = httpx.post(f"{server}/v1/matches", json={"game": "schotten_totten", "seats": [OPEN, BOT]}).json()
+        answers = at_once(server, "POST", f"/v1/matches/{m['id']}/seats/0/join", [({}, {}), ({}, {})])
+        statuses = sorted(a.status_code for a in answers)
+        assert statuses == [200, 409], [a.text for a in answers]
+        winner = next(a for a in answers if a.status_code == 200).json()["token"]
+        # The winner's token opens the seat on either worker (several connections).
+        for _ in range(4):
+            with httpx.Client(base_url=server, timeout=10) as c:
+                assert c.get(f"/v1/matches/{m['id']}", headers=bearer(winner)).json()["seat"] == 0
