@@ -7,7 +7,7 @@ Starts ``python -m spielwerk serve --workers N`` on a fresh SQLite file in a tem
 
 - ``check``: ``POST /v1/games/schotten_totten/check`` with a mid-game Schotten Totten state and
   one of its legal moves, driven by ``wrk`` (Debian's ``wrk``; a Lua script sets the body);
-- ``claim-check``: ``POST /v1/schotten-totten/claim-check``, also with ``wrk``;
+- ``claim-check``: ``POST /v1/schotten_totten/claim-check``, also with ``wrk``;
 - ``bot-random``, ``bot-heuristic``, ``bot-ismcts``: the stateless bot endpoint (issue 11),
   ``POST /v1/bots/{game}/{bot}/move`` with the view of the seat to move in a mid-game position of
   ``--bot-game`` (``ismcts`` at 100 iterations, ``--bot-iterations``), also with ``wrk`` and
@@ -628,7 +628,7 @@ def main() -> int:
                 path = (
                     "/v1/games/schotten_totten/check"
                     if name == "check"
-                    else "/v1/schotten-totten/claim-check"
+                    else "/v1/schotten_totten/claim-check"
                 )
                 body = check_body() if name == "check" else claim_check_body()
                 figures = run_wrk(
