@@ -32,7 +32,7 @@ def test_training_runs_end_to_end_and_changes_the_policy() -> None:
     for evaluation in evaluations:
         assert 0.0 <= evaluation.win_rate <= 1.0
         # Win rates over 50 games are multiples of 1/50.
-        assert round(evaluation.win_rate * 50) == evaluation.win_rate * 50
+        assert evaluation.win_rate * 50 == pytest.approx(round(evaluation.win_rate * 50))
     # The policy started at zero (uniform over the legal actions) and has been updated.
     assert np.abs(policy.weights).sum() > 0.0
     assert np.isfinite(policy.weights).all() and np.isfinite(policy.bias).all()
@@ -52,3 +52,13 @@ def test_main_prints_the_table_and_saves_the_plot(tmp_path: Path, capsys: pytest
     assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     out = capsys.readouterr().out
     assert "win rate" in out and f"plot saved to {plot}" in out
+
+
+def test_plot_without_matplotlib_says_what_to_install(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    example = load_example()
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib raises ImportError
+    with pytest.raises(SystemExit, match=r"--plot needs matplotlib: pip install"):
+        example.save_plot([], str(tmp_path / "never.png"))
+    assert not (tmp_path / "never.png").exists()
