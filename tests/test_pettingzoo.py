@@ -198,6 +198,29 @@ def test_parallel_env_plays_dog_exchange_in_one_step() -> None:
     assert env.game_state.history()[:4] != []
 
 
+def test_parallel_env_applies_no_pick_when_one_is_illegal_or_missing() -> None:
+    # D4: the four exchange picks of one step land together or not at all.
+    env = spz.parallel_env("dog", **GAMES["dog"])
+    observations, _ = env.reset(seed=4)
+    before = env.game_state.clone()
+    actions = {
+        agent: int(np.flatnonzero(observation["action_mask"])[0])
+        for agent, observation in observations.items()
+    }
+    last = env.possible_agents[-1]
+    illegal = dict(actions)
+    illegal[last] = int(np.flatnonzero(observations[last]["action_mask"] == 0)[0])
+    with pytest.raises(spielwerk.IllegalActionError):
+        env.step(illegal)
+    assert env.game_state == before
+    missing = {agent: a for agent, a in actions.items() if agent != last}
+    with pytest.raises(ValueError, match=last):
+        env.step(missing)
+    assert env.game_state == before
+    env.step(actions)
+    assert env.game_state != before
+
+
 def test_import_spielwerk_needs_neither_library() -> None:
     import subprocess
     import sys

@@ -290,13 +290,20 @@ class ParallelSpielwerkEnv(ParallelEnv[str, Observation, int]):  # type: ignore[
         dict[str, bool],
         dict[str, dict[str, Any]],
     ]:
-        state = self.game_state
+        # The actions are applied to a copy first, so that an illegal one (or a missing
+        # one) changes nothing, as a rejected move never does (Dog's exchange: several).
+        state = self.game_state.clone()
         rewards = dict.fromkeys(self.agents, 0.0)
-        for seat in state.seats_to_move():
+        movers = state.seats_to_move()
+        missing = [self.possible_agents[s] for s in movers if self.possible_agents[s] not in actions]
+        if missing:
+            raise ValueError(f"no action in this step for {', '.join(missing)}, who must move")
+        for seat in movers:
             state.apply_action(actions[self.possible_agents[seat]], seat)
             for agent, reward in zip(self.possible_agents, state.rewards(), strict=True):
                 if agent in rewards:
                     rewards[agent] += reward
+        self.game_state = state
         self._steps += 1
         over = state.is_terminal()
         truncated = not over and self.max_cycles is not None and self._steps >= self.max_cycles
