@@ -51,6 +51,9 @@ export const api = {
   lobby: () => request("/v1/matches"),
   join: (id, seat, body) =>
     request(`/v1/matches/${encodeURIComponent(id)}/seats/${seat}/join`, { method: "POST", body }),
+  chat: (id, token) => request(`/v1/matches/${encodeURIComponent(id)}/chat`, { token }),
+  say: (id, token, text) =>
+    request(`/v1/matches/${encodeURIComponent(id)}/chat`, { method: "POST", token, body: { text } }),
   eventsUrl: (id) => `/v1/matches/${encodeURIComponent(id)}/events`,
 };
 

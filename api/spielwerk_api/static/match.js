@@ -9,9 +9,12 @@ import { h } from "./dom.js";
 import { gameName, t } from "./i18n.js";
 import { renderGeneric } from "./generic.js";
 import { renderSchotten } from "./schotten.js";
+import { renderCaravan } from "./caravan.js";
+import { renderTheGame } from "./thegame.js";
+import { renderDog } from "./dog.js";
 import { openStream } from "./stream.js";
 
-const SCREENS = { schotten_totten: renderSchotten };
+const SCREENS = { schotten_totten: renderSchotten, caravan: renderCaravan, the_game: renderTheGame, dog: renderDog };
 
 // sessionStorage, keyed by match id: which seat this tab holds (and, for the match's creator,
 // its token); the seat cookie names the seat to the API (GET …/join, POST …/join).
@@ -53,6 +56,7 @@ export class MatchScreen {
     this.clockTimer = null;
     this.noticeText = "";
     this.noticeKind = "";
+    this.chat = new Map(); // The Game's table talk: message id -> { seat, text }
   }
 
   async start() {
@@ -78,6 +82,7 @@ export class MatchScreen {
       this.busy(-1);
     }
     if (this.stopped) return; // left for another screen while loading
+    if (this.out && this.out.game === "the_game") await this.loadChat();
     if (this.out && this.out.status === "running") this.openStream();
     this.clockTimer = setInterval(() => this.tickClocks(), 1000);
   }
@@ -100,6 +105,14 @@ export class MatchScreen {
         if (message.event === "end") {
           // Every version has arrived; the API closed the stream.
           this.stream = null;
+          return;
+        }
+        if (message.event === "chat") {
+          try {
+            this.heard(JSON.parse(message.data));
+          } catch {
+            // a message the page cannot read is left out
+          }
           return;
         }
         if (message.event !== "version") return;
@@ -169,6 +182,8 @@ export class MatchScreen {
   // Sends a legal move (one of GET …/moves) against the version on screen.
   async play(move) {
     this.notice("");
+    this.ui = {}; // a new position: nothing chosen on the board
+
     this.busy(+1);
     try {
       await this.accept(await api.play(this.id, this.token, this.out.version, move));
@@ -193,6 +208,34 @@ export class MatchScreen {
       await this.refused(error);
     } finally {
       this.busy(-1);
+    }
+  }
+
+  // A message of the table talk (from the stream or GET …/chat), shown once by its id.
+  heard(said) {
+    if (this.chat.has(said.id)) return;
+    this.chat.set(said.id, said);
+    const list = this.section && this.section.querySelector("#talk-list");
+    if (list) list.append(h("li", {}, `${this.who(said.seat)}: `, said.text));
+  }
+
+  async loadChat() {
+    try {
+      const log = await api.chat(this.id, this.token);
+      for (const said of log.messages || log) this.heard(said);
+    } catch {
+      // no table talk in this game or match
+    }
+  }
+
+  // Says a text at the table; a text the engine refuses (numbers, T7) shows its reason.
+  async say(text) {
+    try {
+      this.heard(await api.say(this.id, this.token, text));
+      return true;
+    } catch (error) {
+      await this.refused(error);
+      return false;
     }
   }
 
@@ -263,6 +306,8 @@ export class MatchScreen {
       rerender: () => this.render(),
       attempt: (move) => this.attempt(move),
       notice: (text, kind) => this.notice(text, kind),
+      chat: [...this.chat.values()],
+      say: (text) => this.say(text),
       running: out.status === "running",
       myTurn: this.seat !== null && out.seats_to_move.includes(this.seat),
     };
