@@ -112,6 +112,19 @@ export function renderCaravan(board, ctx) {
         "p",
         { class: "caravan-actions" },
         target ? moveButton(ctx, target, t("here"), "move target") : null,
+        // Not a legal play for the chosen card: the engine says why not, nothing changes.
+        !target && ui.card && ctx.myTurn
+          ? h(
+              "button",
+              {
+                type: "button",
+                class: "move try",
+                dataset: { key: `try-${c}` },
+                onclick: () => ctx.attempt({ type: "play", card: ui.card, caravan: c }),
+              },
+              t("here"),
+            )
+          : null,
         disbands.has(c) ? moveButton(ctx, disbands.get(c), t("disband"), "move disband") : null,
       ),
     );

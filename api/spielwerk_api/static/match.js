@@ -13,6 +13,7 @@ import { renderCaravan } from "./caravan.js";
 import { renderTheGame } from "./thegame.js";
 import { renderDog } from "./dog.js";
 import { openStream } from "./stream.js";
+import { replayViewer } from "./replay.js";
 
 const SCREENS = { schotten_totten: renderSchotten, caravan: renderCaravan, the_game: renderTheGame, dog: renderDog };
 
@@ -403,6 +404,10 @@ export class MatchScreen {
       h("h3", {}, t("result")),
       summary ? h("p", { class: "summary" }, summary) : null,
       h("p", { id: "result-text" }, out.result.text),
+      Array.isArray(out.result.points)
+        ? h("p", { id: "team-points" }, t("team_points", { a: out.result.points[0], b: out.result.points[1] }))
+        : null,
+      replayViewer(this.id, (seat) => this.who(seat)),
     );
   }
 

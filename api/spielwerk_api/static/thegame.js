@@ -65,16 +65,20 @@ export function renderTheGame(board, ctx) {
               },
               inside,
             )
-          : h(
-              "div",
-              {
-                class: `pile ${pile.direction}`,
-                role: "img",
-                "aria-label": label,
-                dataset: { pile: String(k) },
-              },
-              inside,
-            ),
+          : chosen !== null && ctx.myTurn
+            ? // Not a legal play: the engine is asked why not, and nothing changes.
+              h(
+                "button",
+                {
+                  type: "button",
+                  class: `pile ${pile.direction}`,
+                  "aria-label": label,
+                  dataset: { key: `pile-${k}`, pile: String(k) },
+                  onclick: () => ctx.attempt({ type: "play", card: chosen, pile: k }),
+                },
+                inside,
+              )
+            : h("div", { class: `pile ${pile.direction}`, role: "img", "aria-label": label, dataset: { pile: String(k) } }, inside),
       );
     }),
   );
