@@ -26,6 +26,16 @@ def tab_to(page: Page, selector: str, presses: int = 120) -> None:
 
 def test_the_game_by_keyboard_with_a_refusal_both_languages_and_the_replay(page: Page, server: str) -> None:
     match_id, token = start_match(page, "the_game", ["you", "bot:random"], seed=11)
+    # The table talk (T7): a number is refused with the engine's reason, a word is said.
+    page.fill("#talk-input", "Ich lege gleich die 41")
+    page.click("#talk-send")
+    why = api(server, "/v1/the_game/table-talk", body={"text": "Ich lege gleich die 41"})
+    assert why["allowed"] is False
+    expect(page.locator("#notice")).to_contain_text(why["reason"].split(": ", 1)[-1])
+    expect(page.locator("#talk-list li")).to_have_count(0)
+    page.fill("#talk-input", "Achtung, ganz knapp")
+    page.click("#talk-send")
+    expect(page.locator("#talk-list li")).to_have_text(["Du: Achtung, ganz knapp"])
     rng = random.Random(11)
     refused = False
     made = 0
@@ -113,7 +123,9 @@ def test_boards_in_english(page: Page, server: str) -> None:
             page.locator(f"#board .hand [data-card='{first['card']}']").first.click()
         if "marble" in first:
             page.locator(f"#board [data-marble='{first['marble']}']").click()
-        titles = page.evaluate("() => [...document.querySelectorAll('#board button[data-move]')].map(b => b.title)")
+        titles = page.evaluate(
+            "() => [...document.querySelectorAll('#board button[data-move]')].map(b => b.title)"
+        )
         assert titles and set(titles) <= {m["text"] for m in moves}
         screenshot(page, f"{game}_en")
         page.click("#lang")

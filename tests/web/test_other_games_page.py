@@ -46,7 +46,9 @@ def make_on_board(page: Page, move: dict[str, Any]) -> None:
 
 def offered(page: Page) -> set[str]:
     """Every move the board offers without a choice made (buttons carrying a move)."""
-    found: list[str] = page.evaluate("() => [...document.querySelectorAll('#board [data-move]')].map(e => e.dataset.move)")
+    found: list[str] = page.evaluate(
+        "() => [...document.querySelectorAll('#board [data-move]')].map(e => e.dataset.move)"
+    )
     return set(found)
 
 

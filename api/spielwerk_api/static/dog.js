@@ -13,7 +13,12 @@ import { t } from "./i18n.js";
 import { canonical } from "./api.js";
 import { escapeKey, hint, moveButton, otherMoves } from "./board.js";
 
-const SVG = "http://www.w3.org/2000/svg";
+// SVG's namespace, as the HTML parser gives it to an <svg> element (no address in the page).
+const SVG = (() => {
+  const probe = document.createElement("div");
+  probe.innerHTML = "<svg></svg>";
+  return probe.firstChild.namespaceURI;
+})();
 const RING = 64;
 const COLOURS = ["red", "blue", "green", "yellow"];
 const LETTER = { red: "R", blue: "B", green: "G", yellow: "Y" };
@@ -227,7 +232,9 @@ export function renderDog(board, ctx) {
           `${t("exchange")}: `,
           ex && ex.given ? t("exchange_given", { card: ex.given }) : t("exchange_pick"),
           ex && ex.received ? ` · ${t("exchange_received", { card: ex.received })}` : "",
-          ex && Array.isArray(ex.picked) ? ` · ${t("exchange_picked", { n: ex.picked.filter(Boolean).length })}` : "",
+          view.phase === "exchange" && ex && Array.isArray(ex.picked)
+            ? ` · ${t("exchange_picked", { n: ex.picked.filter(Boolean).length })}`
+            : "",
         )
       : null;
 

@@ -1,6 +1,7 @@
-// The screen for games without a board of their own yet (Caravan, The Game, Dog): the seat's
-// view drawn as readable lists and tables, and every legal move as a button with the
-// engine's text. Every game can be played to its end with it.
+// The fallback screen for a game without a board of its own (each of the four has one now:
+// schotten.js, caravan.js, thegame.js, dog.js): the seat's view drawn as readable lists and
+// tables, and every legal move as a button with the engine's text. Any game can be played
+// to its end with it.
 
 import { canonical } from "./api.js";
 import { h } from "./dom.js";
