@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import socket
 import statistics
 import subprocess
 import sys
@@ -31,8 +32,15 @@ from typing import Any
 from playwright.sync_api import Page, sync_playwright
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-from tests.web.conftest import CHROMIUM, free_port  # noqa: E402
+CHROMIUM = os.environ.get("SPIELWERK_CHROMIUM", "/usr/bin/chromium")
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
 
 STAMP = """() => {
   window.__shown = {};
