@@ -79,6 +79,9 @@ def test_a_whole_game_on_its_board(page: Page, server: str, game: str) -> None:
     assert out["status"] == "finished" and out["result"]["reason"] == "end"
     assert made > 3
     expect(page.locator("#result-text")).to_have_text(out["result"]["text"])
+    if game == "dog":  # the team score when the playing time ends (D13)
+        a, b = out["result"]["points"]
+        expect(page.locator("#team-points")).to_have_text(f"Punkte der Teams: {a} : {b}")
     expect(page.locator("#board [data-move]")).to_have_count(0)
     expect(page.locator("#turn")).to_have_text("Die Partie ist vorbei.")
     screenshot(page, f"{game}_end")
