@@ -3,7 +3,7 @@
 //
 // A card, then a marble, then a target. Only marbles with a legal move for the card are
 // offered, and only the targets of the legal moves for card and marble (GET …/moves; the
-// view's `hand_targets` fact where the engine gives it). A target field is where the legal
+// view's planned `hand_targets` fact is not read yet: its field shape is not final). A target field is where the legal
 // move's steps lead on the drawing (ring fields forward, the goal lane inward from the start
 // field): the page places the engine's moves, it decides none. A split seven (D8) is played
 // in parts, one legal part after another; the engine's text of each part is on its button.
@@ -127,7 +127,7 @@ export function renderDog(board, ctx) {
   const cardOnly = forCard.filter((m) => m.move.marble === undefined); // start, exchange
   const rest = moves.filter((m) => m.move.card === undefined); // sit out
 
-  // Targets on the drawing: the fact where given, else where each legal move leads.
+  // Targets on the drawing: where each legal move of the chosen marble leads.
   const targets = new Map();
   for (const m of chosenMoves) {
     const to = targetOf(m.move, marbles);
