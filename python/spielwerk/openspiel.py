@@ -338,13 +338,16 @@ def ismcts_bot(
     (``random_state``), the rollouts and the deals (``seeded_resampler``), so the same
     information state gives the same move. It also answers ``restart_at``, which
     ``evaluate_bots`` calls and OpenSpiel's Python ISMCTS lacks (it keeps nothing between
-    moves).
+    moves), and ``step`` returns a plain ``int``.
     """
     from open_spiel.python.algorithms import ismcts, mcts  # type: ignore[import-not-found]
 
     class RestartableISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]
         def restart_at(self, state: SpielwerkState) -> None:
             pass
+
+        def step(self, state: SpielwerkState) -> int:
+            return int(super().step(state))  # a plain int, not numpy's
 
     seeds = np.random.SeedSequence(seed).generate_state(3)
     evaluator = mcts.RandomRolloutEvaluator(
