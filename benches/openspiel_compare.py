@@ -59,7 +59,7 @@ def openspiel_midgame(name: str) -> tuple[Any, Any]:
     import pyspiel  # type: ignore[import-not-found]
 
     game = pyspiel.load_game(name)
-    lengths = []
+    lengths: list[int] = []
     for _ in range(2):
         rng = random.Random(3)
         state = game.new_initial_state()
@@ -119,12 +119,11 @@ def tensor_rows() -> list[tuple[str, int, str, float]]:
             )
         )
     try:
-        from open_spiel.python.observation import make_observation  # type: ignore[import-not-found]
+        from open_spiel.python.observation import make_observation  # type: ignore[import-untyped, unused-ignore]
     except ImportError:
         print("OpenSpiel is not installed: only spielwerk's figures")
         return rows
     import pyspiel
-
     from spielwerk import openspiel
 
     for name in ["schotten_totten", "caravan", "the_game", "dog"]:

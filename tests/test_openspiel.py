@@ -7,7 +7,6 @@ from typing import Any
 
 import numpy as np
 import pytest
-
 import spielwerk
 
 pyspiel = pytest.importorskip("pyspiel")
@@ -114,7 +113,9 @@ def test_states_follow_the_engine(name: str, options: dict[str, Any]) -> None:
             assert state.legal_actions_mask() == engine.legal_actions_mask().astype(int).tolist()
             for seat in range(game.num_players()):
                 assert np.array_equal(state.observation_tensor(seat), engine.observation_tensor(seat))
-                assert np.array_equal(state.information_state_tensor(seat), engine.information_state_tensor(seat))
+                assert np.array_equal(
+                    state.information_state_tensor(seat), engine.information_state_tensor(seat)
+                )
                 assert state.information_state_string(seat) == engine.information_state_key(seat).decode()
                 assert state.observation_string(seat) == engine.information_state_key(seat).decode()
                 if seat != player:
@@ -162,12 +163,14 @@ def test_clone_serialize_pickle(name: str, options: dict[str, Any]) -> None:
 
 
 def test_public_observer_and_named_pieces() -> None:
-    from open_spiel.python.observation import make_observation  # type: ignore[import-not-found]
+    from open_spiel.python.observation import make_observation  # type: ignore[import-untyped, unused-ignore]
 
     game = openspiel.load_game("schotten_totten")
     state = game.deal(11)
     engine = state.spielwerk_state
-    public = make_observation(game, pyspiel.IIGObservationType(perfect_recall=False, private_info=pyspiel.PrivateInfoType.NONE))
+    public = make_observation(
+        game, pyspiel.IIGObservationType(perfect_recall=False, private_info=pyspiel.PrivateInfoType.NONE)
+    )
     public.set_from(state, 0)
     assert np.array_equal(public.tensor, engine.public_observation_tensor())
     assert public.string_from(state, 0) == engine.view_json(None).decode()
@@ -178,7 +181,12 @@ def test_public_observer_and_named_pieces() -> None:
     assert private.dict["hand"].shape == tuple(hand["shape"])
     assert int(private.dict["hand"].sum()) == len(engine.hand(1))
     with pytest.raises(ValueError, match="private_info"):
-        make_observation(game, pyspiel.IIGObservationType(perfect_recall=False, private_info=pyspiel.PrivateInfoType.ALL_PLAYERS))
+        make_observation(
+            game,
+            pyspiel.IIGObservationType(
+                perfect_recall=False, private_info=pyspiel.PrivateInfoType.ALL_PLAYERS
+            ),
+        )
 
 
 @pytest.mark.parametrize(("name", "options"), GAMES, ids=IDS)
@@ -193,7 +201,9 @@ def test_resample_from_infostate(name: str, options: dict[str, Any]) -> None:
         sampler = pyspiel.UniformProbabilitySampler(9, 0.0, 1.0)
         resampled = state.resample_from_infostate(player, sampler)
         assert resampled.information_state_string(player) == state.information_state_string(player)
-        assert np.array_equal(resampled.information_state_tensor(player), state.information_state_tensor(player))
+        assert np.array_equal(
+            resampled.information_state_tensor(player), state.information_state_tensor(player)
+        )
         assert resampled.legal_actions() == state.legal_actions()
         # The same sampler draws give the engine's resample of the same seed.
         again = pyspiel.UniformProbabilitySampler(9, 0.0, 1.0)
@@ -263,7 +273,10 @@ class LegalOnly:
 
 
 # One variant per game: a few seconds each.
-@pytest.mark.parametrize(("name", "options"), [GAMES[0], GAMES[1], GAMES[4], GAMES[5]], ids=[IDS[i] for i in (0, 1, 4, 5)])
+WHOLE = [0, 1, 4, 5]
+
+
+@pytest.mark.parametrize(("name", "options"), [GAMES[i] for i in WHOLE], ids=[IDS[i] for i in WHOLE])
 def test_evaluate_bots_whole_games(name: str, options: dict[str, Any]) -> None:
     game = openspiel.load_game(name, **{**options, **SHORT.get(name, {})})
     bots = [LegalOnly(bot) for bot in whole_game_bots(game, seed=4)]

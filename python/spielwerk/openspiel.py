@@ -32,7 +32,7 @@ as ``load_game("dog", max_turns=50)``. The parameters are the game's options
   once all four are made).
 - Information: imperfect. Utility: Schotten Totten and Caravan zero-sum (±1, R1), Dog
   zero-sum (the teams' ±1 sum to 0; 0 for all when ``max_turns`` ends the game, D13),
-  The Game identical (every player gets −(cards left), R1; from −98 to 0). Rewards
+  The Game identical (every player gets -(cards left), R1; from -98 to 0). Rewards
   only at the end (``RewardModel.TERMINAL``).
 - Information state and observation: the engine's view of the seat (``state.view(p)``,
   which holds everything the seat has seen that matters for play): the string is the
@@ -71,13 +71,20 @@ except ImportError:  # pragma: no cover - depends on the installation
 import spielwerk
 from spielwerk._spielwerk import Game, State
 
-__all__ = ["SpielwerkGame", "SpielwerkObserver", "SpielwerkState", "ismcts_bot", "load_game", "seeded_resampler"]
+__all__ = [
+    "SpielwerkGame",
+    "SpielwerkObserver",
+    "SpielwerkState",
+    "ismcts_bot",
+    "load_game",
+    "seeded_resampler",
+]
 
 PREFIX = "spielwerk_"
 # The deal: one chance node per byte of the engine's 64-bit seed (see above).
 DEAL_NODES = 8
 SEED_BYTE_OUTCOMES = 256
-# R1: The Game's players get −(cards left); its deck holds the cards 2–99.
+# R1: The Game's players get -(cards left); its deck holds the cards 2-99.
 THE_GAME_CARDS = 98
 
 _UTILITY = {
@@ -241,7 +248,9 @@ class SpielwerkState(pyspiel.State):  # type: ignore[misc]
         state = self.spielwerk_state
         return [0.0] * self.num_players() if state is None else state.rewards()
 
-    def resample_from_infostate(self, player_id: int, probability_sampler: Callable[[], float]) -> SpielwerkState:
+    def resample_from_infostate(
+        self, player_id: int, probability_sampler: Callable[[], float]
+    ) -> SpielwerkState:
         """A state whose information state for ``player_id`` is this one's; the unseen cards dealt anew."""
         # 64 bits of seed from two draws of 32.
         seed = int(probability_sampler() * 2**32) << 32 | int(probability_sampler() * 2**32)
@@ -276,7 +285,9 @@ class SpielwerkObserver:
             )
         self.public = private == pyspiel.PrivateInfoType.NONE
         self.perfect_recall = bool(obs_type.perfect_recall)
-        shape = game.information_state_tensor_shape() if self.perfect_recall else game.observation_tensor_shape()
+        shape = (
+            game.information_state_tensor_shape() if self.perfect_recall else game.observation_tensor_shape()
+        )
         self.tensor: npt.NDArray[np.float32] = np.zeros(shape, np.float32)
         self.dict: dict[str, npt.NDArray[np.float32]] = {}
         for piece in game.describe_tensor():
@@ -340,7 +351,7 @@ def ismcts_bot(
     ``evaluate_bots`` calls and OpenSpiel's Python ISMCTS lacks (it keeps nothing between
     moves), and ``step`` returns a plain ``int``.
     """
-    from open_spiel.python.algorithms import ismcts, mcts  # type: ignore[import-not-found]
+    from open_spiel.python.algorithms import ismcts, mcts  # type: ignore[import-untyped, unused-ignore]
 
     class RestartableISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]
         def restart_at(self, state: SpielwerkState) -> None:
