@@ -289,3 +289,32 @@ def test_evaluate_bots_whole_games(name: str, options: dict[str, Any]) -> None:
         game.new_initial_state(), whole_game_bots(game, seed=4), np.random.RandomState(4)
     )
     assert again == returns
+
+
+def test_dog_exchange_is_sequential_and_hidden() -> None:
+    # D4: the four picks are simultaneous; here they come one after the other, and a
+    # pick is hidden from every seat but the picker until all four are made.
+    game = openspiel.load_game("dog")
+    state = game.deal(8)
+    assert state.spielwerk_state.seats_to_move() == [0, 1, 2, 3]
+    assert state.current_player() == 0
+    first, last = state.legal_actions()[0], state.legal_actions()[-1]
+    assert state.action_to_string(0, first) != state.action_to_string(0, last)
+    picked = []
+    for action in (first, last):
+        after = state.clone()
+        after.apply_action(action)
+        assert after.current_player() == 1
+        assert after.legal_actions(0) == []
+        picked.append(after)
+    for seat in (1, 2, 3):
+        assert picked[0].information_state_string(seat) == picked[1].information_state_string(seat)
+        assert np.array_equal(
+            picked[0].information_state_tensor(seat), picked[1].information_state_tensor(seat)
+        )
+    assert picked[0].information_state_string(0) != picked[1].information_state_string(0)
+    # ISMCTS for seat 1 decides the same whatever seat 0 gave.
+    decisions = [
+        openspiel.ismcts_bot(game, seed=2, max_simulations=8, rollout_max_length=20).step(s) for s in picked
+    ]
+    assert decisions[0] == decisions[1]
