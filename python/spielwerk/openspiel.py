@@ -56,15 +56,15 @@ as ``load_game("dog", max_turns=50)``. The parameters are the game's options
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 
 try:
     import pyspiel  # type: ignore[import-not-found]  # OpenSpiel ships no type information
+    from open_spiel.python.algorithms import ismcts, mcts  # type: ignore[import-untyped, unused-ignore]
 except ImportError:  # pragma: no cover - depends on the installation
     raise ImportError("spielwerk.openspiel needs OpenSpiel: pip install 'spielwerk[openspiel]'")  # noqa: B904 (chained implicitly)
 
@@ -86,6 +86,13 @@ DEAL_NODES = 8
 SEED_BYTE_OUTCOMES = 256
 # R1: The Game's players get -(cards left); its deck holds the cards 2-99.
 THE_GAME_CARDS = 98
+
+# pyspiel's classes are pybind11's, whose metaclass mypy cannot see (pyspiel is untyped):
+# named here so that mypy.stubtest finds the classes below consistent with the runtime.
+if TYPE_CHECKING:
+    _Pybind11Type = type
+else:
+    _Pybind11Type = type(pyspiel.Game)
 
 _UTILITY = {
     "zero_sum": pyspiel.GameType.Utility.ZERO_SUM,
@@ -110,12 +117,17 @@ def _players_range(name: str) -> tuple[int, int]:
     return default.num_players(), default.num_players()
 
 
-@functools.cache
+_GAME_TYPES: dict[str, Any] = {}
+
+
 def _game_type(name: str) -> Any:
+    """The game type of a game, made once (every instance of the game shares it)."""
+    if name in _GAME_TYPES:
+        return _GAME_TYPES[name]
     default = spielwerk.load_game(name)
     min_players, max_players = _players_range(name)
     parameters: dict[str, Any] = {spec["name"]: spec["default"] for spec in default.option_specs()}
-    return pyspiel.GameType(
+    _GAME_TYPES[name] = pyspiel.GameType(
         short_name=PREFIX + name,
         long_name=f"spielwerk {name}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
@@ -131,6 +143,7 @@ def _game_type(name: str) -> Any:
         provides_observation_tensor=True,
         parameter_specification=parameters,
     )
+    return _GAME_TYPES[name]
 
 
 def _game_info(game: Game) -> Any:
@@ -147,7 +160,7 @@ def _game_info(game: Game) -> Any:
 
 
 # pyspiel's classes are Any to mypy.
-class SpielwerkGame(pyspiel.Game):  # type: ignore[misc]
+class SpielwerkGame(pyspiel.Game, metaclass=_Pybind11Type):  # type: ignore[misc]
     """One of the games with its options, as an OpenSpiel game (see the module's docstring)."""
 
     # The game's name; set by each game's subclass (see _register).
@@ -179,7 +192,7 @@ class SpielwerkGame(pyspiel.Game):  # type: ignore[misc]
         return SpielwerkObserver(self.spielwerk_game, iig_obs_type)
 
 
-class SpielwerkState(pyspiel.State):  # type: ignore[misc]
+class SpielwerkState(pyspiel.State, metaclass=_Pybind11Type):  # type: ignore[misc]
     """A state of a ``SpielwerkGame``; the engine's state is ``spielwerk_state``.
 
     Only the engine's state is kept as an attribute: OpenSpiel clones a Python state by
@@ -330,6 +343,16 @@ def seeded_resampler(seed: int) -> Callable[[SpielwerkState, int], SpielwerkStat
     return resample
 
 
+class RestartableISMCTSBot(ismcts.ISMCTSBot, metaclass=_Pybind11Type):  # type: ignore[misc]
+    """OpenSpiel's Python ``ISMCTSBot`` with ``restart_at`` (for ``evaluate_bots``) and ``int`` steps."""
+
+    def restart_at(self, state: SpielwerkState) -> None:
+        pass  # the search keeps nothing between moves
+
+    def step(self, state: SpielwerkState) -> int:
+        return int(super().step(state))  # a plain int, not numpy's
+
+
 def ismcts_bot(
     game: SpielwerkGame,
     seed: int,
@@ -351,15 +374,6 @@ def ismcts_bot(
     ``evaluate_bots`` calls and OpenSpiel's Python ISMCTS lacks (it keeps nothing between
     moves), and ``step`` returns a plain ``int``.
     """
-    from open_spiel.python.algorithms import ismcts, mcts  # type: ignore[import-untyped, unused-ignore]
-
-    class RestartableISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]
-        def restart_at(self, state: SpielwerkState) -> None:
-            pass
-
-        def step(self, state: SpielwerkState) -> int:
-            return int(super().step(state))  # a plain int, not numpy's
-
     seeds = np.random.SeedSequence(seed).generate_state(3)
     evaluator = mcts.RandomRolloutEvaluator(
         n_rollouts, np.random.RandomState(seeds[0]), max_length=rollout_max_length
@@ -396,3 +410,6 @@ def _register() -> None:
 
 
 _register()
+
+if not TYPE_CHECKING:
+    del _Pybind11Type  # only for the class statements above (stubtest skips a private name gone at runtime)
