@@ -180,12 +180,12 @@ impl State {
 
     /// Whether `mv` is legal, and for a marble's move its landing, so that carrying the
     /// move out does not walk its way again.
-    pub(super) fn check(&self, mv: Act) -> Result<Option<Landing>, IllegalAction> {
+    pub(super) fn check(&self, mv: Decoded) -> Result<Option<Landing>, IllegalAction> {
         self.check_by(self.d.current as usize, mv)
     }
 
     /// [`State::check`] for a move of `seat`: whether that seat may move at all, then the move.
-    pub(super) fn check_seat(&self, seat: usize, mv: Act) -> Result<Option<Landing>, IllegalAction> {
+    pub(super) fn check_seat(&self, seat: usize, mv: Decoded) -> Result<Option<Landing>, IllegalAction> {
         if self.d.phase == Phase::Exchange && seat < 4 {
             if self.d.exchange[seat].is_some() {
                 return Err(IllegalAction::new(
@@ -207,7 +207,7 @@ impl State {
 
     /// [`State::check`] for a move of seat `me`: during the exchange any seat that has not
     /// picked may pick (D4); otherwise only the current player moves (the caller sees to it).
-    pub(super) fn check_by(&self, me: usize, mv: Act) -> Result<Option<Landing>, IllegalAction> {
+    pub(super) fn check_by(&self, me: usize, mv: Decoded) -> Result<Option<Landing>, IllegalAction> {
         if self.d.outcome.is_some() {
             return Err(IllegalAction::new(
                 "D13",
@@ -217,7 +217,7 @@ impl State {
             ));
         }
         let hand = &self.d.hands[me];
-        if let Act::Exchange(card) = mv {
+        if let Decoded::Exchange(card) = mv {
             if self.d.phase != Phase::Exchange {
                 return Err(IllegalAction::new(
                     "D4",
@@ -247,7 +247,7 @@ impl State {
             ));
         }
         match (self.d.seven, mv) {
-            (Some(seven), Act::Seven { joker, .. }) if joker == seven.joker => {}
+            (Some(seven), Decoded::Seven { joker, .. }) if joker == seven.joker => {}
             (Some(seven), _) => {
                 return Err(IllegalAction::new(
                     "D8",
@@ -265,7 +265,7 @@ impl State {
             }
             _ => {}
         }
-        if mv == Act::SitOut {
+        if mv == Decoded::SitOut {
             return match self.has_legal_move() {
                 true => Err(IllegalAction::new(
                     "D5",
@@ -289,12 +289,12 @@ impl State {
         }
         let color = self.moving_color(me);
         match mv {
-            Act::Start { .. } => {
+            Decoded::Start { .. } => {
                 // A start never brings a marble into the goal: the joker may always start.
                 self.board.start(color)?;
                 Ok(None)
             }
-            Act::Step {
+            Decoded::Step {
                 kind, marble, goal, ..
             } => {
                 if color_of(marble) != color {
@@ -316,7 +316,7 @@ impl State {
                 }
                 Ok(Some(landing))
             }
-            Act::Seven {
+            Decoded::Seven {
                 joker,
                 marble,
                 steps,
@@ -390,7 +390,7 @@ impl State {
                 }
                 Ok(Some(landing))
             }
-            Act::Jack { marble, with, .. } => {
+            Decoded::Jack { marble, with, .. } => {
                 if color_of(marble) != color {
                     return Err(self.not_yours(me, marble));
                 }
@@ -437,7 +437,7 @@ impl State {
                 }
                 Ok(None)
             }
-            Act::Exchange(_) | Act::SitOut => unreachable!(),
+            Decoded::Exchange(_) | Decoded::SitOut => unreachable!(),
         }
     }
 

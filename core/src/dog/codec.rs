@@ -23,7 +23,7 @@ pub(super) const JOKER_SEVEN: Action = 16 * 7 * 2;
 
 /// An action taken apart.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Act {
+pub(super) enum Decoded {
     Exchange(Card),
     /// `source`: 0 ace, 1 king, 2 joker.
     Start {
@@ -49,12 +49,12 @@ pub(super) enum Act {
     SitOut,
 }
 
-impl Act {
+impl Decoded {
     pub(super) fn encode(self) -> Action {
         match self {
-            Act::Exchange(card) => EXCHANGE_BASE + card.index() as Action,
-            Act::Start { source } => START_BASE + Action::from(source),
-            Act::Step {
+            Decoded::Exchange(card) => EXCHANGE_BASE + card.index() as Action,
+            Decoded::Start { source } => START_BASE + Action::from(source),
+            Decoded::Step {
                 joker,
                 kind,
                 marble,
@@ -63,7 +63,7 @@ impl Act {
                 MOVE_BASE
                     + ((((usize::from(joker) * 13 + kind) * 16 + marble) * 2 + usize::from(goal)) as Action)
             }
-            Act::Seven {
+            Decoded::Seven {
                 joker,
                 marble,
                 steps,
@@ -73,26 +73,26 @@ impl Act {
                     + ((((usize::from(joker) * 16 + marble) * 7 + steps as usize - 1) * 2 + usize::from(goal))
                         as Action)
             }
-            Act::Jack { joker, marble, with } => {
+            Decoded::Jack { joker, marble, with } => {
                 JACK_BASE + (((usize::from(joker) * 16 + marble) * 16 + with) as Action)
             }
-            Act::SitOut => SIT_OUT,
+            Decoded::SitOut => SIT_OUT,
         }
     }
 
-    pub(super) fn decode(action: Action) -> Option<Act> {
+    pub(super) fn decode(action: Action) -> Option<Decoded> {
         let a = action as usize;
         Some(if action < START_BASE {
-            Act::Exchange(Card::from_index(a))
+            Decoded::Exchange(Card::from_index(a))
         } else if action < MOVE_BASE {
-            Act::Start {
+            Decoded::Start {
                 source: (action - START_BASE) as u8,
             }
         } else if action < SEVEN_BASE {
             let a = a - MOVE_BASE as usize;
             let (goal, a) = (a % 2 == 1, a / 2);
             let (marble, a) = (a % 16, a / 16);
-            Act::Step {
+            Decoded::Step {
                 joker: a / 13 == 1,
                 kind: a % 13,
                 marble,
@@ -102,7 +102,7 @@ impl Act {
             let a = a - SEVEN_BASE as usize;
             let (goal, a) = (a % 2 == 1, a / 2);
             let (steps, a) = ((a % 7) as u8 + 1, a / 7);
-            Act::Seven {
+            Decoded::Seven {
                 joker: a / 16 == 1,
                 marble: a % 16,
                 steps,
@@ -110,13 +110,13 @@ impl Act {
             }
         } else if action < SIT_OUT {
             let a = a - JACK_BASE as usize;
-            Act::Jack {
+            Decoded::Jack {
                 joker: a / 256 == 1,
                 marble: (a / 16) % 16,
                 with: a % 16,
             }
         } else if action == SIT_OUT {
-            Act::SitOut
+            Decoded::SitOut
         } else {
             return None;
         })
@@ -125,17 +125,61 @@ impl Act {
     /// The card this move plays from the hand.
     pub(super) fn card(self) -> Option<Card> {
         match self {
-            Act::Exchange(card) => Some(card),
-            Act::Start { source: 0 } => Some(Card::ACE),
-            Act::Start { source: 1 } => Some(Card::KING),
-            Act::Start { .. } => Some(Card::JOKER),
-            Act::Step { joker: true, .. }
-            | Act::Seven { joker: true, .. }
-            | Act::Jack { joker: true, .. } => Some(Card::JOKER),
-            Act::Step { kind, .. } => Some(MOVE_KINDS[kind].0),
-            Act::Seven { .. } => Some(Card::SEVEN),
-            Act::Jack { .. } => Some(Card::JACK),
-            Act::SitOut => None,
+            Decoded::Exchange(card) => Some(card),
+            Decoded::Start { source: 0 } => Some(Card::ACE),
+            Decoded::Start { source: 1 } => Some(Card::KING),
+            Decoded::Start { .. } => Some(Card::JOKER),
+            Decoded::Step { joker: true, .. }
+            | Decoded::Seven { joker: true, .. }
+            | Decoded::Jack { joker: true, .. } => Some(Card::JOKER),
+            Decoded::Step { kind, .. } => Some(MOVE_KINDS[kind].0),
+            Decoded::Seven { .. } => Some(Card::SEVEN),
+            Decoded::Jack { .. } => Some(Card::JACK),
+            Decoded::SitOut => None,
+        }
+    }
+
+    /// The JSON move of a decoded action: the [`Move`] enum serialized, so that
+    /// `encode_move` and this can never disagree.
+    pub(super) fn to_move(self) -> Move {
+        let card = |joker: bool, real: Card| if joker { Card::JOKER } else { real };
+        match self {
+            Decoded::Exchange(card) => Move::Exchange { card },
+            Decoded::Start { source } => Move::Start {
+                card: [Card::ACE, Card::KING, Card::JOKER][source as usize],
+            },
+            Decoded::Step {
+                joker,
+                kind,
+                marble,
+                goal,
+            } => {
+                let (real, steps) = MOVE_KINDS[kind];
+                Move::Move {
+                    card: card(joker, real),
+                    as_: joker.then_some(real),
+                    marble: marble as i64,
+                    steps: Some(i64::from(steps)),
+                    goal,
+                }
+            }
+            Decoded::Seven {
+                joker,
+                marble,
+                steps,
+                goal,
+            } => Move::Seven {
+                card: card(joker, Card::SEVEN),
+                marble: marble as i64,
+                steps: i64::from(steps),
+                goal,
+            },
+            Decoded::Jack { joker, marble, with } => Move::Jack {
+                card: card(joker, Card::JACK),
+                marble: marble as i64,
+                with: with as i64,
+            },
+            Decoded::SitOut => Move::SitOut {},
         }
     }
 }
@@ -170,9 +214,9 @@ impl State {
         let me = self.d.current as usize;
         let color = self.moving_color(me);
         let joker = |j: bool| if j { "Joker as " } else { "" };
-        match Act::decode(action) {
-            Some(Act::Exchange(card)) => format!("give {card} to the partner"),
-            Some(Act::Start { source }) => {
+        match Decoded::decode(action) {
+            Some(Decoded::Exchange(card)) => format!("give {card} to the partner"),
+            Some(Decoded::Start { source }) => {
                 let card = ["Ace", "King", "Joker"][source as usize];
                 let whose = if color == me {
                     String::new()
@@ -181,7 +225,7 @@ impl State {
                 };
                 format!("{card}: start a marble{whose}")
             }
-            Some(Act::Step {
+            Some(Decoded::Step {
                 joker: j,
                 kind,
                 marble,
@@ -197,7 +241,7 @@ impl State {
                     steps.abs()
                 )
             }
-            Some(Act::Seven {
+            Some(Decoded::Seven {
                 joker: j,
                 marble,
                 steps,
@@ -213,7 +257,7 @@ impl State {
                 let left = self.d.seven.map_or(7, |s| s.remaining).saturating_sub(steps);
                 format!("{}7: {} ({left} left)", joker(j), parts.join(", "))
             }
-            Some(Act::Jack {
+            Some(Decoded::Jack {
                 joker: j,
                 marble,
                 with,
@@ -225,53 +269,9 @@ impl State {
                     self.marble_name(me, with)
                 )
             }
-            Some(Act::SitOut) => "no legal move: discard the hand and sit out the round".into(),
+            Some(Decoded::SitOut) => "no legal move: discard the hand and sit out the round".into(),
             None => format!("invalid action {action}"),
         }
-    }
-
-    /// The JSON move of an action id: the [`Move`] enum serialized, so that
-    /// `encode_move` and this can never disagree.
-    pub(super) fn move_of(action: Action) -> Option<Move> {
-        let card = |joker: bool, real: Card| if joker { Card::JOKER } else { real };
-        Some(match Act::decode(action)? {
-            Act::Exchange(card) => Move::Exchange { card },
-            Act::Start { source } => Move::Start {
-                card: [Card::ACE, Card::KING, Card::JOKER][source as usize],
-            },
-            Act::Step {
-                joker,
-                kind,
-                marble,
-                goal,
-            } => {
-                let (real, steps) = MOVE_KINDS[kind];
-                Move::Move {
-                    card: card(joker, real),
-                    as_: joker.then_some(real),
-                    marble: marble as i64,
-                    steps: Some(i64::from(steps)),
-                    goal,
-                }
-            }
-            Act::Seven {
-                joker,
-                marble,
-                steps,
-                goal,
-            } => Move::Seven {
-                card: card(joker, Card::SEVEN),
-                marble: marble as i64,
-                steps: i64::from(steps),
-                goal,
-            },
-            Act::Jack { joker, marble, with } => Move::Jack {
-                card: card(joker, Card::JACK),
-                marble: marble as i64,
-                with: with as i64,
-            },
-            Act::SitOut => Move::SitOut {},
-        })
     }
 }
 
@@ -350,8 +350,8 @@ impl Move {
     /// what is allowed. Legality is not checked here.
     pub(super) fn encode(&self) -> Result<Action> {
         let act = match *self {
-            Move::Exchange { card } => Act::Exchange(card),
-            Move::Start { card } => Act::Start {
+            Move::Exchange { card } => Decoded::Exchange(card),
+            Move::Start { card } => Decoded::Start {
                 source: match card {
                     Card::ACE => 0,
                     Card::KING => 1,
@@ -392,7 +392,7 @@ impl Move {
                             steps.map_or("missing".into(), |s| s.to_string())
                         ))
                     })?;
-                Act::Step {
+                Decoded::Step {
                     joker,
                     kind,
                     marble: marble_id("marble", marble)?,
@@ -415,7 +415,7 @@ impl Move {
                         "steps {steps}: the steps of a seven's part are 1-7"
                     )));
                 }
-                Act::Seven {
+                Decoded::Seven {
                     joker,
                     marble: marble_id("marble", marble)?,
                     steps: steps as u8,
@@ -428,13 +428,13 @@ impl Move {
                     Card::JOKER => true,
                     other => return Err(move_error(format!("{other} is no jack: card is J or JK"))),
                 };
-                Act::Jack {
+                Decoded::Jack {
                     joker,
                     marble: marble_id("marble", marble)?,
                     with: marble_id("with: marble", with)?,
                 }
             }
-            Move::SitOut {} => Act::SitOut,
+            Move::SitOut {} => Decoded::SitOut,
         };
         Ok(act.encode())
     }

@@ -192,7 +192,7 @@ fn finding_views_are_information_states() {
     let first = state.current_player().unwrap();
     let before = state.view_of(Some(1)).face_up.len();
     let a = state.legal_actions()[0];
-    let card = match State::move_of(a).unwrap() {
+    let card = match codec::Decoded::decode(a).unwrap().to_move() {
         Move::SitOut {} => None,
         _ => Some(()),
     };

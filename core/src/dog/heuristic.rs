@@ -23,7 +23,7 @@ use rand::RngExt;
 use super::State;
 use super::board::*;
 use super::cards::{Card, Hand};
-use super::codec::Act;
+use super::codec::Decoded;
 use super::rules::Phase;
 use crate::bots::Heuristic;
 use crate::game::{Action, GameState};
@@ -193,10 +193,10 @@ fn keep_worth(card: Card, board: &Board, color: usize) -> f32 {
 
 /// The board after `seat` plays `act` (the same board moves [`State::apply_action_for`]
 /// makes), `None` for a move that is not possible on it.
-fn board_after(state: &State, seat: usize, act: Act) -> Option<Board> {
+fn board_after(state: &State, seat: usize, act: Decoded) -> Option<Board> {
     let mut board = state.board;
     match act {
-        Act::Start { .. } => {
+        Decoded::Start { .. } => {
             let color = state.moving_color(seat);
             let (marble, victim) = board.start(color).ok()?;
             if let Some(v) = victim {
@@ -204,20 +204,20 @@ fn board_after(state: &State, seat: usize, act: Act) -> Option<Board> {
             }
             board.put(marble, Place::Ring(start_field(color) as u8), true);
         }
-        Act::Step {
+        Decoded::Step {
             kind, marble, goal, ..
         } => {
             let landing = board.landing(marble, MOVE_KINDS[kind].1, goal, false).ok()?;
             board.apply_landing(marble, landing);
         }
-        Act::Seven {
+        Decoded::Seven {
             marble, steps, goal, ..
         } => {
             let landing = board.landing(marble, steps as i8, goal, true).ok()?;
             board.apply_landing(marble, landing);
         }
-        Act::Jack { marble, with, .. } => board.swap(marble, with),
-        Act::Exchange(_) | Act::SitOut => {}
+        Decoded::Jack { marble, with, .. } => board.swap(marble, with),
+        Decoded::Exchange(_) | Decoded::SitOut => {}
     }
     Some(board)
 }
@@ -300,16 +300,16 @@ fn play_scores(state: &State, seat: usize, legal: &[Action]) -> Vec<f32> {
     legal
         .iter()
         .map(|&action| {
-            let act = Act::decode(action).expect("a legal action decodes");
+            let act = Decoded::decode(action).expect("a legal action decodes");
             // The card leaves the hand only with the first part of a seven.
             let cost = match (act, started) {
-                (Act::Seven { .. }, Some(_)) | (Act::SitOut, _) => 0.0,
+                (Decoded::Seven { .. }, Some(_)) | (Decoded::SitOut, _) => 0.0,
                 _ => act.card().map_or(0.0, |c| keep_worth(c, &state.board, color)),
             };
             let Some(after) = board_after(state, seat, act) else {
                 return f32::NEG_INFINITY;
             };
-            if let Act::Seven {
+            if let Decoded::Seven {
                 joker,
                 marble,
                 steps,
@@ -371,7 +371,7 @@ fn exchange_scores(state: &State, seat: usize, legal: &[Action]) -> Vec<f32> {
     legal
         .iter()
         .map(|&action| {
-            let Some(Act::Exchange(card)) = Act::decode(action) else {
+            let Some(Decoded::Exchange(card)) = Decoded::decode(action) else {
                 return f32::NEG_INFINITY;
             };
             let spare = hand.0[card.index()] > 1 || (matches!(card, Card::ACE | Card::KING) && starters > 1);
@@ -413,9 +413,9 @@ mod tests {
     }
 
     /// The heuristic's action for the player to move, from a fixed seed.
-    fn heuristic(state: &State) -> Act {
+    fn heuristic(state: &State) -> Decoded {
         let seat = state.current_player().unwrap();
-        Act::decode(choose(state, seat, &mut rng::seeded(1, rng::STREAM_POLICY)).unwrap()).unwrap()
+        Decoded::decode(choose(state, seat, &mut rng::seeded(1, rng::STREAM_POLICY)).unwrap()).unwrap()
     }
 
     /// The board the heuristic scores is the board the rules make, for every legal play
@@ -432,8 +432,8 @@ mod tests {
                 for &a in &legal {
                     let mut next = state.clone();
                     next.apply_action_for(seat, a).unwrap();
-                    let act = Act::decode(a).unwrap();
-                    if !matches!(act, Act::Exchange(_)) {
+                    let act = Decoded::decode(a).unwrap();
+                    if !matches!(act, Decoded::Exchange(_)) {
                         let board = board_after(&state, seat, act).expect("a legal play");
                         assert_eq!(board, next.board, "seed {seed}: {}", state.action_to_string(a));
                     }
@@ -455,7 +455,7 @@ mod tests {
         );
         assert!(matches!(
             heuristic(&state),
-            Act::Step {
+            Decoded::Step {
                 marble: 0,
                 kind: 8,
                 ..
@@ -474,7 +474,7 @@ mod tests {
         );
         assert!(matches!(
             heuristic(&state),
-            Act::Step {
+            Decoded::Step {
                 marble: 0,
                 goal: true,
                 ..
@@ -486,7 +486,7 @@ mod tests {
     #[test]
     fn starts_a_marble() {
         let state = position(&[], ["A 9", "2", "2", "2"], 0);
-        assert!(matches!(heuristic(&state), Act::Start { source: 0 }));
+        assert!(matches!(heuristic(&state), Decoded::Start { source: 0 }));
     }
 
     /// D8: the seven is split so that the marble near home goes into the goal (five
@@ -522,7 +522,7 @@ mod tests {
         );
         assert!(matches!(
             heuristic(&state),
-            Act::Jack {
+            Decoded::Jack {
                 marble: 0,
                 with: 4,
                 ..
@@ -544,7 +544,7 @@ mod tests {
         state.d.phase = Phase::Exchange;
         assert_eq!(
             choose(&state, 0, &mut rng::seeded(1, rng::STREAM_POLICY)),
-            Some(Act::Exchange(Card::ACE).encode())
+            Some(Decoded::Exchange(Card::ACE).encode())
         );
     }
 
@@ -612,8 +612,8 @@ mod tests {
         let action = bot.search(&state, 0, 3).unwrap().unwrap().action;
         assert!(
             matches!(
-                Act::decode(action),
-                Some(Act::Step {
+                Decoded::decode(action),
+                Some(Decoded::Step {
                     marble: 0,
                     kind: 8,
                     ..

@@ -79,18 +79,18 @@ fn played_by_history(d: &Data) -> ([Hand; 4], bool) {
     let mut whole = false;
     let mut seven_left = 0u8;
     for (action, actor) in d.history.iter().zip(d.actors.iter()) {
-        let Some(act) = Act::decode(action) else {
+        let Some(act) = Decoded::decode(action) else {
             continue;
         };
         let seat = usize::from(actor) % 4;
         match act {
-            Act::Exchange(_) => {
+            Decoded::Exchange(_) => {
                 played = [Hand::default(); 4];
                 whole = true;
                 seven_left = 0;
             }
-            Act::SitOut => seven_left = 0,
-            Act::Seven { steps, .. } => {
+            Decoded::SitOut => seven_left = 0,
+            Decoded::Seven { steps, .. } => {
                 if seven_left == 0 {
                     if whole && let Some(card) = act.card() {
                         played[seat].add(card);

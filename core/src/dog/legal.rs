@@ -28,7 +28,7 @@ impl State {
         if self.board.start(color).is_ok() {
             for (source, card) in [(0, Card::ACE), (1, Card::KING), (2, Card::JOKER)] {
                 if hand.has(card) {
-                    out.push(Act::Start { source }.encode());
+                    out.push(Decoded::Start { source }.encode());
                 }
             }
         }
@@ -51,7 +51,7 @@ impl State {
                         let last_home = goal && home_before == 7 && self.board.on_ring(marble);
                         if mask & (1 << kind) != 0 && !(joker && last_home) {
                             out.push(
-                                Act::Step {
+                                Decoded::Step {
                                     joker,
                                     kind,
                                     marble,
@@ -79,7 +79,7 @@ impl State {
                 }
                 for marble in (4 * color..4 * color + 4).filter(|&m| swappable(m)) {
                     for with in ones(others) {
-                        out.push(Act::Jack { joker, marble, with }.encode());
+                        out.push(Decoded::Jack { joker, marble, with }.encode());
                     }
                 }
             }
@@ -160,7 +160,7 @@ impl State {
             };
             if finishes {
                 out.push(
-                    Act::Seven {
+                    Decoded::Seven {
                         joker,
                         marble,
                         steps,

@@ -399,11 +399,11 @@ impl State {
     }
 
     /// Carries out a move of seat `me` that was checked.
-    pub(super) fn apply_checked(&mut self, me: usize, mv: Act, action: Action, landing: Option<Landing>) {
+    pub(super) fn apply_checked(&mut self, me: usize, mv: Decoded, action: Action, landing: Option<Landing>) {
         self.d.history.push(action);
         self.d.actors.push(me as u8);
         match mv {
-            Act::Exchange(card) => {
+            Decoded::Exchange(card) => {
                 self.d.hands[me].take(card);
                 self.d.exchange[me] = Some(card);
                 self.d.given[me] = Some(card);
@@ -424,7 +424,7 @@ impl State {
                 }
                 return;
             }
-            Act::SitOut => {
+            Decoded::SitOut => {
                 // D5: no legal move: the whole hand is discarded for this round.
                 // Face down (the seed shows only played cards, "sichtbar"): only `me` knows them.
                 let hand = std::mem::take(&mut self.d.hands[me]);
@@ -445,7 +445,7 @@ impl State {
         }
         let color = self.moving_color(me);
         match mv {
-            Act::Start { .. } => {
+            Decoded::Start { .. } => {
                 let (marble, victim) = self.board.start(color).expect("checked");
                 if let Some(v) = victim {
                     self.board.send_home(v);
@@ -453,10 +453,10 @@ impl State {
                 self.board
                     .put(marble, Place::Ring(start_field(color) as u8), true);
             }
-            Act::Step { marble, .. } => {
+            Decoded::Step { marble, .. } => {
                 self.board.apply_landing(marble, landing.expect("checked"));
             }
-            Act::Seven {
+            Decoded::Seven {
                 joker,
                 marble,
                 steps,
@@ -475,10 +475,10 @@ impl State {
                 }
                 self.d.seven_parts.clear();
             }
-            Act::Jack { marble, with, .. } => {
+            Decoded::Jack { marble, with, .. } => {
                 self.board.swap(marble, with);
             }
-            Act::Exchange(_) | Act::SitOut => unreachable!(),
+            Decoded::Exchange(_) | Decoded::SitOut => unreachable!(),
         }
         self.card_done();
     }
@@ -568,7 +568,7 @@ impl GameState for State {
             Phase::Over => {}
             Phase::Exchange => {
                 let hand = self.d.hands[self.d.current as usize];
-                out.extend(hand.kinds().map(|c| Act::Exchange(c).encode()));
+                out.extend(hand.kinds().map(|c| Decoded::Exchange(c).encode()));
             }
             Phase::Play => {
                 self.plays(out);
@@ -591,19 +591,19 @@ impl GameState for State {
     fn legal_actions_for(&self, seat: usize, out: &mut Vec<Action>) {
         out.clear();
         if self.d.phase == Phase::Exchange && seat < 4 && self.d.exchange[seat].is_none() {
-            out.extend(self.d.hands[seat].kinds().map(|c| Act::Exchange(c).encode()));
+            out.extend(self.d.hands[seat].kinds().map(|c| Decoded::Exchange(c).encode()));
         } else if self.current_player() == Some(seat) {
             self.legal_actions_into(out);
         }
     }
 
     fn check_action(&self, action: Action) -> Result<(), IllegalAction> {
-        let mv = Act::decode(action).ok_or_else(|| IllegalAction::no_such_action(action, NUM_ACTIONS))?;
+        let mv = Decoded::decode(action).ok_or_else(|| IllegalAction::no_such_action(action, NUM_ACTIONS))?;
         self.check(mv).map(|_| ())
     }
 
     fn check_action_for(&self, seat: usize, action: Action) -> Result<(), IllegalAction> {
-        let mv = Act::decode(action).ok_or_else(|| IllegalAction::no_such_action(action, NUM_ACTIONS))?;
+        let mv = Decoded::decode(action).ok_or_else(|| IllegalAction::no_such_action(action, NUM_ACTIONS))?;
         self.check_seat(seat, mv).map(|_| ())
     }
 
@@ -612,7 +612,7 @@ impl GameState for State {
     }
 
     fn apply_action_for(&mut self, seat: usize, action: Action) -> Result<(), IllegalAction> {
-        let mv = Act::decode(action).ok_or_else(|| IllegalAction::no_such_action(action, NUM_ACTIONS))?;
+        let mv = Decoded::decode(action).ok_or_else(|| IllegalAction::no_such_action(action, NUM_ACTIONS))?;
         let landing = self.check_seat(seat, mv)?;
         self.apply_checked(seat, mv, action, landing);
         // The board works on its own copy of the marbles; the data keeps them in step.
@@ -653,7 +653,7 @@ impl GameState for State {
     }
 
     fn action_to_move(&self, action: Action) -> Value {
-        match State::move_of(action) {
+        match Decoded::decode(action).map(Decoded::to_move) {
             Some(mv) => serde_json::to_value(mv).expect("a move serializes"),
             None => serde_json::json!({"type": "invalid", "action": action}),
         }

@@ -31,8 +31,10 @@ use rand::RngExt;
 
 use super::State;
 use super::cards::{Card, CardSet, NUM_CARDS};
+use super::codec::{END_TURN, PASS, claim_action, play_action};
 use super::formation::{Formation, FormationKind, best_reachable, formation};
-use super::state::{END_TURN, NUM_STONES, PASS, Phase, claim_action, play_action};
+use super::rules::NUM_STONES;
+use super::state::Phase;
 use crate::bots::Heuristic;
 use crate::game::Action;
 use crate::rng::Rng;

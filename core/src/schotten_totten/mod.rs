@@ -11,22 +11,43 @@
 //! A turn is a play or a pass, then claims one at a time, then the draw. The claim
 //! step is only entered when the mover has a provable stone; otherwise, and after
 //! the last provable stone is claimed, the turn ends by itself.
+//!
+//! # Files
+//! | file | part of the rules |
+//! |---|---|
+//! | `cards.rs` | the cards and their notation, card sets |
+//! | `formation.rs` | formations (S4) and the claim proof (S5, S6) |
+//! | `rules.rs` | the options, the deal (S2), `impl Game` |
+//! | `state.rs` | the position, applying moves: turns, claims, winning, the settlement (S3, S7-S9) |
+//! | `codec.rs` | action ids and the JSON [`Move`] (also the action taken apart, `Decoded`) |
+//! | `checks.rs` | why a move is illegal, with codes and reasons in English and German |
+//! | `legal.rs` | legal-move generation (the hot path) |
+//! | `json.rs` | reading and validating states |
+//! | `view.rs` | the [`View`] (an information state) and `state_from_view` |
+//! | `text.rs` | texts for people: actions, the board, the result |
+//! | `heuristic.rs` | the `heuristic` bot |
+//! | `tensor.rs` | the observation tensor |
 
 pub mod cards;
+mod checks;
+mod codec;
 pub mod formation;
 mod heuristic;
+mod json;
+mod legal;
+mod rules;
 mod state;
 pub mod tensor;
+mod text;
 mod view;
 
 pub use cards::{Card, CardSet};
+pub use codec::{END_TURN, Move, NUM_ACTIONS, PASS, claim_action, play_action};
 pub use formation::{
     ClaimCheck, Formation, FormationKind, Reachable, best_reachable, check_claim, formation,
 };
-pub use state::{
-    Award, END_TURN, EndReason, MAX_GAME_LENGTH, Move, NUM_ACTIONS, NUM_STONES, Outcome, PASS, Phase,
-    SchottenTotten, Side, State, Stone, claim_action, play_action,
-};
+pub use rules::{MAX_GAME_LENGTH, NUM_STONES, SchottenTotten};
+pub use state::{Award, EndReason, Outcome, Phase, Side, State, Stone};
 pub use view::{GameName, StoneView, View};
 
 use crate::error::{Error, Result};

@@ -12,7 +12,8 @@
 //! - `game`: always the same.
 
 use super::cards::{Card, CardSet, NUM_CARDS};
-use super::state::{Award, EndReason, NUM_STONES, Phase, SchottenTotten};
+use super::rules::{NUM_STONES, SchottenTotten};
+use super::state::{Award, EndReason, Phase};
 use super::view::View;
 use crate::tensor::{Layout, TensorSlice, Writer};
 

@@ -5,7 +5,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::cards::{Card, CardSet};
-use super::state::{Award, NUM_STONES, Outcome, Phase, SchottenTotten, Side, State};
+use super::rules::{NUM_STONES, SchottenTotten};
+use super::state::{Award, Outcome, Phase, Side, State};
 use crate::error::{Error, Result};
 use crate::game::GameState;
 use crate::rng;

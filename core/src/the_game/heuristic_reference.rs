@@ -8,7 +8,9 @@
 //! tests).
 
 use super::super::State;
-use super::super::state::{END_TURN, Hand, NUM_PILES, ascending, play_action};
+use super::super::cards::Hand;
+use super::super::codec::{END_TURN, play_action};
+use super::super::rules::{NUM_PILES, ascending};
 use super::{WEIGHTS, Weights};
 use crate::game::{Action, GameState};
 

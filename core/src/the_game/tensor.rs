@@ -10,7 +10,8 @@
 //! game's options (the same in every state of one game; the tensor's length depends on
 //! `players`), and each pile's direction, which follows from its place (T1).
 
-use super::state::{Hand, NUM_PILES, TheGame};
+use super::cards::Hand;
+use super::rules::{NUM_PILES, TheGame};
 use super::view::View;
 use crate::tensor::{Layout, TensorSlice, Writer};
 

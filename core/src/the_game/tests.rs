@@ -764,19 +764,19 @@ fn schemas_describe_the_view_and_the_moves() {
     }
 }
 
-/// T4 is written twice in the engine: card by card ([`state::fits`], the move check) and
-/// as a mask of every card a pile takes ([`state::takes`], asked after every action for
+/// T4 is written twice in the engine: card by card ([`rules::fits`], the move check) and
+/// as a mask of every card a pile takes ([`rules::takes`], asked after every action for
 /// "can the player go on" and by the heuristic). Both must agree for every pile, every
 /// top a pile can show (the starts 1 and 100, a played card 2-99) and every card.
 #[test]
 fn t4_the_mask_of_a_pile_agrees_with_the_move_check() {
     for pile in 0..NUM_PILES {
         for top in 1..=100u8 {
-            let mask = state::takes(top, pile);
+            let mask = rules::takes(top, pile);
             for card in 2..=99u8 {
                 assert_eq!(
                     (mask >> card) & 1 == 1,
-                    state::fits(card, top, pile),
+                    rules::fits(card, top, pile),
                     "pile {pile}, top {top}, card {card}"
                 );
             }

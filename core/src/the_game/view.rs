@@ -15,7 +15,11 @@ use rand::seq::SliceRandom;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::state::{Hand, NUM_PILES, State, TheGame, ascending, check_counts, check_piles, fits, pile_name};
+use super::cards::Hand;
+use super::json::{check_counts, check_piles};
+use super::rules::{NUM_PILES, TheGame, ascending, fits};
+use super::state::State;
+use super::text::pile_name;
 use crate::error::{Error, Result};
 use crate::game::GameState;
 use crate::rng;
