@@ -13,6 +13,7 @@
 //! the last provable stone is claimed, the turn ends by itself.
 
 pub mod cards;
+mod facts;
 pub mod formation;
 mod heuristic;
 mod state;
@@ -20,6 +21,7 @@ pub mod tensor;
 mod view;
 
 pub use cards::{Card, CardSet};
+pub use facts::{Best, StoneFacts};
 pub use formation::{
     ClaimCheck, Formation, FormationKind, Reachable, best_reachable, check_claim, formation,
 };

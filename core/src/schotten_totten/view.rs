@@ -5,6 +5,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::cards::{Card, CardSet};
+use super::facts::{StoneFacts, stone_facts};
 use super::state::{Award, NUM_STONES, Outcome, Phase, SchottenTotten, Side, State};
 use crate::error::{Error, Result};
 use crate::game::GameState;
@@ -70,6 +71,13 @@ pub struct StoneView {
     /// The player whose side was complete first, S4's tie-break; null while neither is.
     #[schemars(range(max = 1))]
     pub completed_first: Option<u8>,
+    /// What the board shows here while nobody owns the stone (S5, S6): for each player
+    /// whether their claim proof succeeds and the best formation their side can still
+    /// complete, and whether claiming (*Nehmen*) is a legal move now; null once the
+    /// stone is owned. Derived from the table: on input it may be left out, and if
+    /// given it must equal what the position gives, or the view is refused.
+    #[serde(default)]
+    pub facts: Option<StoneFacts>,
 }
 
 /// The view of `seat` (0 or 1), or the public view with `None`.
@@ -83,12 +91,19 @@ pub(super) fn view_of(state: &State, seat: Option<usize>) -> View {
         hand: seat.map(|p| state.hands[p]),
         hand_sizes: [h0.len() as u8, h1.len() as u8],
         pile_size: state.pile.len() as u8,
-        stones: state.stones.map(|s| StoneView {
-            cards: s.sides,
-            owner: s.owner,
-            award: s.award,
-            completed_first: s.completed_first,
-        }),
+        stones: {
+            let facts = stone_facts(state);
+            std::array::from_fn(|i| {
+                let s = &state.stones[i];
+                StoneView {
+                    cards: s.sides,
+                    owner: s.owner,
+                    award: s.award,
+                    completed_first: s.completed_first,
+                    facts: facts[i],
+                }
+            })
+        },
         turn_passed: state.turn_passed,
         passes_in_row: state.passes_in_row,
         outcome: state.outcome,
@@ -126,7 +141,41 @@ pub(super) fn view_json(state: &State, seat: Option<usize>) -> Vec<u8> {
         }
         out.push(b']');
     }
-    let mut out = Vec::with_capacity(1024);
+    fn facts(out: &mut Vec<u8>, facts: Option<StoneFacts>) {
+        let Some(f) = facts else {
+            out.extend_from_slice(b"null");
+            return;
+        };
+        let flag = |b: bool| -> &[u8] { if b { b"true" } else { b"false" } };
+        out.extend_from_slice(br#"{"provable":["#);
+        out.extend_from_slice(flag(f.provable[0]));
+        out.push(b',');
+        out.extend_from_slice(flag(f.provable[1]));
+        out.extend_from_slice(br#"],"best":["#);
+        for (i, best) in f.best.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            match best {
+                Some(b) => {
+                    out.extend_from_slice(br#"{"cards":"#);
+                    cards(out, b.cards.iter().copied());
+                    out.extend_from_slice(br#","formation":"#);
+                    name(out, b.formation.name());
+                    out.extend_from_slice(br#","sum":"#);
+                    number(out, b.sum.into());
+                    out.extend_from_slice(br#","complete":"#);
+                    out.extend_from_slice(flag(b.complete));
+                    out.push(b'}');
+                }
+                None => out.extend_from_slice(b"null"),
+            }
+        }
+        out.extend_from_slice(br#"],"claimable":"#);
+        out.extend_from_slice(flag(f.claimable));
+        out.push(b'}');
+    }
+    let mut out = Vec::with_capacity(2048);
     out.extend_from_slice(br#"{"game":"schotten_totten","player":"#);
     player(&mut out, seat.map(|p| p as u8));
     out.extend_from_slice(br#","current_player":"#);
@@ -145,6 +194,7 @@ pub(super) fn view_json(state: &State, seat: Option<usize>) -> Vec<u8> {
     out.extend_from_slice(br#"],"pile_size":"#);
     number(&mut out, state.pile.len());
     out.extend_from_slice(br#","stones":["#);
+    let all_facts = stone_facts(state);
     for (i, stone) in state.stones.iter().enumerate() {
         if i > 0 {
             out.push(b',');
@@ -162,6 +212,8 @@ pub(super) fn view_json(state: &State, seat: Option<usize>) -> Vec<u8> {
         }
         out.extend_from_slice(br#","completed_first":"#);
         player(&mut out, stone.completed_first);
+        out.extend_from_slice(br#","facts":"#);
+        facts(&mut out, all_facts[i]);
         out.push(b'}');
     }
     out.extend_from_slice(br#"],"turn_passed":"#);
@@ -275,6 +327,7 @@ pub(super) fn state_from_view(rules: SchottenTotten, view: &View, seed: u64) -> 
             award: s.award,
             completed_first: s.completed_first,
         }),
+        // (The stones' facts are derived: checked against the built state below.)
         current: view.current_player.unwrap_or(0),
         phase: view.phase,
         turn_passed: view.turn_passed,
@@ -288,7 +341,27 @@ pub(super) fn state_from_view(rules: SchottenTotten, view: &View, seed: u64) -> 
         state.current = state.last_mover();
     }
     state.validate().map_err(Error::InvalidView)?;
-    if view_of(&state, seat) != *view {
+    let mut rebuilt = view_of(&state, seat);
+    for (i, (given, derived)) in view.stones.iter().zip(&mut rebuilt.stones).enumerate() {
+        match (given.facts, derived.facts) {
+            // Left out: accepted, the derived facts stand.
+            (None, _) => derived.facts = None,
+            (Some(g), Some(d)) if g == d => {}
+            (Some(g), Some(d)) => {
+                return bad(format!(
+                    "stones[{i}].facts disagree with the position (S5, S6): given {}, but the table gives {}",
+                    serde_json::to_string(&g).unwrap_or_default(),
+                    serde_json::to_string(&d).unwrap_or_default()
+                ));
+            }
+            (Some(_), None) => {
+                return bad(format!(
+                    "stones[{i}] is owned, so its facts must be null or left out"
+                ));
+            }
+        }
+    }
+    if rebuilt != *view {
         return bad("the view does not describe a consistent position".into());
     }
     Ok(state)
