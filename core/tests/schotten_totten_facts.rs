@@ -35,6 +35,15 @@ fn table(state: &State) -> CardSet {
     state.table()
 }
 
+/// The view for people, as `State.view(p)` and `State.public_view()` give it, typed.
+fn people_view(state: &State, seat: Option<usize>) -> View {
+    let json = match seat {
+        Some(p) => state.view(p),
+        None => state.public_view(),
+    };
+    serde_json::from_value(json).unwrap()
+}
+
 fn check_facts(state: &State, view: &View) -> Result<(), TestCaseError> {
     let legal = state.legal_actions();
     let available = CardSet::ALL.minus(table(state));
@@ -82,13 +91,22 @@ proptest! {
     fn stone_facts_equal_the_claim_proof_and_the_legal_claims(seed in any::<u64>(), moves in 0usize..120) {
         let state = random_position(seed, moves);
         for seat in [Some(0), Some(1), None] {
-            let view = state.view_of(seat);
+            let view = people_view(&state, seat);
             check_facts(&state, &view)?;
             // The fast JSON writer writes the same facts as serde.
             prop_assert_eq!(state.view_json(seat), serde_json::to_vec(&view).unwrap());
+            // The internal view (bots, tensors) is the same without the facts.
+            let mut bare = view.clone();
+            for stone in &mut bare.stones {
+                stone.facts = None;
+            }
+            prop_assert_eq!(state.view_of(seat), bare.clone());
+            if let Some(p) = seat {
+                prop_assert_eq!(state.information_state_key(p), state.view_json(seat));
+            }
         }
         // Both seats and spectators see the same facts: they come from the table alone.
-        let facts = |seat| state.view_of(seat).stones.map(|s| s.facts);
+        let facts = |seat| people_view(&state, seat).stones.map(|s| s.facts);
         prop_assert_eq!(facts(Some(0)), facts(Some(1)));
         prop_assert_eq!(facts(Some(0)), facts(None));
     }
@@ -98,16 +116,19 @@ proptest! {
         let state = random_position(seed, moves);
         let game = SchottenTotten::default();
         for seat in [Some(0), Some(1), None] {
-            let view = state.view_of(seat);
+            let view = people_view(&state, seat);
             let back = game.state_from_view(&view, seed).unwrap();
-            prop_assert_eq!(back.view_of(seat), view.clone());
+            prop_assert_eq!(people_view(&back, seat), view.clone());
+            // The internal view (facts null) reads back too.
+            let back = game.state_from_view(&state.view_of(seat), seed).unwrap();
+            prop_assert_eq!(people_view(&back, seat), view.clone());
             // Left out: accepted, and derived again.
             let mut json: Value = serde_json::to_value(&view).unwrap();
             for stone in json["stones"].as_array_mut().unwrap() {
                 stone.as_object_mut().unwrap().remove("facts");
             }
             let bare: View = serde_json::from_value(json).unwrap();
-            prop_assert_eq!(game.state_from_view(&bare, seed).unwrap().view_of(seat), view.clone());
+            prop_assert_eq!(people_view(&game.state_from_view(&bare, seed).unwrap(), seat), view.clone());
             // Wrong: refused with the stone named.
             let unowned: Vec<usize> = (0..NUM_STONES).filter(|&i| view.stones[i].facts.is_some()).collect();
             if unowned.is_empty() {
@@ -140,7 +161,7 @@ fn owned_stones_refuse_facts() {
     let game = SchottenTotten::default();
     for seed in 0..200 {
         let state = random_position(seed, 80);
-        let view = state.view_of(Some(0));
+        let view = people_view(&state, Some(0));
         let Some(i) = (0..NUM_STONES).find(|&i| view.stones[i].owner.is_some()) else {
             continue;
         };

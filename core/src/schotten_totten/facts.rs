@@ -57,13 +57,20 @@ pub(super) fn stone_facts(state: &State) -> [Option<StoneFacts>; NUM_STONES] {
         (Phase::Claim, None) => state.current_player(),
         _ => None,
     };
+    // An empty side's best is the same at every stone (the costliest search of S6): once.
+    let mut empty_best = None;
     std::array::from_fn(|i| {
         let stone = &state.stones()[i];
         if stone.owner.is_some() {
             return None;
         }
         let best = stone.sides.map(|side| {
-            best_reachable(side.cards(), available).map(|r| Best {
+            let reach = if side.is_empty() {
+                *empty_best.get_or_insert_with(|| best_reachable(&[], available))
+            } else {
+                best_reachable(side.cards(), available)
+            };
+            reach.map(|r| Best {
                 cards: r.cards,
                 formation: r.formation.kind,
                 sum: r.formation.sum,

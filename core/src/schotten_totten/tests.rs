@@ -817,7 +817,7 @@ fn public_view_hides_both_hands_and_views_match_the_schema_fields() {
     );
     // The view's JSON reads back into the same view; unknown fields are refused.
     let typed: View = serde_json::from_value(view.clone()).unwrap();
-    assert_eq!(typed, state.view_of(Some(1)));
+    assert_eq!(typed, view::view_with_facts(&state, Some(1)));
     let mut extra = view.clone();
     extra["secret"] = json!(1);
     assert!(serde_json::from_value::<View>(extra).is_err());
@@ -1255,11 +1255,15 @@ fn view_json_writes_exactly_what_serde_writes() {
     positions.push(settle(Pos::new().stone(0, "G5", "").stone(1, "", "B5")));
     for state in &positions {
         for seat in [Some(0), Some(1), None, Some(5)] {
-            let serde = serde_json::to_vec(&state.view_of(seat)).unwrap();
+            let people = view::view_with_facts(state, seat.filter(|&p| p < 2));
+            let serde = serde_json::to_vec(&people).unwrap();
             assert_eq!(
                 String::from_utf8(state.view_json(seat)).unwrap(),
                 String::from_utf8(serde).unwrap()
             );
+            // Without the facts: `view_of`, as bots and tensors use it.
+            let bare = view::view_json(state, seat.filter(|&p| p < 2), false);
+            assert_eq!(bare, serde_json::to_vec(&state.view_of(seat)).unwrap());
         }
     }
 }

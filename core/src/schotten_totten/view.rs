@@ -80,7 +80,10 @@ pub struct StoneView {
     pub facts: Option<StoneFacts>,
 }
 
-/// The view of `seat` (0 or 1), or the public view with `None`.
+/// The view of `seat` (0 or 1), or the public view with `None`, as bots, tensors and
+/// `state_from_view` use it: without the stones' facts (every `facts` null). They follow
+/// from the rest of the view and cost about ten times the view itself (18 searches of S6),
+/// so only the views for people carry them: [`view_with_facts`].
 pub(super) fn view_of(state: &State, seat: Option<usize>) -> View {
     let [h0, h1] = state.hands;
     View {
@@ -91,29 +94,34 @@ pub(super) fn view_of(state: &State, seat: Option<usize>) -> View {
         hand: seat.map(|p| state.hands[p]),
         hand_sizes: [h0.len() as u8, h1.len() as u8],
         pile_size: state.pile.len() as u8,
-        stones: {
-            let facts = stone_facts(state);
-            std::array::from_fn(|i| {
-                let s = &state.stones[i];
-                StoneView {
-                    cards: s.sides,
-                    owner: s.owner,
-                    award: s.award,
-                    completed_first: s.completed_first,
-                    facts: facts[i],
-                }
-            })
-        },
+        stones: state.stones.map(|s| StoneView {
+            cards: s.sides,
+            owner: s.owner,
+            award: s.award,
+            completed_first: s.completed_first,
+            facts: None,
+        }),
         turn_passed: state.turn_passed,
         passes_in_row: state.passes_in_row,
         outcome: state.outcome,
     }
 }
 
-/// The JSON bytes of `view_of(state, seat)`, exactly as `serde_json::to_vec` writes them
-/// (a test compares the two over random games), about ten times faster: every string
+/// The view for people (`view`, `public_view`, `view_json`, and so the API and the page):
+/// `view_of` with the facts of every stone nobody owns (S5, S6).
+pub(super) fn view_with_facts(state: &State, seat: Option<usize>) -> View {
+    let mut view = view_of(state, seat);
+    for (stone, facts) in view.stones.iter_mut().zip(stone_facts(state)) {
+        stone.facts = facts;
+    }
+    view
+}
+
+/// The JSON bytes of `view_with_facts(state, seat)` (or with `with_facts` false of
+/// `view_of`: the search's information-state key), exactly as `serde_json::to_vec` writes
+/// them (a test compares the two over random games), about ten times faster: every string
 /// here is a fixed name, so nothing needs escaping.
-pub(super) fn view_json(state: &State, seat: Option<usize>) -> Vec<u8> {
+pub(super) fn view_json(state: &State, seat: Option<usize>, with_facts: bool) -> Vec<u8> {
     fn number(out: &mut Vec<u8>, n: usize) {
         if n >= 10 {
             number(out, n / 10);
@@ -194,7 +202,11 @@ pub(super) fn view_json(state: &State, seat: Option<usize>) -> Vec<u8> {
     out.extend_from_slice(br#"],"pile_size":"#);
     number(&mut out, state.pile.len());
     out.extend_from_slice(br#","stones":["#);
-    let all_facts = stone_facts(state);
+    let all_facts = if with_facts {
+        stone_facts(state)
+    } else {
+        [None; NUM_STONES]
+    };
     for (i, stone) in state.stones.iter().enumerate() {
         if i > 0 {
             out.push(b',');
@@ -342,11 +354,17 @@ pub(super) fn state_from_view(rules: SchottenTotten, view: &View, seed: u64) -> 
     }
     state.validate().map_err(Error::InvalidView)?;
     let mut rebuilt = view_of(&state, seat);
-    for (i, (given, derived)) in view.stones.iter().zip(&mut rebuilt.stones).enumerate() {
-        match (given.facts, derived.facts) {
-            // Left out: accepted, the derived facts stand.
-            (None, _) => derived.facts = None,
-            (Some(g), Some(d)) if g == d => {}
+    // Facts left out (or null, as in `view_of`) are accepted; given ones must be right.
+    let derived = view
+        .stones
+        .iter()
+        .any(|s| s.facts.is_some())
+        .then(|| stone_facts(&state));
+    for (i, (given, rebuilt)) in view.stones.iter().zip(&mut rebuilt.stones).enumerate() {
+        let Some(derived) = &derived else { break };
+        match (given.facts, derived[i]) {
+            (None, _) => {}
+            (Some(g), Some(d)) if g == d => rebuilt.facts = Some(d),
             (Some(g), Some(d)) => {
                 return bad(format!(
                     "stones[{i}].facts disagree with the position (S5, S6): given {}, but the table gives {}",
