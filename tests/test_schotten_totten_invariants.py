@@ -168,7 +168,8 @@ def check_facts(data: dict[str, Any], facts: list[dict[str, Any] | None], where:
                 continue
             check = st.check_claim(sides[p], sides[1 - p], table, stone["completed_first"] == p)
             assert fact["provable"][p] == check.provable, f"{where}: stone {i} player {p}"
-            shown = None if best is None else (best["cards"], best["formation"], best["sum"], best["complete"])
+            keys = ("cards", "formation", "sum", "complete")
+            shown = None if best is None else tuple(best[k] for k in keys)
             proof = (
                 None
                 if check.best_cards is None
