@@ -74,8 +74,10 @@ pub struct StoneView {
     /// What the board shows here while nobody owns the stone (S5, S6): for each player
     /// whether their claim proof succeeds and the best formation their side can still
     /// complete, and whether claiming (*Nehmen*) is a legal move now; null once the
-    /// stone is owned. Derived from the table: on input it may be left out, and if
-    /// given it must equal what the position gives, or the view is refused.
+    /// stone is owned (and in the engine's own typed view for bots and tensors, which
+    /// leaves the facts out for speed). Derived from the table: on input it may be left
+    /// out or null, and if given it must equal what the position gives, or the view is
+    /// refused.
     #[serde(default)]
     pub facts: Option<StoneFacts>,
 }
