@@ -147,6 +147,37 @@ def expected_legal_actions(data: dict[str, Any]) -> list[int]:
     return [claim_action(s) for s in provable_stones(data, me)] + [END_TURN]
 
 
+def check_facts(data: dict[str, Any], facts: list[dict[str, Any] | None], where: str) -> None:
+    """The stones' facts against the full state: each side's claim proof (S5), the legal
+    claims (S3b), and the best formation of a side (S6) wherever the claim proof of the
+    other side shows it (the Rust tests compare every stone with the proof itself)."""
+    table = table_cards(data)
+    legal = expected_legal_actions(data)
+    assert len(facts) == NUM_STONES, where
+    for i, (stone, fact) in enumerate(zip(data["stones"], facts, strict=True)):
+        if stone["owner"] is not None:
+            assert fact is None, f"{where}: owned stone {i} has facts"
+            continue
+        assert fact is not None, f"{where}: unowned stone {i} has no facts"
+        assert fact["claimable"] == (claim_action(i) in legal), f"{where}: stone {i}"
+        sides = stone["sides"]
+        for p in (0, 1):
+            best = fact["best"][1 - p]
+            if len(sides[p]) < 3:
+                assert not fact["provable"][p], f"{where}: stone {i}"
+                continue
+            check = st.check_claim(sides[p], sides[1 - p], table, stone["completed_first"] == p)
+            assert fact["provable"][p] == check.provable, f"{where}: stone {i} player {p}"
+            keys = ("cards", "formation", "sum", "complete")
+            shown = None if best is None else tuple(best[k] for k in keys)
+            proof = (
+                None
+                if check.best_cards is None
+                else (check.best_cards, check.best_formation, check.best_sum, len(sides[1 - p]) == 3)
+            )
+            assert shown == proof, f"{where}: stone {i}, the best side of player {1 - p}"
+
+
 def check_conservation(data: dict[str, Any], where: str) -> None:
     places = data["pile"] + data["hands"][0] + data["hands"][1] + table_cards(data)
     assert sorted(places) == sorted(ALL_CARDS), f"{where}: every card exactly once; {Counter(places)}"
@@ -174,9 +205,15 @@ def check_views(state: spielwerk.State, data: dict[str, Any], where: str, *, tho
         "passes_in_row": data["passes_in_row"],
         "outcome": data["outcome"],
     }
+    public_view: dict[str, Any] = state.public_view()
+    facts = [stone.pop("facts") for stone in public_view["stones"]]
+    check_facts(data, facts, where)
     for p in (0, 1):
         view: dict[str, Any] = state.view(p)
         assert set(view) == VIEW_KEYS, f"{where}: view keys {sorted(view)}"
+        # The stones' facts (S5, S6) name completions from every card not at a stone, the
+        # other hand's included; they come from the table alone, the same in every view.
+        assert [stone.pop("facts") for stone in view["stones"]] == facts, f"{where}: facts of view {p}"
         expected = {**public, "player": p, "hand": sorted(data["hands"][p])}
         assert {**view, "hand": sorted(view["hand"])} == expected, f"{where}: view {p}"
         if thorough:

@@ -1,8 +1,11 @@
 // Schotten Totten: nine stones in a row, both sides' cards, the own hand.
 //
 // A card, then a stone: the pair is played if GET …/moves lists it, otherwise the engine is
-// asked why not (POST …/check). "Nehmen" appears on exactly the stones with a legal claim
-// move. Every card shows its colour, its letter and its value (colour-blind safe).
+// asked why not (POST …/check). "Nehmen" appears on exactly the stones whose view fact
+// `facts.claimable` holds on the seat's own turn (S3b, S5); hovering over or focusing a free
+// stone the seat cannot prove shows `facts.best` of the other side (S6): the page draws the
+// engine's facts and decides nothing. Every card shows its colour, its letter and its value
+// (colour-blind safe).
 
 import { canonical } from "./api.js";
 import { arrowKeys, h } from "./dom.js";
@@ -28,6 +31,30 @@ function card(code) {
   return h("span", { class: `card colour-${code[0]}`, title: cardLabel(code), role: "img", "aria-label": cardLabel(code), dataset: { card: code } }, cardFace(code));
 }
 
+// What the other side can still build at a free stone the seat cannot prove (S6), shown on
+// hover and focus; null where there is nothing to show (owned, provable, or a spectator).
+function bestNote(stone, i, mine, theirs, ctx) {
+  const facts = stone.facts;
+  if (ctx.seat === null || !facts || facts.provable[mine]) return null;
+  const best = facts.best[theirs];
+  const who = ctx.who(theirs);
+  const data = { stone: String(i), formation: best ? best.formation : "none" };
+  if (best) {
+    data.sum = String(best.sum);
+    data.cards = best.cards.join(" ");
+    data.complete = String(best.complete);
+  }
+  const text = best
+    ? t(best.complete ? "best_complete" : "best_reach", {
+        who,
+        formation: t(`formation_${best.formation}`),
+        sum: best.sum,
+        cards: best.cards.map(cardLabel).join(", "),
+      })
+    : t("best_none", { who });
+  return h("div", { class: "best", id: `best-${i}`, role: "tooltip", dataset: data }, text);
+}
+
 export function renderSchotten(board, ctx) {
   const { view, moves, ui } = ctx;
   const mine = ctx.seat === null ? 0 : ctx.seat; // a spectator sees seat 1's side at the bottom
@@ -36,7 +63,9 @@ export function renderSchotten(board, ctx) {
   if (ui.card && !hand.includes(ui.card)) ui.card = null;
 
   const plays = moves.filter((m) => m.move.type === "play");
-  const claims = new Map(moves.filter((m) => m.move.type === "claim").map((m) => [m.move.stone, m]));
+  // The claim moves' texts, for the buttons' titles; which stones get one is the view's fact.
+  const claimTexts = new Map(moves.filter((m) => m.move.type === "claim").map((m) => [m.move.stone, m.text]));
+  const mayClaim = (stone) => ctx.seat !== null && view.current_player === ctx.seat && Boolean(stone.facts?.claimable);
   const others = moves.filter((m) => m.move.type !== "play" && m.move.type !== "claim");
   const targets = new Set(ui.card ? plays.filter((m) => m.move.card === ui.card).map((m) => m.move.stone) : []);
 
@@ -60,7 +89,8 @@ export function renderSchotten(board, ctx) {
       ownerClass = stone.owner === mine ? "mine" : "theirs";
     }
     const label = [t("stone_n", { n: i + 1 }), owner, targets.has(i) ? t("stone_target") : null].filter(Boolean).join(", ");
-    const claim = claims.get(i);
+    const claim = mayClaim(stone);
+    const best = bestNote(stone, i, mine, theirs, ctx);
     stones.append(
       h(
         "li",
@@ -74,6 +104,7 @@ export function renderSchotten(board, ctx) {
             "aria-label": label,
             title: label,
             dataset: { key: `stone-${i}`, stone: String(i) },
+            "aria-describedby": best ? `best-${i}` : null,
             onclick: () => pickStone(i),
           },
           h("span", { class: "stone-n" }, String(i + 1)),
@@ -90,14 +121,15 @@ export function renderSchotten(board, ctx) {
                   type: "button",
                   class: "claim",
                   "aria-label": t("claim_stone", { n: i + 1 }),
-                  title: claim.text,
+                  title: claimTexts.get(i) || t("claim_stone", { n: i + 1 }),
                   dataset: { key: `claim-${i}`, stone: String(i), autofocus: "" },
-                  onclick: () => ctx.play(claim.move),
+                  onclick: () => ctx.play({ type: "claim", stone: i }),
                 },
                 t("claim"),
               )
             : null,
         ),
+        best,
       ),
     );
   });

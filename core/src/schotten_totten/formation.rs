@@ -10,18 +10,25 @@
 
 use std::fmt;
 
-use serde::Serialize;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
 use super::cards::{Card, CardSet, NUM_COLORS, NUM_VALUES};
 
 /// The five formation kinds, weakest first, so that the derived order is S4's.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Serialize)]
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
+#[schemars(rename = "SchottenTottenFormationKind")]
 pub enum FormationKind {
+    /// *Summe*: any three cards, compared by their sum.
     Sum,
+    /// *Strasse*: three consecutive values in mixed colours.
     Run,
+    /// *Farbe*: three cards of one colour.
     Color,
+    /// *Dreierpasch*: three cards of one value.
     ThreeOfAKind,
+    /// *Farbenfolge*: three consecutive values in one colour.
     ColorRun,
 }
 

@@ -24,6 +24,7 @@
 //! | `legal.rs` | legal-move generation (the hot path) |
 //! | `json.rs` | reading and validating states |
 //! | `view.rs` | the [`View`] (an information state) and `state_from_view` |
+//! | `facts.rs` | the stone facts the board shows: provable, best formation, claimable (S5, S6) |
 //! | `text.rs` | texts for people: actions, the board, the result |
 //! | `heuristic.rs` | the `heuristic` bot |
 //! | `tensor.rs` | the observation tensor |
@@ -31,6 +32,7 @@
 pub mod cards;
 mod checks;
 mod codec;
+mod facts;
 pub mod formation;
 mod heuristic;
 mod json;
@@ -43,6 +45,7 @@ mod view;
 
 pub use cards::{Card, CardSet};
 pub use codec::{END_TURN, Move, NUM_ACTIONS, PASS, claim_action, play_action};
+pub use facts::{Best, StoneFacts};
 pub use formation::{
     ClaimCheck, Formation, FormationKind, Reachable, best_reachable, check_claim, formation,
 };

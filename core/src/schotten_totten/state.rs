@@ -454,9 +454,20 @@ impl GameState for State {
     }
 
     /// The view's JSON bytes as serde writes them, by a writer made for this view (views
-    /// are served per request and are the search's information-state keys).
+    /// are served per request and are the search's information-state keys). Like `view`
+    /// and `public_view` it carries the stones' facts (S5, S6; `super::facts`), which
+    /// `view_of` (bots, tensors) leaves out.
     fn view_json(&self, seat: Option<usize>) -> Vec<u8> {
-        super::view::view_json(self, seat.filter(|&p| p < 2))
+        super::view::view_json(self, seat.filter(|&p| p < 2), true)
+    }
+
+    fn view(&self, player: usize) -> serde_json::Value {
+        let view = super::view::view_with_facts(self, Some(player).filter(|&p| p < 2));
+        serde_json::to_value(view).expect("a view always serializes")
+    }
+
+    fn public_view(&self) -> serde_json::Value {
+        serde_json::to_value(super::view::view_with_facts(self, None)).expect("a view always serializes")
     }
 
     /// See `text.rs`.

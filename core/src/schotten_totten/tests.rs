@@ -553,7 +553,13 @@ fn views_show_the_own_hand_and_only_sizes_of_the_rest() {
         assert_eq!(view["hand"], json!(state.hand(p)));
         assert_eq!(view["hand_sizes"], json!([6, 6]));
         assert_eq!(view["pile_size"], json!(42));
-        let text = view.to_string();
+        // The stones' facts name completions from all cards not at a stone, the other
+        // hand's included (S5); they come from the table alone (see the public view test).
+        let mut bare = view.clone();
+        for stone in bare["stones"].as_array_mut().unwrap() {
+            stone.as_object_mut().unwrap().remove("facts");
+        }
+        let text = bare.to_string();
         for c in state.hand(1 - p) {
             assert!(!text.contains(&format!("\"{c}\"")), "{c} of the other hand leaks");
         }
@@ -767,7 +773,14 @@ fn public_view_hides_both_hands_and_views_match_the_schema_fields() {
     let public = state.public_view();
     assert_eq!(public["player"], Value::Null);
     assert_eq!(public["hand"], Value::Null);
-    let text = public.to_string();
+    // The stones' facts name completions from every card not at a stone (S5: hands
+    // included, as the claim proof counts them), chosen from the table alone; that they
+    // depend on nothing hidden is `resample_keeps_every_view_over_random_games`.
+    let mut bare = public.clone();
+    for stone in bare["stones"].as_array_mut().unwrap() {
+        stone.as_object_mut().unwrap().remove("facts");
+    }
+    let text = bare.to_string();
     for p in 0..2 {
         for c in state.hand(p) {
             assert!(
@@ -796,11 +809,15 @@ fn public_view_hides_both_hands_and_views_match_the_schema_fields() {
     assert_eq!(view["game"], json!("schotten_totten"));
     assert_eq!(
         view["stones"][0],
-        json!({"cards": [[], []], "owner": null, "award": null, "completed_first": null})
+        json!({"cards": [[], []], "owner": null, "award": null, "completed_first": null,
+               "facts": {"provable": [false, false],
+                         "best": [{"cards": ["R7", "R8", "R9"], "formation": "color_run", "sum": 24, "complete": false},
+                                  {"cards": ["R7", "R8", "R9"], "formation": "color_run", "sum": 24, "complete": false}],
+                         "claimable": false}})
     );
     // The view's JSON reads back into the same view; unknown fields are refused.
     let typed: View = serde_json::from_value(view.clone()).unwrap();
-    assert_eq!(typed, state.view_of(Some(1)));
+    assert_eq!(typed, view::view_with_facts(&state, Some(1)));
     let mut extra = view.clone();
     extra["secret"] = json!(1);
     assert!(serde_json::from_value::<View>(extra).is_err());
@@ -1238,11 +1255,15 @@ fn view_json_writes_exactly_what_serde_writes() {
     positions.push(settle(Pos::new().stone(0, "G5", "").stone(1, "", "B5")));
     for state in &positions {
         for seat in [Some(0), Some(1), None, Some(5)] {
-            let serde = serde_json::to_vec(&state.view_of(seat)).unwrap();
+            let people = view::view_with_facts(state, seat.filter(|&p| p < 2));
+            let serde = serde_json::to_vec(&people).unwrap();
             assert_eq!(
                 String::from_utf8(state.view_json(seat)).unwrap(),
                 String::from_utf8(serde).unwrap()
             );
+            // Without the facts: `view_of`, as bots and tensors use it.
+            let bare = view::view_json(state, seat.filter(|&p| p < 2), false);
+            assert_eq!(bare, serde_json::to_vec(&state.view_of(seat)).unwrap());
         }
     }
 }

@@ -5,6 +5,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::cards::{Card, CardSet};
+use super::facts::{StoneFacts, stone_facts};
 use super::rules::{NUM_STONES, SchottenTotten};
 use super::state::{Award, Outcome, Phase, Side, State};
 use crate::error::{Error, Result};
@@ -71,9 +72,21 @@ pub struct StoneView {
     /// The player whose side was complete first, S4's tie-break; null while neither is.
     #[schemars(range(max = 1))]
     pub completed_first: Option<u8>,
+    /// What the board shows here while nobody owns the stone (S5, S6): for each player
+    /// whether their claim proof succeeds and the best formation their side can still
+    /// complete, and whether claiming (*Nehmen*) is a legal move now; null once the
+    /// stone is owned (and in the engine's own typed view for bots and tensors, which
+    /// leaves the facts out for speed). Derived from the table: on input it may be left
+    /// out or null, and if given it must equal what the position gives, or the view is
+    /// refused.
+    #[serde(default)]
+    pub facts: Option<StoneFacts>,
 }
 
-/// The view of `seat` (0 or 1), or the public view with `None`.
+/// The view of `seat` (0 or 1), or the public view with `None`, as bots, tensors and
+/// `state_from_view` use it: without the stones' facts (every `facts` null). They follow
+/// from the rest of the view and cost about ten times the view itself (18 searches of S6),
+/// so only the views for people carry them: [`view_with_facts`].
 pub(super) fn view_of(state: &State, seat: Option<usize>) -> View {
     let [h0, h1] = state.hands;
     View {
@@ -89,6 +102,7 @@ pub(super) fn view_of(state: &State, seat: Option<usize>) -> View {
             owner: s.owner,
             award: s.award,
             completed_first: s.completed_first,
+            facts: None,
         }),
         turn_passed: state.turn_passed,
         passes_in_row: state.passes_in_row,
@@ -96,10 +110,21 @@ pub(super) fn view_of(state: &State, seat: Option<usize>) -> View {
     }
 }
 
-/// The JSON bytes of `view_of(state, seat)`, exactly as `serde_json::to_vec` writes them
-/// (a test compares the two over random games), about ten times faster: every string
+/// The view for people (`view`, `public_view`, `view_json`, and so the API and the page):
+/// `view_of` with the facts of every stone nobody owns (S5, S6).
+pub(super) fn view_with_facts(state: &State, seat: Option<usize>) -> View {
+    let mut view = view_of(state, seat);
+    for (stone, facts) in view.stones.iter_mut().zip(stone_facts(state)) {
+        stone.facts = facts;
+    }
+    view
+}
+
+/// The JSON bytes of `view_with_facts(state, seat)` (or with `with_facts` false of
+/// `view_of`: the search's information-state key), exactly as `serde_json::to_vec` writes
+/// them (a test compares the two over random games), about ten times faster: every string
 /// here is a fixed name, so nothing needs escaping.
-pub(super) fn view_json(state: &State, seat: Option<usize>) -> Vec<u8> {
+pub(super) fn view_json(state: &State, seat: Option<usize>, with_facts: bool) -> Vec<u8> {
     fn number(out: &mut Vec<u8>, n: usize) {
         if n >= 10 {
             number(out, n / 10);
@@ -127,7 +152,41 @@ pub(super) fn view_json(state: &State, seat: Option<usize>) -> Vec<u8> {
         }
         out.push(b']');
     }
-    let mut out = Vec::with_capacity(1024);
+    fn facts(out: &mut Vec<u8>, facts: Option<StoneFacts>) {
+        let Some(f) = facts else {
+            out.extend_from_slice(b"null");
+            return;
+        };
+        let flag = |b: bool| -> &[u8] { if b { b"true" } else { b"false" } };
+        out.extend_from_slice(br#"{"provable":["#);
+        out.extend_from_slice(flag(f.provable[0]));
+        out.push(b',');
+        out.extend_from_slice(flag(f.provable[1]));
+        out.extend_from_slice(br#"],"best":["#);
+        for (i, best) in f.best.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            match best {
+                Some(b) => {
+                    out.extend_from_slice(br#"{"cards":"#);
+                    cards(out, b.cards.iter().copied());
+                    out.extend_from_slice(br#","formation":"#);
+                    name(out, b.formation.name());
+                    out.extend_from_slice(br#","sum":"#);
+                    number(out, b.sum.into());
+                    out.extend_from_slice(br#","complete":"#);
+                    out.extend_from_slice(flag(b.complete));
+                    out.push(b'}');
+                }
+                None => out.extend_from_slice(b"null"),
+            }
+        }
+        out.extend_from_slice(br#"],"claimable":"#);
+        out.extend_from_slice(flag(f.claimable));
+        out.push(b'}');
+    }
+    let mut out = Vec::with_capacity(2048);
     out.extend_from_slice(br#"{"game":"schotten_totten","player":"#);
     player(&mut out, seat.map(|p| p as u8));
     out.extend_from_slice(br#","current_player":"#);
@@ -146,6 +205,11 @@ pub(super) fn view_json(state: &State, seat: Option<usize>) -> Vec<u8> {
     out.extend_from_slice(br#"],"pile_size":"#);
     number(&mut out, state.pile.len());
     out.extend_from_slice(br#","stones":["#);
+    let all_facts = if with_facts {
+        stone_facts(state)
+    } else {
+        [None; NUM_STONES]
+    };
     for (i, stone) in state.stones.iter().enumerate() {
         if i > 0 {
             out.push(b',');
@@ -163,6 +227,8 @@ pub(super) fn view_json(state: &State, seat: Option<usize>) -> Vec<u8> {
         }
         out.extend_from_slice(br#","completed_first":"#);
         player(&mut out, stone.completed_first);
+        out.extend_from_slice(br#","facts":"#);
+        facts(&mut out, all_facts[i]);
         out.push(b'}');
     }
     out.extend_from_slice(br#"],"turn_passed":"#);
@@ -276,6 +342,7 @@ pub(super) fn state_from_view(rules: SchottenTotten, view: &View, seed: u64) -> 
             award: s.award,
             completed_first: s.completed_first,
         }),
+        // (The stones' facts are derived: checked against the built state below.)
         current: view.current_player.unwrap_or(0),
         phase: view.phase,
         turn_passed: view.turn_passed,
@@ -289,7 +356,33 @@ pub(super) fn state_from_view(rules: SchottenTotten, view: &View, seed: u64) -> 
         state.current = state.last_mover();
     }
     state.validate().map_err(Error::InvalidView)?;
-    if view_of(&state, seat) != *view {
+    let mut rebuilt = view_of(&state, seat);
+    // Facts left out (or null, as in `view_of`) are accepted; given ones must be right.
+    let derived = view
+        .stones
+        .iter()
+        .any(|s| s.facts.is_some())
+        .then(|| stone_facts(&state));
+    for (i, (given, rebuilt)) in view.stones.iter().zip(&mut rebuilt.stones).enumerate() {
+        let Some(derived) = &derived else { break };
+        match (given.facts, derived[i]) {
+            (None, _) => {}
+            (Some(g), Some(d)) if g == d => rebuilt.facts = Some(d),
+            (Some(g), Some(d)) => {
+                return bad(format!(
+                    "stones[{i}].facts disagree with the position (S5, S6): given {}, but the table gives {}",
+                    serde_json::to_string(&g).unwrap_or_default(),
+                    serde_json::to_string(&d).unwrap_or_default()
+                ));
+            }
+            (Some(_), None) => {
+                return bad(format!(
+                    "stones[{i}] is owned, so its facts must be null or left out"
+                ));
+            }
+        }
+    }
+    if rebuilt != *view {
         return bad("the view does not describe a consistent position".into());
     }
     Ok(state)
