@@ -283,6 +283,11 @@ impl Game for TheGame {
     ///   `players · hand size` cards, one play at least each.
     ///
     /// Both together are also at most 98 (one play each).
+    /// T7: the players talk about their cards, without numbers.
+    fn has_table_talk(&self) -> bool {
+        true
+    }
+
     fn max_game_length(&self) -> u64 {
         let draw = self.initial_draw_pile() as u64;
         let m = self.full_minimum() as u64;
