@@ -360,9 +360,7 @@ class MatchRoutes(Controller):
         after: Annotated[
             int, Parameter(ge=0, le=2**62, description="the last message id already received (0: none)")
         ] = 0,
-        limit: Annotated[
-            int, Parameter(ge=1, le=CHAT_PAGE_MAX, description="messages per page")
-        ] = CHAT_PAGE,
+        limit: Annotated[int, Parameter(ge=1, le=CHAT_PAGE_MAX, description="messages per page")] = CHAT_PAGE,
     ) -> list[schemas.ChatOut]:
         await matches.known(id)
         return await matches.chat_log(id, after, limit)

@@ -148,6 +148,8 @@ class Match:
         """Whether the match still waits for a person to take an open seat: no seat moves
         and no rule's time runs (clocks, first and untimed moves, leaving, Dog's playing
         time) until every person seat is taken."""
+        if self.started_at is None and not self.free_seats():
+            self.started_at = self.created_at  # (taken as this worker learnt: not earlier)
         return self.started_at is None
 
     def seats_taken(self, joined: dict[int, float]) -> None:
@@ -256,8 +258,11 @@ class Match:
         """Take over a fork's plies once they are stored."""
         recent = self.recent
         recent.update(fork.recent)
+        # A seat taken while the fork was out (its start) stays known.
+        started_at = self.started_at if fork.started_at is None else fork.started_at
         self.__dict__.update(fork.__dict__)
         self.recent = recent
+        self.started_at = started_at
         self.trim()
 
     def remember(self) -> None:

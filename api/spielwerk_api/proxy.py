@@ -19,7 +19,7 @@ import ipaddress
 from collections.abc import Iterable
 from typing import Any
 
-from litestar.types import ASGIApp, Receive, Scope, Send
+from litestar.types import ASGIApp, Receive, Send
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 # X-Forwarded-For is read this far from its right end (a chain of proxies is short; the
@@ -63,7 +63,7 @@ class ProxyHeaders:
         self.app = app
         self.proxies = proxies
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+    async def __call__(self, scope: Any, receive: Receive, send: Send) -> None:
         peer = scope.get("client")
         if scope["type"] == "http" and peer and trusted(peer[0], self.proxies):
             forwarded_for = proto = None
@@ -84,5 +84,5 @@ class ProxyHeaders:
                 if nearest in ("http", "https"):
                     changed["scheme"] = nearest
             if changed:
-                scope = {**scope, **changed}  # type: ignore[typeddict-item]
+                scope = {**scope, **changed}
         await self.app(scope, receive, send)

@@ -82,7 +82,9 @@ def test_the_chat_of_a_match_is_capped_with_a_problem_naming_the_cap(tmp_path: P
     with TestClient(create_app(settings(tmp_path, limits=Limits(chat_messages_per_match=3)))) as client:
         match_id, tokens = new_match(client, "the_game", ["p", "p"], seed=1)
         for _ in range(3):
-            said = client.post(f"/v1/matches/{match_id}/chat", headers=bearer(tokens[0]), json={"text": "hoch"})
+            said = client.post(
+                f"/v1/matches/{match_id}/chat", headers=bearer(tokens[0]), json={"text": "hoch"}
+            )
             assert said.status_code == 201, said.text
         full = problem(
             client.post(f"/v1/matches/{match_id}/chat", headers=bearer(tokens[1]), json={"text": "tief"}),
@@ -147,7 +149,12 @@ def test_the_hyphen_redirect_keeps_the_raw_path_and_query() -> None:
     for raw, query, location in cases:
         assert hyphen_redirect(scope(raw, query)) == location, raw
     # Segments that are no game's place, or an encoded slash that makes one: no redirect.
-    for raw in (b"/v1/matches/the-game", b"/v2/the-game/x", b"/v1/games%2Fthe-game/schema", b"/v1/thegame-x/y"):
+    for raw in (
+        b"/v1/matches/the-game",
+        b"/v2/the-game/x",
+        b"/v1/games%2Fthe-game/schema",
+        b"/v1/thegame-x/y",
+    ):
         assert hyphen_redirect(scope(raw)) is None, raw
 
 
@@ -249,11 +256,15 @@ def test_without_trusted_proxies_the_forwarded_headers_count_for_nothing(tmp_pat
 
 def test_the_seat_cookie_is_secure_when_the_setting_says_so(tmp_path: Path) -> None:
     with TestClient(create_app(settings(tmp_path, secure_cookies=True))) as client:
-        created = client.post("/v1/matches", json={"game": "schotten_totten", "seats": [PERSON, PERSON]}).json()
+        created = client.post(
+            "/v1/matches", json={"game": "schotten_totten", "seats": [PERSON, PERSON]}
+        ).json()
         r = client.get(created["seats"][1]["invitation"], follow_redirects=False)
         assert r.status_code == 303 and "secure" in r.headers["set-cookie"].lower()
     with TestClient(create_app(settings(tmp_path))) as client:
-        created = client.post("/v1/matches", json={"game": "schotten_totten", "seats": [PERSON, PERSON]}).json()
+        created = client.post(
+            "/v1/matches", json={"game": "schotten_totten", "seats": [PERSON, PERSON]}
+        ).json()
         r = client.get(created["seats"][1]["invitation"], follow_redirects=False)
         assert r.status_code == 303 and "secure" not in r.headers["set-cookie"].lower()
 
@@ -346,7 +357,9 @@ def test_a_waiting_match_runs_no_clock_and_begins_when_the_last_seat_is_taken(
 
 
 def test_bots_wait_for_the_person_and_move_once_the_seat_is_taken(client: Client) -> None:
-    created = client.post("/v1/matches", json={"game": "schotten_totten", "seed": 1, "seats": [BOT, OPEN]}).json()
+    created = client.post(
+        "/v1/matches", json={"game": "schotten_totten", "seed": 1, "seats": [BOT, OPEN]}
+    ).json()
     match_id = created["id"]
     assert show(client, match_id)["version"] == 0  # the bot waits too
     token = client.post(f"/v1/matches/{match_id}/seats/1/join", json={}).json()["token"]
