@@ -34,7 +34,7 @@ from litestar.static_files import create_static_files_router
 from litestar.types import ASGIApp, Receive, Scope, Send
 from openapi_ui_bundles import swagger_ui
 
-from . import db
+from . import db, proxy
 from .clock import Clock, SystemClock
 from .guards import SpielwerkApp
 from .match_routes import MatchRoutes
@@ -93,6 +93,12 @@ class Settings:
     # Origins whose pages may call the API across sites (CORS); none by default, so CORS
     # stays off and cookie-authenticated writes come from this site's own pages only.
     cors_origins: list[str] = field(default_factory=list)
+    # Reverse proxies (addresses or networks) whose X-Forwarded-For and X-Forwarded-Proto
+    # are believed (proxy.py); none by default: the peer is the client.
+    trusted_proxies: list[str] = field(default_factory=list)
+    # The seat cookie is Secure on requests over https (directly or, by a trusted proxy's
+    # X-Forwarded-Proto); this makes it Secure always (a site served only over TLS).
+    secure_cookies: bool = False
     # Search, cache, bot-match, retention and heartbeat limits (matches.Limits).
     limits: Limits = field(default_factory=Limits)
 
@@ -121,6 +127,10 @@ class Settings:
             cors_origins=[
                 o.strip() for o in os.environ.get("SPIELWERK_CORS_ORIGINS", "").split(",") if o.strip()
             ],
+            trusted_proxies=[
+                p.strip() for p in os.environ.get("SPIELWERK_TRUSTED_PROXIES", "").split(",") if p.strip()
+            ],
+            secure_cookies=os.environ.get("SPIELWERK_SECURE_COOKIES", "0") not in ("0", ""),
             limits=limits,
         )
 
@@ -131,11 +141,15 @@ class ClientLimit:
     until the next request may come in Retry-After. (Litestar's RateLimitMiddleware keeps a
     list of timestamps per client in a store and sends no Retry-After.)"""
 
-    def __init__(self, app: ASGIApp, rate: float, burst: int) -> None:
+    def __init__(
+        self, app: ASGIApp, rate: float, burst: int, buckets: dict[str, tuple[float, float]] | None = None
+    ) -> None:
         self.app = app
         self.rate = rate
         self.burst = float(max(1, burst))
-        self.buckets: dict[str, tuple[float, float]] = {}
+        # Litestar wraps every route in its own instance: they share one store of buckets,
+        # so a client's requests count together on every route.
+        self.buckets = buckets if buckets is not None else {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == ScopeType.HTTP and self.rate > 0:
@@ -156,9 +170,9 @@ class ClientLimit:
                 )
             if len(self.buckets) > 100_000:
                 # Full buckets are the default: forgetting them changes nothing.
-                self.buckets = {
-                    k: v for k, v in self.buckets.items() if v[0] + (now - v[1]) * self.rate < self.burst
-                }
+                for k, v in list(self.buckets.items()):
+                    if v[0] + (now - v[1]) * self.rate >= self.burst:
+                        del self.buckets[k]
             self.buckets[key] = (tokens - 1.0, now)
         await self.app(scope, receive, send)
 
@@ -239,6 +253,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         app.state.matches = service
         app.state.streams = streams
         app.state.cors_origins = frozenset(settings.cors_origins)
+        app.state.secure_cookies = settings.secure_cookies
         tasks = [asyncio.create_task(sweep_forever(service, settings.sweep_interval_s))]
         if streams.poll_s > 0:
             tasks.append(asyncio.create_task(streams.poll_forever()))
@@ -272,8 +287,15 @@ def create_app(settings: Settings | None = None) -> Litestar:
         # the event loop (one took 70 ms amid a match of random bots; with this, 10 ms).
         gc.freeze()
 
+    buckets: dict[str, tuple[float, float]] = {}
+
     def client_limit(app: ASGIApp) -> ASGIApp:
-        return ClientLimit(app, settings.client_rate_per_s, settings.client_burst)
+        return ClientLimit(app, settings.client_rate_per_s, settings.client_burst, buckets)
+
+    proxies = proxy.networks(settings.trusted_proxies)
+
+    def proxy_headers(app: ASGIApp) -> ASGIApp:
+        return proxy.ProxyHeaders(app, proxies) if proxies else app
 
     app = SpielwerkApp(
         route_handlers=[
@@ -296,7 +318,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
         plugins=[ClosedStructs(), *([channels] if channels is not None else [])],
         lifespan=[lifespan],
         on_startup=[open_matches],
-        middleware=[client_limit],
+        # The proxy's headers first: the rate limit counts the client they name.
+        middleware=[proxy_headers, client_limit],
         exception_handlers=EXCEPTION_HANDLERS,
         # Every route answers in German or English (texts of the engine, problems).
         parameters={

@@ -42,14 +42,15 @@ def serve(
         # A line per request costs about a tenth of a worker's time under load (benches/README.md);
         # errors are logged either way.
         access_log=access_log,
-        proxy_headers=False,
         **PROTOCOL,
     )
 
 
 # Uvicorn's fast HTTP/1.1 protocol with bounds on request heads and slow clients
-# (serving.py; the limits are the app's settings, from the environment).
-PROTOCOL: dict[str, Any] = {"http": "spielwerk_api.serving:GuardedHttpToolsProtocol"}
+# (serving.py; the limits are the app's settings, from the environment), and none of
+# Uvicorn's own proxy headers (it believes loopback's by default): the app reads them from
+# the proxies `trusted_proxies` names only (proxy.py).
+PROTOCOL: dict[str, Any] = {"http": "spielwerk_api.serving:GuardedHttpToolsProtocol", "proxy_headers": False}
 
 
 async def _migrate(url: str) -> None:

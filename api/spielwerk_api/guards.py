@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import logging
 from typing import Any
+from urllib.parse import quote, unquote
 
+import spielwerk
 from litestar import Litestar
 
 from .problems import PROBLEM_JSON, TYPE_PREFIX, ProblemDetails
@@ -26,9 +28,12 @@ from .schemas import encode
 
 log = logging.getLogger("spielwerk_api")
 
-BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
-# Path segments spelled with hyphens, and the registry's name each redirects to.
-HYPHENATED = {"schotten-totten": "schotten_totten", "the-game": "the_game"}
+# The methods that write (and may carry a body): the media type check here and the seat
+# cookie's cross-site check (match_routes.py) both ask this.
+WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+# Path segments spelled with hyphens, and the registry's name each redirects to: derived
+# from the registry's names, so a new game with an underscore gets its alias by itself.
+HYPHENATED = {name.replace("_", "-"): name for name in spielwerk.list_games() if "_" in name}
 # Set on the scope of a HEAD request Litestar is routing as GET (the problems name it).
 HEAD = "spielwerk.head"
 
@@ -66,6 +71,36 @@ def is_panic(error: BaseException) -> bool:
     return type(error).__name__ == "PanicException" and type(error).__module__ == "pyo3_runtime"
 
 
+def hyphen_redirect(scope: Any) -> bytes | None:
+    """Where a path with a game spelled with hyphens (``/v1/GAME/…``, ``/v1/games/GAME/…``)
+    is redirected, else ``None``. Built from the raw path as the client sent it: only the
+    game's segment changes, every other byte (percent-encodings such as ``%2F`` or ``%20``)
+    and the query string stay as they were. The target begins with ``/v1/``, so it never
+    leaves this site (no ``//host`` open redirect)."""
+    path = scope.get("path", "")
+    if "-" not in path or not path.startswith("/v1/"):
+        return None
+    raw: bytes | None = scope.get("raw_path")
+    if not raw:
+        # (A server that sends no raw path: the decoded one, encoded again.)
+        raw = quote(path, safe="/!$&'()*+,;=:@~").encode()
+    # (ASGI's raw path has no query; some servers and test clients leave it on.)
+    segments = raw.partition(b"?")[0].split(b"/")
+    names = [unquote(segment.decode("latin-1")) for segment in segments[:4]]
+    if len(names) < 3 or names[0] != "" or names[1] != "v1":
+        return None
+    # The game's place: /v1/GAME/… or /v1/games/GAME/… (a match id is no game).
+    at = 3 if len(names) > 3 and names[2] == "games" else 2
+    if len(names) <= at:
+        return None
+    game = HYPHENATED.get(names[at])
+    if game is None:
+        return None
+    segments[at] = game.encode()
+    query = scope.get("query_string") or b""
+    return b"/".join(segments) + (b"?" + query if query else b"")
+
+
 class SpielwerkApp(Litestar):
     """Litestar with the guards above; ``max_header_bytes`` is set by ``create_app``."""
 
@@ -98,26 +133,19 @@ class SpielwerkApp(Litestar):
             )
             return
         method = scope["method"]
-        path = scope.get("path", "")
-        if "-" in path and path.startswith("/v1/"):
-            segments = path.split("/")
-            # The game's place: /v1/GAME/… or /v1/games/GAME/… (a match id is no game).
-            at = 3 if len(segments) > 3 and segments[2] == "games" else 2
-            if len(segments) > at and segments[at] in HYPHENATED:
-                segments[at] = HYPHENATED[segments[at]]
-                target = "/".join(segments)
-                query = scope.get("query_string") or b""
-                location = target.encode() + (b"?" + query if query else b"")
-                await send_problem(
-                    send,
-                    308,
-                    "moved",
-                    "Permanent Redirect",
-                    f"games are spelled with underscores, as GET /v1/games names them: {target[:200]}",
-                    [(b"location", location)],
-                )
-                return
-        if has_body and content_type is not None and method in BODY_METHODS and not is_json(content_type):
+        location = hyphen_redirect(scope)
+        if location is not None:
+            await send_problem(
+                send,
+                308,
+                "moved",
+                "Permanent Redirect",
+                "games are spelled with underscores, as GET /v1/games names them:"
+                f" {location[:200].decode('latin-1')}",
+                [(b"location", location)],
+            )
+            return
+        if has_body and content_type is not None and method in WRITES and not is_json(content_type):
             await send_problem(
                 send,
                 415,

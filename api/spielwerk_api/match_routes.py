@@ -24,6 +24,7 @@ from litestar.params import HeaderParameter, JSONBody, Parameter
 from litestar.response import Redirect, ServerSentEvent, ServerSentEventMessage
 
 from . import schemas
+from .guards import WRITES
 from .matches import Match, Matches
 from .problems import Problem, language, problem_responses
 from .rules import legal_moves, rejection
@@ -46,16 +47,23 @@ EVENTS_DOC = """The text/event-stream format (HTML's server-sent events). Events
 
 Every event has `id: VERSION-MESSAGE`, the newest version and message id sent so far; a
 client that reconnects with `Last-Event-ID` gets every version and message after it (an
-`EventSource` does that by itself). An idle stream sends a comment (`: heartbeat`) every
+`EventSource` does that by itself), unless it is more than 50 versions behind: then it gets
+what a first connection gets, the view now and then live events (missed messages:
+`GET …/chat?after=`). An idle stream sends a comment (`: heartbeat`) every
 15 s. Browsers name the seat by the cookie of its invitation link (`GET
 /v1/matches/{id}/seats/{seat}/join`), programs by `Authorization: Bearer`."""
 
 
+# A stream reconnecting with a `Last-Event-ID` more versions behind than this starts like a
+# first connection: with the view now (the versions it missed are not sent one by one).
+CATCH_UP_VERSIONS = 50
+# Messages per page of `GET …/chat`: unless asked, and at most.
+CHAT_PAGE = 100
+CHAT_PAGE_MAX = 500
 # The seat cookie's name; its path is the match's (``/v1/matches/{id}``).
 SEAT_COOKIE = "spielwerk_seat"
 # How long a browser keeps the seat cookie (a match with clocks ends long before).
 SEAT_COOKIE_S = 7 * 86_400
-WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 
 def authorization(request: Request[Any, Any, Any]) -> str | None:
@@ -106,7 +114,9 @@ def seat_cookie(request: Request[Any, Any, Any], match_id: str, token: str) -> C
         max_age=SEAT_COOKIE_S,
         httponly=True,
         samesite="strict",
-        secure=request.url.scheme == "https",
+        # Over https (a trusted proxy's X-Forwarded-Proto counts: proxy.py), or always when
+        # the operator says the site is served over TLS only (Settings.secure_cookies).
+        secure=request.url.scheme == "https" or bool(getattr(request.app.state, "secure_cookies", False)),
     )
 
 
@@ -165,12 +175,7 @@ class MatchRoutes(Controller):
             joined = schemas.Joined(id=id, seat=seat, token=token)
             return Response(joined, cookies=[seat_cookie(request, id, token)])
         m = await matches.known(id)
-        try:
-            found = matches.seat_of(m, f"Bearer {data.token}", required=True)
-        except Problem:
-            await matches.taken_seats(m)
-            found = matches.seat_of(m, f"Bearer {data.token}", required=True)
-        if found != seat:
+        if await matches.seat_for(m, f"Bearer {data.token}", required=True) != seat:
             raise Problem(403, "wrong_token", f"this token opens no seat {seat} of this match")
         return Response(schemas.Joined(id=id, seat=seat), cookies=[seat_cookie(request, id, data.token)])
 
@@ -203,7 +208,7 @@ class MatchRoutes(Controller):
         token: Annotated[str, Parameter(max_length=200, description="the seat's token")],
     ) -> Redirect:
         m = await matches.known(id)
-        if matches.seat_of(m, f"Bearer {token}", required=True) != seat:
+        if await matches.seat_for(m, f"Bearer {token}", required=True) != seat:
             raise Problem(403, "wrong_token", f"this token opens no seat {seat} of this match")
         return Redirect(
             f"/#/match/{id}",
@@ -226,14 +231,7 @@ class MatchRoutes(Controller):
         # needs only the tokens, so it skips a database round trip (fresh=False). A read
         # decides the time first (C11).
         m = await matches.current(id) if fresh else await matches.known(id)
-        credentials = authorization(request)
-        try:
-            seat = matches.seat_of(m, credentials, required=required)
-        except Problem as wrong:
-            if wrong.code != "wrong_token" or not m.free_seats():
-                raise
-            await matches.taken_seats(m)  # an open seat taken on another worker meanwhile
-            seat = matches.seat_of(m, credentials, required=required)
+        seat = await matches.seat_for(m, authorization(request), required=required)
         await matches.touch(m, seat)
         return m, seat
 
@@ -345,10 +343,27 @@ class MatchRoutes(Controller):
             raise Problem(404, "unknown_message", f"match '{id}' has no message {message}")
         return found[0]
 
-    @get("/{id:str}/chat", summary="Every message said at the table so far", responses=problem_responses(404))
-    async def chat_log(self, matches: NamedDependency[Matches], id: MatchId) -> list[schemas.ChatOut]:
-        await matches.get(id)
-        return await matches.chat_log(id)
+    @get(
+        "/{id:str}/chat",
+        summary="The messages said at the table, in order: those after message `after`, at most `limit`",
+        description=(
+            "A page of the table talk: the messages whose id is above `after` (0: from the"
+            f" first), at most `limit` ({CHAT_PAGE} unless asked, {CHAT_PAGE_MAX} at most). The"
+            " next page is `after` = the last id received; an empty list: nothing more."
+        ),
+        responses=problem_responses(400, 404),
+    )
+    async def chat_log(
+        self,
+        matches: NamedDependency[Matches],
+        id: MatchId,
+        after: Annotated[
+            int, Parameter(ge=0, le=2**62, description="the last message id already received (0: none)")
+        ] = 0,
+        limit: Annotated[int, Parameter(ge=1, le=CHAT_PAGE_MAX, description="messages per page")] = CHAT_PAGE,
+    ) -> list[schemas.ChatOut]:
+        await matches.known(id)
+        return await matches.chat_log(id, after, limit)
 
     @get(
         "/{id:str}/replay",
@@ -431,9 +446,13 @@ async def stream(
         await watch.ready.wait()
         newest = await matches.last_chat(m.id)
         watch.chat = max(watch.chat, newest)
-        if after is None:
+        if after is None or m.version - after[0] > CATCH_UP_VERSIONS:
+            # A first connection, or one so far behind (`Last-Event-ID: 0-0` after a long
+            # game) that sending every version it missed would rebuild the history: the
+            # view now is the first event, then live events (the missed messages are
+            # `GET …/chat?after=`).
             said = newest
-            sent = m.version - 1  # the view now is the first event
+            sent = m.version - 1
         else:
             sent, said = min(after[0], m.version), after[1]
         while True:

@@ -80,6 +80,11 @@ class Limits:
     # ``outage_after_s`` counts the silence as an outage that runs on nobody's time.
     heartbeat_s: float = 1.0
     outage_after_s: float = 2.5
+    # A match with an open seat nobody took for this long is aborted (it never began) and
+    # no longer listed; 0: it waits as long as it takes.
+    open_match_s: float = 3_600.0
+    # Messages of table talk stored per match; more are refused (409 chat_full).
+    chat_messages_per_match: int = 1_000
 
 
 @dataclass
@@ -124,6 +129,9 @@ class Match:
     pauses: list[tuple[float, float]] = field(default_factory=list)
     # The last version this worker stored itself (its bots move on only from their own plies).
     stored_here: int = -1
+    # When the match began: at its creation, or, with open seats, once the last of them was
+    # taken (``None`` while one is free: the match waits, and no rule's time runs).
+    started_at: float | None = None
 
     @property
     def n(self) -> int:
@@ -136,6 +144,23 @@ class Match:
         """Open person seats nobody has taken yet (as far as this worker knows)."""
         return [s for s, spec in enumerate(self.seats) if spec.get("open") and self.token_hashes[s] is None]
 
+    def waiting(self) -> bool:
+        """Whether the match still waits for a person to take an open seat: no seat moves
+        and no rule's time runs (clocks, first and untimed moves, leaving, Dog's playing
+        time) until every person seat is taken."""
+        if self.started_at is None and not self.free_seats():
+            self.started_at = self.created_at  # (taken as this worker learnt: not earlier)
+        return self.started_at is None
+
+    def seats_taken(self, joined: dict[int, float]) -> None:
+        """Open seats taken (seat: when); the match begins when the last of them is."""
+        if self.started_at is None and not self.free_seats():
+            self.started_at = max([self.created_at, *joined.values()])
+
+    def since(self, at: float) -> float:
+        """``at``, or the match's start if that came later (time before it runs for no rule)."""
+        return max(at, self.started_at if self.started_at is not None else at)
+
     def to_move(self) -> list[int]:
         return [] if self.state.is_terminal() or self.status != "running" else self.state.seats_to_move()
 
@@ -143,6 +168,8 @@ class Match:
 
     def start(self) -> None:
         self.last_at = self.created_at
+        if not any(spec.get("open") for spec in self.seats):
+            self.started_at = self.created_at
         if self.clock is not None:
             self.clocks = [self.clock["initial_s"]] * self.n
         self.to_move_since = dict.fromkeys(self.to_move(), self.created_at)
@@ -189,8 +216,8 @@ class Match:
 
     def charge(self, at: float) -> None:
         """The time since the last ply runs on the clock of every seat to move."""
-        if self.clocks is not None:
-            spent = self.elapsed(self.last_at, at)
+        if self.clocks is not None and not self.waiting():
+            spent = self.elapsed(self.since(self.last_at), at)
             for s in self.to_move():
                 self.clocks[s] -= spent
         self.last_at = max(self.last_at, at)
@@ -231,8 +258,11 @@ class Match:
         """Take over a fork's plies once they are stored."""
         recent = self.recent
         recent.update(fork.recent)
+        # A seat taken while the fork was out (its start) stays known.
+        started_at = self.started_at if fork.started_at is None else fork.started_at
         self.__dict__.update(fork.__dict__)
         self.recent = recent
+        self.started_at = started_at
         self.trim()
 
     def remember(self) -> None:
@@ -294,23 +324,32 @@ class Match:
         if self.status != "running":
             return []
         out: list[tuple[float, str, int | None]] = []
+        if self.waiting():
+            # Nobody took the open seat in time: the match never began, and it is aborted
+            # (listed no longer). 0 (or a match stored before this rule): it waits on.
+            open_s = self.rules.get("open_s", 0)
+            if open_s > 0:
+                out.append((self.later(self.created_at, open_s), "aborted", self.free_seats()[0]))
+            return out
         persons = set(self.persons())
+        last = self.since(self.last_at)
         for s in self.to_move():
             if s not in persons:
                 # A bot moves at once; it is due here only if its worker stopped before it did.
-                out.append((self.last_at + BOT_STALLED_S, "bot", s))
+                out.append((last + BOT_STALLED_S, "bot", s))
             if self.clocks is not None:
-                out.append((self.later(self.last_at, max(self.clocks[s], 0.0)), "time", s))
+                out.append((self.later(last, max(self.clocks[s], 0.0)), "time", s))
             if s not in persons:
                 continue
             if s not in self.moved and self.first_move_rule():
-                since = self.to_move_since.get(s, self.last_at)
+                since = self.since(self.to_move_since.get(s, self.last_at))
                 out.append((self.later(since, self.rules["first_move_s"]), "aborted", s))
             if self.clocks is None and self.rules["untimed_move_s"] > 0:
-                since = self.to_move_since.get(s, self.last_at)
+                since = self.since(self.to_move_since.get(s, self.last_at))
                 out.append((self.later(since, self.rules["untimed_move_s"]), "no_move", s))
         if self.rules.get("playing_time_s", 0) > 0:
-            out.append((self.later(self.created_at, self.rules["playing_time_s"]), "playing_time", None))
+            start = self.since(self.created_at)
+            out.append((self.later(start, self.rules["playing_time_s"]), "playing_time", None))
         return out
 
     def deadline(self) -> float | None:
@@ -327,13 +366,15 @@ class Match:
         return kind, seat
 
     def bots_to_move(self) -> list[int]:
+        if self.waiting():
+            return []  # bots too wait for the match to begin
         return [s for s in self.to_move() if self.seats[s]["kind"] == "bot"]
 
     def clocks_at(self, now: float) -> list[float] | None:
         if self.clocks is None:
             return None
-        running = set(self.to_move())
-        spent = self.elapsed(self.last_at, now)
+        running = set(self.to_move()) if not self.waiting() else set()
+        spent = self.elapsed(self.since(self.last_at), now)
         return [round(max(0.0, c - (spent if s in running else 0.0)), 3) for s, c in enumerate(self.clocks)]
 
     # -- what a seat sees -------------------------------------------------------------
@@ -490,13 +531,15 @@ class Matches:
             if record is None:
                 raise Problem(404, "unknown_match", f"no match with id '{match_id[:40]}'")
             m = self._build(record)
+        if m.status == "running" and m.free_seats():
+            # Seats taken meanwhile (on any worker), read after the plies: every join
+            # stored before a ply read here is seen, so the match began before its first ply.
+            await self.taken_seats(m)
         for p in plies:
             # Several requests may catch up the same cached match at once (every event
             # stream wakes on the same note): a ply another one replayed meanwhile is done.
             if p.ply > m.version:
                 m.replay(Ply(p.kind, p.seat, p.action, p.at))
-        if cached is None and m.free_seats():
-            await self.taken_seats(m)
         self._keep(m)
         return m
 
@@ -504,8 +547,11 @@ class Matches:
         """The open seats of ``m`` taken meanwhile (on any worker): their tokens' hashes."""
         async with self.sessions() as session:
             rows = (await session.execute(select(SeatJoinRow).where(SeatJoinRow.match_id == m.id))).scalars()
+            joined = {}
             for r in rows:
                 m.token_hashes[r.seat] = r.token_hash
+                joined[r.seat] = r.at
+        m.seats_taken(joined)
 
     async def join(self, match_id: str, seat: int) -> str:
         """Takes the open seat ``seat`` of the match: its new token. First come first served:
@@ -526,14 +572,27 @@ class Matches:
             async with self.writing() as session:
                 session.add(SeatJoinRow(match_id=match_id, seat=seat, token_hash=hash_token(token), at=now))
                 await session.flush()
-                await session.execute(
-                    update(MatchRow).where(MatchRow.id == match_id).values(open_seats=MatchRow.open_seats - 1)
-                )
+                m.token_hashes[seat] = hash_token(token)
+                m.seats_taken({seat: now})
+                values: dict[str, Any] = {"open_seats": MatchRow.open_seats - 1}
+                if not m.waiting():
+                    # The last open seat: the match begins now. Its rules' times start
+                    # here, and every person is present from here (none lost by waiting).
+                    values["deadline"] = m.deadline()
+                    await session.execute(
+                        update(PresenceRow).where(PresenceRow.match_id == match_id).values(last_seen=now)
+                    )
+                await session.execute(update(MatchRow).where(MatchRow.id == match_id).values(**values))
                 session.add(PresenceRow(match_id=match_id, seat=seat, last_seen=now))
-        except IntegrityError:
-            await self.taken_seats(m)
-            raise taken from None
-        m.token_hashes[seat] = hash_token(token)
+        except BaseException as failed:
+            m.token_hashes[seat] = None
+            m.started_at = None
+            if isinstance(failed, IntegrityError):
+                await self.taken_seats(m)
+                raise taken from None
+            raise
+        if not m.waiting():
+            await self.advance_bots(m)  # bots to move first move now
         return token
 
     async def lobby(self, limit: int, offset: int) -> schemas.Lobby:
@@ -547,7 +606,8 @@ class Matches:
         )
         ended = (
             select(MatchRow)
-            .where(MatchRow.status != "running", MatchRow.bots_only.is_(False))
+            # (A match whose open seat nobody took never began: it has no game to show.)
+            .where(MatchRow.status != "running", MatchRow.bots_only.is_(False), MatchRow.open_seats == 0)
             .order_by(MatchRow.created_at.desc())
             .limit(limit)
             .offset(offset)
@@ -781,6 +841,17 @@ class Matches:
             raise Problem(403, "wrong_token", "this token opens no seat of this match")
         return seat
 
+    async def seat_for(self, m: Match, authorization: str | None, *, required: bool) -> int | None:
+        """``seat_of``, and when the token opens no seat this worker knows while the match
+        has open seats: again after reading the seats taken meanwhile (on another worker)."""
+        try:
+            return self.seat_of(m, authorization, required=required)
+        except Problem as wrong:
+            if wrong.code != "wrong_token" or not m.free_seats():
+                raise
+        await self.taken_seats(m)
+        return self.seat_of(m, authorization, required=required)
+
     async def touch(self, m: Match, seat: int | None, *, force: bool = False) -> None:
         """A sign of life from a person's seat (C11: leaving for a minute loses)."""
         if seat is None or m.status != "running":
@@ -812,8 +883,9 @@ class Matches:
                 f"{game.name} with these options has {game.num_players()} seats;"
                 f" {len(spec.seats)} were given",
             )
-        if spec.rules.playing_time_s > 0 and game.name != "dog":
-            raise Problem(422, "invalid_rules", "a playing time (D13) belongs to Dog only")
+        if spec.rules.playing_time_s > 0 and not game.has_playing_time():
+            # The engine says which games have one (Dog's D13).
+            raise Problem(422, "invalid_rules", f"{game.name} has no playing time (D13 is Dog's)")
         seats: list[dict[str, Any]] = []
         for seat_spec in spec.seats:
             if isinstance(seat_spec, schemas.BotSeat):
@@ -840,6 +912,8 @@ class Matches:
             "leave_s": spec.rules.leave_s,
             "untimed_move_s": spec.rules.untimed_move_s,
             "playing_time_s": spec.rules.playing_time_s,
+            # How long the match waits for its open seats to be taken (Limits.open_match_s).
+            "open_s": self.limits.open_match_s if open_seats else 0.0,
         }
         m = Match(
             id=match_id,
@@ -954,12 +1028,13 @@ class Matches:
             # the conditional UPDATE, which refuses it if any worker stored a ply meanwhile;
             # only then is the match read again. That saves a read on every move.
             m = self.cache.get(match_id)
-            if m is None or m.version != version or m.status != "running":
+            if m is None or m.version != version or m.status != "running" or m.waiting():
                 m = await self.get(match_id)
             if await self._settle(m):  # C11: the time is decided first
                 m = await self.get(match_id)
             self._running(m)
             self._at_version(m, version)
+            self._begun(m)
             action = m.state.action_from_json(move)
             trial = m.state.clone()
             trial.apply_action(action, seat)  # the engine's reason if illegal
@@ -1198,10 +1273,21 @@ class Matches:
         if m.status != "running":
             raise Problem(409, "match_over", f"the match is {m.status}; no more moves")
 
+    @staticmethod
+    def _begun(m: Match) -> None:
+        if m.waiting():
+            free = ", ".join(str(s) for s in m.free_seats())
+            raise Problem(
+                409,
+                "waiting_for_players",
+                f"the match begins once every person seat is taken; open seats: {free}",
+            )
+
     async def chat(self, match_id: str, seat: int, text: str, lang: str) -> schemas.ChatOut:
         m = await self.current(match_id)
-        if m.game.name != "the_game":
-            raise Problem(422, "no_table_talk", "table talk belongs to The Game (T7)")
+        if not m.game.has_table_talk():
+            # The engine says which games have table talk (The Game's T7).
+            raise Problem(422, "no_table_talk", f"{m.game.name} has no table talk (T7 is The Game's)")
         self._running(m)
         refused = check_talk(text)
         if refused is not None:
@@ -1215,6 +1301,20 @@ class Matches:
                 # read up to message N must never find an N - 1 later): one at a time per match.
                 await session.execute(
                     sqlalchemy.text("SELECT pg_advisory_xact_lock(hashtext(:m))"), {"m": match_id}
+                )
+            # Counted inside the write (after the lock on PostgreSQL, after this worker's
+            # other writers on SQLite), so the cap holds for messages said at once.
+            said = (
+                await session.execute(
+                    select(func.count()).select_from(ChatRow).where(ChatRow.match_id == match_id)
+                )
+            ).scalar_one()
+            cap = self.limits.chat_messages_per_match
+            if said >= cap:
+                raise Problem(
+                    409,
+                    "chat_full",
+                    f"at most {cap} messages of table talk are kept per match; this match has {said}",
                 )
             session.add(row)
             await session.flush()
@@ -1261,6 +1361,8 @@ class Matches:
                             MatchRow.id == PresenceRow.match_id,
                             MatchRow.status == "running",
                             MatchRow.leave_s > 0,
+                            # A match waiting for a person: nobody leaves it (it has not begun).
+                            MatchRow.open_seats == 0,
                             PresenceRow.last_seen + MatchRow.leave_s <= now,
                         ),
                     )
@@ -1325,7 +1427,7 @@ class Matches:
 
     async def _expired(self, m: Match, now: float) -> tuple[str, int | None] | None:
         due = [(t, kind, seat) for t, kind, seat in m.due() if t <= now]
-        if m.rules["leave_s"] > 0:
+        if m.rules["leave_s"] > 0 and not m.waiting():
             async with self.sessions() as session:
                 rows = (
                     await session.execute(select(PresenceRow).where(PresenceRow.match_id == m.id))

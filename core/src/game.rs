@@ -65,6 +65,16 @@ pub trait Game: Clone + PartialEq + Send + Sync + Serialize + 'static {
     fn ranked(&self) -> bool {
         true
     }
+    /// Whether a match may have a playing time after which the game is scored as it
+    /// stands (Dog's D13); a match service offers that setting only where this holds.
+    fn has_playing_time(&self) -> bool {
+        false
+    }
+    /// Whether the players may talk at the table (The Game's T7: without numbers, see
+    /// `the_game::check_talk`); a match service offers table talk only where this holds.
+    fn has_table_talk(&self) -> bool {
+        false
+    }
     /// The seeded initial state: the same seed gives the same game on every machine.
     fn new_initial_state(&self, seed: u64) -> Self::State;
     /// Reads a state written by [`GameState::to_json`]; checks that it belongs to this

@@ -147,4 +147,15 @@ mod tests {
             assert_eq!(typed, (state.to_json(), game.num_players()), "{name}");
         }
     }
+
+    /// The match rules each game carries, as the seeds give them: a playing time in Dog
+    /// only (D13), table talk in The Game only (T7).
+    #[test]
+    fn playing_time_and_table_talk_are_the_games_own() {
+        for name in list_games() {
+            let game = load_game(name, &Map::new()).unwrap();
+            assert_eq!(game.has_playing_time(), name == "dog", "{name}");
+            assert_eq!(game.has_table_talk(), name == "the_game", "{name}");
+        }
+    }
 }

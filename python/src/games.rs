@@ -133,6 +133,16 @@ impl Game {
         self.inner.ranked()
     }
 
+    /// Whether a match may end at a playing time, the game scored as it stands (Dog: D13).
+    fn has_playing_time(&self) -> bool {
+        self.inner.has_playing_time()
+    }
+
+    /// Whether the players may talk at the table (The Game: T7, without numbers).
+    fn has_table_talk(&self) -> bool {
+        self.inner.has_table_talk()
+    }
+
     /// The shape of `State.observation_tensor()`: it depends on the options only.
     fn observation_tensor_shape(&self) -> Vec<usize> {
         self.tensor_layout().shape.clone()

@@ -209,6 +209,11 @@ impl Game for Dog {
     /// least once), and the turn that reaches T ends the game before a new deal, so there
     /// are at most 1 + (T - 1) / 4 rounds: 7·T + 4·(1 + (T - 1) / 4) actions. Without a
     /// limit (0) a game can go on for ever (marbles can be sent home again and again).
+    /// D13: a match may end at a playing time, the marbles home scored.
+    fn has_playing_time(&self) -> bool {
+        true
+    }
+
     fn max_game_length(&self) -> u64 {
         match u64::from(self.max_turns) {
             0 => u64::MAX,

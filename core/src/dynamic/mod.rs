@@ -34,6 +34,8 @@ pub trait DynGame: Send + Sync {
     fn utility(&self) -> Utility;
     fn max_game_length(&self) -> u64;
     fn ranked(&self) -> bool;
+    fn has_playing_time(&self) -> bool;
+    fn has_table_talk(&self) -> bool;
     /// The JSON Schema of the game's view (`view(p)`, `public_view()`).
     fn view_schema(&self) -> Value;
     /// The JSON Schema of the game's moves.
@@ -116,6 +118,12 @@ where
     }
     fn ranked(&self) -> bool {
         Game::ranked(self)
+    }
+    fn has_playing_time(&self) -> bool {
+        Game::has_playing_time(self)
+    }
+    fn has_table_talk(&self) -> bool {
+        Game::has_table_talk(self)
     }
     fn view_schema(&self) -> Value {
         schema_value::<G::View>()

@@ -136,6 +136,11 @@ impl Game for TheGame {
         Utility::Cooperative
     }
 
+    /// T7: the players talk about their cards, without numbers.
+    fn has_table_talk(&self) -> bool {
+        true
+    }
+
     /// At most 98 plays, one per card. Every end-turn action needs a play before it in
     /// its turn, and they come in two kinds:
     /// - those ended while the draw pile still had cards: each needed the full minimum
