@@ -17,6 +17,7 @@ pub mod formation;
 mod heuristic;
 mod state;
 pub mod tensor;
+mod text;
 mod view;
 
 pub use cards::{Card, CardSet};

@@ -1,7 +1,5 @@
 //! The game state of Schotten Totten: deal, turns, claims, winning and the settlement.
 
-use std::fmt::Write as _;
-
 use rand::seq::SliceRandom;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -11,7 +9,7 @@ use super::cards::{Card, CardSet, NUM_CARDS};
 use super::formation::{ClaimCheck, check_claim};
 use super::view::View;
 use crate::error::{Error, IllegalAction, Result, shorten};
-use crate::game::{Action, Game, GameState, parse_state, reject_unknown_options, winner_returns};
+use crate::game::{Action, Game, GameState, Lang, parse_state, reject_unknown_options, winner_returns};
 use crate::meta::{OptionSpec, Utility};
 use crate::rng;
 
@@ -103,7 +101,7 @@ impl Move {
 }
 
 /// A stone as people see it: stones are numbered 1-9 on screen (S1), 0-8 in ids and JSON.
-fn shown(stone: usize) -> usize {
+pub(super) fn shown(stone: usize) -> usize {
     stone + 1
 }
 
@@ -1162,31 +1160,9 @@ impl GameState for State {
         winner_returns(2, self.outcome.and_then(|o| o.winner).map(usize::from), |p| p)
     }
 
-    /// Why the game ended, e.g. "player 1 wins: three adjacent stones (4-5-6)"; stones
-    /// are numbered 1-9 as on the board (S1).
-    fn result_text(&self) -> Option<String> {
-        let Outcome { winner, reason } = self.outcome?;
-        let count = |p: u8| self.stones.iter().filter(|s| s.owner == Some(p)).count();
-        Some(match (winner, reason) {
-            (Some(w), EndReason::FiveStones) => format!("player {w} wins: five stones"),
-            (Some(w), EndReason::ThreeAdjacent) => {
-                let first = (0..NUM_STONES - 2)
-                    .find(|&i| (i..i + 3).all(|j| self.stones[j].owner == Some(w)))
-                    .unwrap_or(0);
-                format!(
-                    "player {w} wins: three adjacent stones ({}-{}-{})",
-                    shown(first),
-                    shown(first + 1),
-                    shown(first + 2)
-                )
-            }
-            (Some(w), EndReason::Settlement) => format!(
-                "player {w} wins the settlement, {} stones to {}",
-                count(w),
-                count(1 - w.min(1))
-            ),
-            (None, _) => format!("a draw: the settlement leaves {} stones each", count(0)),
-        })
+    /// Why the game ended (text.rs).
+    fn result_text_in(&self, lang: Lang) -> Option<String> {
+        self.result_line(lang)
     }
 
     fn history(&self) -> &crate::history::History {
@@ -1204,16 +1180,9 @@ impl GameState for State {
         super::view::view_json(self, seat.filter(|&p| p < 2))
     }
 
-    /// "play B5 at stone 4", "claim stone 4", "pass", "end turn": stones 1-9 as on the
-    /// board (S1), while the move's JSON says `"stone": 3`.
-    fn action_to_string(&self, action: Action) -> String {
-        match Move::decode(action) {
-            Some(Move::Play { card, stone }) => format!("play {card} at stone {}", shown(stone.into())),
-            Some(Move::Claim { stone }) => format!("claim stone {}", shown(stone.into())),
-            Some(Move::Pass {}) => "pass".into(),
-            Some(Move::EndTurn {}) => "end turn".into(),
-            None => format!("invalid action {action}"),
-        }
+    /// The action for people (text.rs).
+    fn action_text(&self, action: Action, lang: Lang) -> String {
+        self.action_line(action, lang)
     }
 
     /// The [`Move`] of the action as JSON; an id outside the action space gives
@@ -1235,32 +1204,7 @@ impl GameState for State {
         hand.iter().map(|c| c.to_string()).collect()
     }
 
-    fn render(&self) -> String {
-        let mut out = String::new();
-        let side = |s: &Side| {
-            let mut cards: Vec<String> = s.cards().iter().map(Card::to_string).collect();
-            cards.resize(3, "..".into());
-            cards.join(" ")
-        };
-        let _ = writeln!(out, "stone  player 0    player 1    owner");
-        for (i, s) in self.stones.iter().enumerate() {
-            let owner = match (s.owner, s.award) {
-                (Some(p), Some(how)) => format!("player {p} ({})", how.name()),
-                _ => "-".into(),
-            };
-            // S1: stones are shown 1-9 on screen.
-            let _ = writeln!(
-                out,
-                "  {}    {}    {}    {owner}",
-                i + 1,
-                side(&s.sides[0]),
-                side(&s.sides[1])
-            );
-        }
-        for p in 0..2 {
-            let _ = writeln!(out, "hand {p}: {}", self.hand(p).join(" "));
-        }
-        let _ = write!(out, "pile: {} cards", self.pile.len());
-        out
+    fn render_for(&self, seat: Option<usize>, lang: Lang) -> String {
+        self.render_text(seat, lang)
     }
 }

@@ -14,6 +14,7 @@ mod heuristic;
 mod state;
 pub mod talk;
 pub mod tensor;
+mod text;
 mod view;
 
 pub use state::{END_TURN, Hand, NUM_ACTIONS, NUM_PILES, Outcome, State, TheGame, pile_name, play_action};

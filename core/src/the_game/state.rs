@@ -1,7 +1,5 @@
 //! The state of The Game: piles, hands, turns of several plays, drawing, the end.
 
-use std::fmt::Write as _;
-
 use rand::seq::SliceRandom;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -9,7 +7,7 @@ use serde_json::{Map, Value};
 use super::view::{Move, View};
 use crate::bits::ones;
 use crate::error::{Error, IllegalAction, Result};
-use crate::game::{Action, Game, GameState, parse_state, reject_unknown_options};
+use crate::game::{Action, Game, GameState, Lang, parse_state, reject_unknown_options};
 use crate::meta::{OptionSpec, Utility};
 use crate::rng;
 
@@ -69,7 +67,7 @@ pub fn pile_name(pile: usize) -> String {
 }
 
 /// [`pile_name`] in German, in the dative ("auf dem aufsteigenden Stapel 1").
-fn pile_name_de(pile: usize) -> String {
+pub(super) fn pile_name_de(pile: usize) -> String {
     let direction = if ascending(pile) {
         "aufsteigenden"
     } else {
@@ -858,19 +856,9 @@ impl GameState for State {
         vec![score; self.rules.players as usize]
     }
 
-    /// T6: whether the players won, else how many cards are left and where.
-    fn result_text(&self) -> Option<String> {
-        let outcome = self.outcome?;
-        if outcome.won {
-            return Some("the players win: every card is played".into());
-        }
-        let in_hands: usize = self.hands.iter().map(|h| h.len()).sum();
-        let cards = if outcome.score == 1 { "card" } else { "cards" };
-        Some(format!(
-            "the players lose: {} {cards} left ({in_hands} in hands, {} in the draw pile)",
-            outcome.score,
-            self.draw_pile.len()
-        ))
+    /// T6: whether the players won, else how many cards are left and where (text.rs).
+    fn result_text_in(&self, lang: Lang) -> Option<String> {
+        self.result_line(lang)
     }
 
     fn history(&self) -> &crate::history::History {
@@ -890,12 +878,8 @@ impl GameState for State {
         out
     }
 
-    fn action_to_string(&self, action: Action) -> String {
-        match decode(action) {
-            Some((card, pile)) => format!("play {card} on {}", pile_name(pile)),
-            None if action == END_TURN => "end turn".into(),
-            None => format!("invalid action {action}"),
-        }
+    fn action_text(&self, action: Action, lang: Lang) -> String {
+        self.action_line(action, lang)
     }
 
     /// The move of `action` as JSON, serialized from [`Move`] so that it always reads
@@ -932,35 +916,7 @@ impl GameState for State {
         self.hands[player].iter().map(|c| c.to_string()).collect()
     }
 
-    fn render(&self) -> String {
-        let mut out = String::new();
-        for p in 0..NUM_PILES {
-            let _ = writeln!(
-                out,
-                "{:<18} top {:>3} ({} played)",
-                pile_name(p),
-                self.tops[p],
-                self.pile_sizes[p]
-            );
-        }
-        for p in 0..self.rules.players as usize {
-            let mark = if Some(p) == self.current_player() {
-                "*"
-            } else {
-                " "
-            };
-            let _ = writeln!(out, "{mark}hand {p}: {}", self.hand(p).join(" "));
-        }
-        let _ = write!(
-            out,
-            "draw pile: {} cards; played this turn: {} of at least {}",
-            self.draw_pile.len(),
-            self.played_this_turn,
-            self.minimum()
-        );
-        if let Some(result) = self.result_text() {
-            let _ = write!(out, "\n{result}");
-        }
-        out
+    fn render_for(&self, seat: Option<usize>, lang: Lang) -> String {
+        self.render_text(seat, lang)
     }
 }
