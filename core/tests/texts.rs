@@ -267,3 +267,15 @@ fn a_seats_board_shows_only_what_the_seat_sees() {
         });
     }
 }
+
+#[test]
+fn every_option_has_a_german_name_and_description() {
+    for name in spielwerk_core::list_games() {
+        let game = load_game(name, &Map::new()).unwrap();
+        for spec in game.option_specs() {
+            let (de, desc) = (spec.name_de.unwrap_or(""), spec.description_de.unwrap_or(""));
+            assert!(!de.is_empty() && !desc.is_empty(), "{name}.{}", spec.name);
+            assert_german(desc, name);
+        }
+    }
+}

@@ -223,6 +223,10 @@ impl Game for Dog {
             0,
             i64::from(u32::MAX),
             "Stops the game like a match clock after this many turns (cards played or hands sat out): each team scores a point per marble home and nobody wins (D13); 0: no limit",
+        )
+        .german("Höchstzahl der Züge")
+        .german_description(
+            "Beendet das Spiel wie eine Spieluhr nach so vielen Zügen (gespielte Karten oder ausgesetzte Hände): jede Partei erhält einen Punkt je Murmel im Zielraum, niemand gewinnt (D13); 0: keine Grenze",
         )]
     }
 
