@@ -149,7 +149,9 @@ def test_play_shows_only_your_view_and_answers_illegal_moves(capsys: pytest.Capt
 def test_play_a_whole_game_to_the_engines_result(capsys: pytest.CaptureFixture[str]) -> None:
     # Always the first listed move (or the text of one), to the end of the game.
     code, out, err = run(
-        capsys, ["play", "caravan", "--vs", "random", "--seat", "1", "--seed", "2", "--lang", "en"], "1\n" * 2000
+        capsys,
+        ["play", "caravan", "--vs", "random", "--seat", "1", "--seed", "2", "--lang", "en"],
+        "1\n" * 2000,
     )
     assert code == 0, err
     assert "Game over: " in out and "returns [" in out
@@ -158,7 +160,9 @@ def test_play_a_whole_game_to_the_engines_result(capsys: pytest.CaptureFixture[s
 
 def test_play_hides_the_bots_hidden_moves(capsys: pytest.CaptureFixture[str]) -> None:
     # Dog's exchange: the opponents give cards to each other, out of your sight.
-    code, out, err = run(capsys, ["play", "dog", "--vs", "random", "--seed", "1", "--lang", "en"], "1\nquit\n")
+    code, out, err = run(
+        capsys, ["play", "dog", "--vs", "random", "--seed", "1", "--lang", "en"], "1\nquit\n"
+    )
     assert code == 0, err
     assert "a move you do not see" in out
 
@@ -171,7 +175,9 @@ def test_play_is_german_by_default_with_the_engines_board(capsys: pytest.Capture
     absent = next(c for c in theirs if c not in mine)
     legal = state.legal_actions()
     typed = [f"{absent} an Stein 1 legen", "99", state.action_to_string(legal[2], "de"), "ende"]
-    code, out, err = run(capsys, ["play", "schotten_totten", "--vs", "random", "--seed", "5"], "\n".join(typed))
+    code, out, err = run(
+        capsys, ["play", "schotten_totten", "--vs", "random", "--seed", "5"], "\n".join(typed)
+    )
     assert code == 0, err
     assert state.render(0, "de") in out
     assert "Stein  Spieler 0" in out and "Hand 1: 6 Karten" in out and " ".join(theirs) not in out
@@ -185,7 +191,9 @@ def test_play_is_german_by_default_with_the_engines_board(capsys: pytest.Capture
 
 
 @pytest.mark.parametrize("lang", ["de", "en"])
-def test_a_watched_game_prints_the_engines_board_and_result(capsys: pytest.CaptureFixture[str], lang: str) -> None:
+def test_a_watched_game_prints_the_engines_board_and_result(
+    capsys: pytest.CaptureFixture[str], lang: str
+) -> None:
     code, out, err = run(capsys, ["play", "the_game", "--seed", "3", "--lang", lang])
     assert code == 0, err
     state = spielwerk.load_game("the_game").new_initial_state(seed=3)

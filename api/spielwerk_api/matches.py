@@ -120,7 +120,7 @@ class Match:
     to_move_since: dict[int, float] = field(default_factory=dict)
     moved: set[int] = field(default_factory=set)
     # The state and the last move's text of the latest versions.
-    recent: OrderedDict[int, tuple[spielwerk.State, str | None, bool]] = field(default_factory=OrderedDict)
+    recent: OrderedDict[int, tuple[spielwerk.State, Texts | None, bool]] = field(default_factory=OrderedDict)
     # The text of the last ply, and whether it was an action of the game (whose text some
     # seats may not see: Dog's exchange picks) rather than how the match ended.
     # The last move's text by language ("de", "en"), from the engine.
@@ -549,7 +549,9 @@ class Matches:
                 f"seat {seat} of this match is not open to join; it needs its token",
                 de=f"Platz {seat} dieser Partie ist nicht offen; er braucht sein Token",
             )
-        taken = Problem(409, "seat_taken", f"seat {seat} was taken already", de=f"Platz {seat} ist schon vergeben")
+        taken = Problem(
+            409, "seat_taken", f"seat {seat} was taken already", de=f"Platz {seat} ist schon vergeben"
+        )
         if m.token_hashes[seat] is not None:
             raise taken
         self._running(m)
@@ -812,7 +814,10 @@ class Matches:
                 seat = s
         if seat is None:
             raise Problem(
-                403, "wrong_token", "this token opens no seat of this match", de="dieses Token öffnet keinen Platz dieser Partie"
+                403,
+                "wrong_token",
+                "this token opens no seat of this match",
+                de="dieses Token öffnet keinen Platz dieser Partie",
             )
         return seat
 

@@ -180,18 +180,30 @@ GERMAN: dict[str, tuple[str, str]] = {
     "unsupported_media_type": ("Falscher Medientyp", "Der Rumpf muss JSON sein"),
     "headers_too_large": ("Kopfzeilen zu groß", "Anfragezeile und Kopfzeilen sind zu groß"),
     # Seats (401, 403).
-    "token_required": ("Token nötig", "Dafür braucht es das Token eines Platzes: 'Authorization: Bearer <Token>'"),
+    "token_required": (
+        "Token nötig",
+        "Dafür braucht es das Token eines Platzes: 'Authorization: Bearer <Token>'",
+    ),
     "wrong_token": ("Falsches Token", "Dieses Token öffnet keinen Platz dieser Partie"),
     "cross_site": ("Fremde Seite", "Ein Zug mit dem Platz-Cookie muss von den Seiten dieser Website kommen"),
     # Matches (404, 409, 422).
     "unknown_match": ("Unbekannte Partie", "Eine Partie mit dieser Kennung gibt es nicht"),
     "unknown_message": ("Unbekannte Nachricht", "Diese Nachricht gibt es in dieser Partie nicht"),
-    "stale_version": ("Veraltete Version", "Die Partie ist inzwischen weiter; hole sie neu und versuche es noch einmal"),
+    "stale_version": (
+        "Veraltete Version",
+        "Die Partie ist inzwischen weiter; hole sie neu und versuche es noch einmal",
+    ),
     "match_over": ("Partie vorbei", "Die Partie ist vorbei; es gibt keine Züge mehr"),
-    "match_running": ("Partie läuft noch", "Die Wiederholung zeigt jede verdeckte Karte: sie öffnet erst nach dem Ende"),
+    "match_running": (
+        "Partie läuft noch",
+        "Die Wiederholung zeigt jede verdeckte Karte: sie öffnet erst nach dem Ende",
+    ),
     "seat_taken": ("Platz vergeben", "Dieser Platz ist schon vergeben"),
     "seat_not_open": ("Platz nicht offen", "Dieser Platz ist nicht offen; er braucht sein Token"),
-    "wrong_seat_count": ("Falsche Zahl der Plätze", "Die Zahl der Plätze passt nicht zum Spiel mit diesen Optionen"),
+    "wrong_seat_count": (
+        "Falsche Zahl der Plätze",
+        "Die Zahl der Plätze passt nicht zum Spiel mit diesen Optionen",
+    ),
     "invalid_rules": ("Ungültige Partieregeln", "Eine Regel der Partie passt nicht zu diesem Spiel"),
     "no_table_talk": ("Kein Tischgespräch", "Tischgespräch gehört zu The Game (T7)"),
     "names_number": ("Zahl im Tischgespräch", "T7: Im Tischgespräch werden keine Zahlen genannt"),
@@ -201,9 +213,18 @@ GERMAN: dict[str, tuple[str, str]] = {
         "Zu viele Bot-Partien",
         "Zu viele Partien nur zwischen Such-Bots; Retry-After sagt, wann es wieder geht",
     ),
-    "search_busy": ("Suche ausgelastet", "Jeder Suchplatz dieses Servers ist belegt; versuche es gleich noch einmal"),
-    "too_many_streams": ("Zu viele Ereignisströme", "Dieser Server hält so viele Ereignisströme, wie er darf; versuche es später"),
-    "internal": ("Interner Serverfehler", "Der Server konnte nicht antworten; der Fehler wurde protokolliert"),
+    "search_busy": (
+        "Suche ausgelastet",
+        "Jeder Suchplatz dieses Servers ist belegt; versuche es gleich noch einmal",
+    ),
+    "too_many_streams": (
+        "Zu viele Ereignisströme",
+        "Dieser Server hält so viele Ereignisströme, wie er darf; versuche es später",
+    ),
+    "internal": (
+        "Interner Serverfehler",
+        "Der Server konnte nicht antworten; der Fehler wurde protokolliert",
+    ),
 }
 
 # German titles by status, for codes the catalogue does not name (http_<status>).
@@ -345,7 +366,10 @@ def on_too_deep(request: Request[Any, Any, Any], error: RecursionError) -> Respo
         "detail": "invalid request body: nested too deeply (moves, options and views are a few levels deep)",
         "code": "invalid_body",
     }
-    de = "Ungültiger Rumpf der Anfrage: zu tief verschachtelt (Züge, Optionen und Sichten sind wenige Ebenen tief)"
+    de = (
+        "Ungültiger Rumpf der Anfrage: zu tief verschachtelt"
+        " (Züge, Optionen und Sichten sind wenige Ebenen tief)"
+    )
     return problem_response(400, titled(body, 400, language(request), de))
 
 

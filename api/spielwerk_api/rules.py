@@ -156,7 +156,8 @@ class BotMoves(Controller):
                 422,
                 "invalid_view",
                 "the view must be a seat's view (its 'player' is the seat), not the public view",
-                de="die Sicht muss die eines Platzes sein (ihr 'player' ist der Platz), nicht die öffentliche",
+                de="die Sicht muss die eines Platzes sein (ihr 'player' ist der Platz),"
+                " nicht die öffentliche",
             )
         state = g.state_from_view(data.view, int(data.seed))
         # The server's time bound on every search, and a place in the worker's search pool:

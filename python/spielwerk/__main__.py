@@ -3,8 +3,9 @@
 ``tournament`` plays bots against each other (``spielwerk.evaluate``, on all cores or a Ray
 cluster) with a progress bar and prints their standings; ``play --vs BOT`` lets you play
 against a bot in the terminal (without ``--vs`` it prints a seeded game between two random
-bots turn by turn; both draw the engine's board, in German unless ``--lang en``); ``simulate`` plays a batch of random games on all cores and prints the
-summary; ``games`` lists the games; ``serve`` starts the web API (the package
+bots turn by turn; both draw the engine's board, in German unless ``--lang en``);
+``simulate`` plays a batch of random games on all cores and prints the summary; ``games``
+lists the games; ``serve`` starts the web API (the package
 ``spielwerk-api`` in ``api/``).
 """
 
@@ -428,7 +429,9 @@ def play_against(args: argparse.Namespace, stdin: TextIO) -> int:
                 print(say(lang, "board", seat=seat))
                 print(state.render(seat, lang))
                 print(say(lang, "moves"))
-                print(in_columns([f"{n:>3}. {state.action_to_string(a, lang)}" for n, a in enumerate(legal, 1)]))
+                print(
+                    in_columns([f"{n:>3}. {state.action_to_string(a, lang)}" for n, a in enumerate(legal, 1)])
+                )
                 show = False
             print("> ", end="", flush=True)
             line = stdin.readline()

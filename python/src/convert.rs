@@ -128,6 +128,7 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Text {
 
 /// A `lang` argument: `"de"` or `"en"` (a region such as `"de-CH"` allowed); any other
 /// text is a `SpielwerkError`, a non-string a `TypeError`.
+#[derive(Clone, Copy)]
 pub struct LangArg(pub Lang);
 
 impl<'a, 'py> FromPyObject<'a, 'py> for LangArg {
@@ -139,8 +140,8 @@ impl<'a, 'py> FromPyObject<'a, 'py> for LangArg {
     }
 }
 
-/// English, the language of the Python API's texts when no `lang` is given (as before
-/// texts had a language).
+/// English, the language of the Python API's texts when `lang` is `None` or not given (as
+/// before texts had a language).
 pub const DEFAULT_LANG: LangArg = LangArg(Lang::En);
 
 /// The text of `s`; one with a lone surrogate is refused with the error `family` makes

@@ -175,12 +175,12 @@ impl State {
 
     /// Every legal move in one call: `[{"action": int, "move": dict, "text": str}]`, the
     /// texts in `lang` ("de" or "en", default "en").
-    #[pyo3(signature = (seat = None, lang = DEFAULT_LANG))]
+    #[pyo3(signature = (seat = None, lang = None))]
     fn legal_moves<'py>(
         &self,
         py: Python<'py>,
         seat: Option<Int>,
-        lang: LangArg,
+        lang: Option<LangArg>,
     ) -> PyResult<Bound<'py, PyList>> {
         let seat = self.seat(py, seat)?;
         let held = self.lock(py);
@@ -196,7 +196,7 @@ impl State {
             d.set_item("move", to_py(py, &state.action_to_move(a))?)?;
             d.set_item(
                 "text",
-                spielwerk_core::with_state!(state, s => s.action_text(a, lang.0)),
+                spielwerk_core::with_state!(state, s => s.action_text(a, lang.unwrap_or(DEFAULT_LANG).0)),
             )?;
             list.append(d)?;
         }
@@ -297,11 +297,13 @@ impl State {
 
     /// The action's text for people in `lang` ("de" or "en"; default "en", as before
     /// texts had a language).
-    #[pyo3(signature = (action, lang = DEFAULT_LANG))]
-    fn action_to_string(&self, py: Python<'_>, action: Int, lang: LangArg) -> PyResult<String> {
+    #[pyo3(signature = (action, lang = None))]
+    fn action_to_string(&self, py: Python<'_>, action: Int, lang: Option<LangArg>) -> PyResult<String> {
         let action = self.action(py, action)?;
         let held = self.lock(py);
-        Ok(spielwerk_core::with_state!(held.state.as_ref(), s => s.action_text(action, lang.0)))
+        Ok(
+            spielwerk_core::with_state!(held.state.as_ref(), s => s.action_text(action, lang.unwrap_or(DEFAULT_LANG).0)),
+        )
     }
 
     fn action_to_json<'py>(&self, py: Python<'py>, action: Int) -> PyResult<Bound<'py, PyAny>> {
@@ -332,20 +334,22 @@ impl State {
 
     /// The result in one line for people in `lang` ("de" or "en", default "en"), or
     /// `None` while the game runs.
-    #[pyo3(signature = (lang = DEFAULT_LANG))]
-    fn result_text(&self, py: Python<'_>, lang: LangArg) -> Option<String> {
+    #[pyo3(signature = (lang = None))]
+    fn result_text(&self, py: Python<'_>, lang: Option<LangArg>) -> Option<String> {
         let held = self.lock(py);
-        spielwerk_core::with_state!(held.state.as_ref(), s => s.result_text_in(lang.0))
+        spielwerk_core::with_state!(held.state.as_ref(), s => s.result_text_in(lang.unwrap_or(DEFAULT_LANG).0))
     }
 
     /// The board as a terminal shows it, in `lang` ("de" or "en", default "en"): with no
     /// seat the whole position (every hand; what `str(state)` gives in English), with a
     /// seat only what that seat may see (its own hand, the other hands' sizes).
-    #[pyo3(signature = (seat = None, lang = DEFAULT_LANG))]
-    fn render(&self, py: Python<'_>, seat: Option<Int>, lang: LangArg) -> PyResult<String> {
+    #[pyo3(signature = (seat = None, lang = None))]
+    fn render(&self, py: Python<'_>, seat: Option<Int>, lang: Option<LangArg>) -> PyResult<String> {
         let seat = self.seat(py, seat)?;
         let held = self.lock(py);
-        Ok(spielwerk_core::with_state!(held.state.as_ref(), s => s.render_for(seat, lang.0)))
+        Ok(
+            spielwerk_core::with_state!(held.state.as_ref(), s => s.render_for(seat, lang.unwrap_or(DEFAULT_LANG).0)),
+        )
     }
 
     fn history(&self, py: Python<'_>) -> Vec<Action> {
@@ -397,19 +401,19 @@ impl State {
     /// seat it concerns (none for playing_time). A dict with `returns` (R1), `points`
     /// (D13's, or None) and `text`; the state does not change.
     /// The text is in `lang` ("de" or "en", default "en").
-    #[pyo3(signature = (kind, seat=None, lang = DEFAULT_LANG))]
+    #[pyo3(signature = (kind, seat=None, lang = None))]
     fn match_ending<'py>(
         &self,
         py: Python<'py>,
         kind: Text,
         seat: Option<Int>,
-        lang: LangArg,
+        lang: Option<LangArg>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let seat = self.seat(py, seat)?;
         let end = spielwerk_core::game::MatchEnd::parse(&kind.0, seat).map_err(err(py))?;
         let held = self.lock(py);
         // A capability of the rules trait, reached through the registered game's own type.
-        let ending = spielwerk_core::with_state!(held.state.as_ref(), s => s.match_ending_in(end, lang.0));
+        let ending = spielwerk_core::with_state!(held.state.as_ref(), s => s.match_ending_in(end, lang.unwrap_or(DEFAULT_LANG).0));
         drop(held);
         let out = PyDict::new(py);
         out.set_item("returns", ending.returns)?;
