@@ -199,14 +199,14 @@ impl State {
                 ring[16 * q..16 * q + 16].join(" ")
             );
         }
-        for p in 0..4 {
+        for (p, &letter) in letters.iter().enumerate() {
             let kennel = (0..4)
                 .filter(|k| self.board.marbles[4 * p + k].place == Place::Kennel)
                 .count();
             let goal: String = (0..GOAL_LEN)
                 .map(|s| {
                     if self.board.at(goal_cell(p, s)).is_some() {
-                        letters[p]
+                        letter
                     } else {
                         "."
                     }
