@@ -128,24 +128,30 @@ def test_play_shows_only_your_view_and_answers_illegal_moves(capsys: pytest.Capt
         "quit",
     ]
     code, out, err = run(
-        capsys, ["play", "schotten_totten", "--vs", "ismcts:iterations=5", "--seed", "5"], "\n".join(typed)
+        capsys,
+        ["play", "schotten_totten", "--vs", "ismcts:iterations=5", "--seed", "5", "--lang", "en"],
+        "\n".join(typed),
     )
     assert code == 0, err
-    assert "hand: [" + " ".join(mine) + "]" in out
+    # The engine's board for seat 0: its own hand, the other's size only.
+    assert state.render(0, "en") in out
+    assert "hand 0: " + " ".join(mine) in out and "hand 1: 6 cards" in out
     assert " ".join(theirs) not in out
     assert "there is no move 99: the moves are numbered 1 to" in out
     assert "'fly to the moon' is not a move" in out
     assert f"Not allowed: S3a: {absent} is not in player 0's hand" in out
     assert f"You: {state.action_to_string(legal[1])}" in out
     assert "Player 1 (ismcts): " in out
-    assert out.count("--- your view (player 0) ---") == 3  # at the start, after the bot, on help
+    assert out.count("--- your board (player 0) ---") == 3  # at the start, after the bot, on help
     assert "You left the game." in out
 
 
 def test_play_a_whole_game_to_the_engines_result(capsys: pytest.CaptureFixture[str]) -> None:
     # Always the first listed move (or the text of one), to the end of the game.
     code, out, err = run(
-        capsys, ["play", "caravan", "--vs", "random", "--seat", "1", "--seed", "2"], "1\n" * 2000
+        capsys,
+        ["play", "caravan", "--vs", "random", "--seat", "1", "--seed", "2", "--lang", "en"],
+        "1\n" * 2000,
     )
     assert code == 0, err
     assert "Game over: " in out and "returns [" in out
@@ -154,9 +160,46 @@ def test_play_a_whole_game_to_the_engines_result(capsys: pytest.CaptureFixture[s
 
 def test_play_hides_the_bots_hidden_moves(capsys: pytest.CaptureFixture[str]) -> None:
     # Dog's exchange: the opponents give cards to each other, out of your sight.
-    code, out, err = run(capsys, ["play", "dog", "--vs", "random", "--seed", "1"], "1\nquit\n")
+    code, out, err = run(
+        capsys, ["play", "dog", "--vs", "random", "--seed", "1", "--lang", "en"], "1\nquit\n"
+    )
     assert code == 0, err
     assert "a move you do not see" in out
+
+
+def test_play_is_german_by_default_with_the_engines_board(capsys: pytest.CaptureFixture[str]) -> None:
+    # Issue 23 §2.7: the board the watched games draw, as the seat sees it, in German; a move
+    # typed by its German text, an illegal one answered with the German reason.
+    state = spielwerk.load_game("schotten_totten").new_initial_state(seed=5)
+    mine, theirs = state.hand(0), state.hand(1)
+    absent = next(c for c in theirs if c not in mine)
+    legal = state.legal_actions()
+    typed = [f"{absent} an Stein 1 legen", "99", state.action_to_string(legal[2], "de"), "ende"]
+    code, out, err = run(
+        capsys, ["play", "schotten_totten", "--vs", "random", "--seed", "5"], "\n".join(typed)
+    )
+    assert code == 0, err
+    assert state.render(0, "de") in out
+    assert "Stein  Spieler 0" in out and "Hand 1: 6 Karten" in out and " ".join(theirs) not in out
+    assert "deine Züge:" in out and state.action_to_string(legal[0], "de") in out
+    illegal = state.check_move({"type": "play", "card": absent, "stone": 0}, 0)
+    assert illegal is not None
+    assert f"Nicht erlaubt: {illegal.rule}: {illegal.reason_de}" in out
+    assert "es gibt keinen Zug 99" in out
+    assert f"Du: {state.action_to_string(legal[2], 'de')}" in out
+    assert "Spieler 1 (random): " in out and "Du hast das Spiel verlassen." in out
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_a_watched_game_prints_the_engines_board_and_result(
+    capsys: pytest.CaptureFixture[str], lang: str
+) -> None:
+    code, out, err = run(capsys, ["play", "the_game", "--seed", "3", "--lang", lang])
+    assert code == 0, err
+    state = spielwerk.load_game("the_game").new_initial_state(seed=3)
+    assert state.render(lang=lang) in out
+    words = {"de": ("Zug 1, Spieler 0: ", "Spielende: "), "en": ("Turn 1, player 0: ", "Game over: ")}
+    assert all(w in out for w in words[lang])
 
 
 def test_the_command_runs_as_a_module() -> None:

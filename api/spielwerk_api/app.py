@@ -167,6 +167,8 @@ class ClientLimit:
                     f"at most {self.rate:g} requests per second (bursts of {self.burst:g}) per client;"
                     f" try again in {wait} s",
                     headers={"Retry-After": str(wait)},
+                    de=f"höchstens {self.rate:g} Anfragen je Sekunde (Schübe von {self.burst:g}) je Client;"
+                    f" versuche es in {wait} s wieder",
                 )
             if len(self.buckets) > 100_000:
                 # Full buckets are the default: forgetting them changes nothing.

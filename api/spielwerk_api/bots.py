@@ -41,6 +41,7 @@ def check(name: str, game: spielwerk.Game, params: dict[str, Any]) -> None:
                 422,
                 "invalid_bot_params",
                 f"bot '{name[:40]}': {key} is at most {limit} on this server",
+                de=f"Bot '{name[:40]}': {key} ist auf diesem Server höchstens {limit}",
             )
     spielwerk.bots.make(name, game, 0, **params)  # the engine's own checks
 

@@ -176,7 +176,12 @@ class MatchRoutes(Controller):
             return Response(joined, cookies=[seat_cookie(request, id, token)])
         m = await matches.known(id)
         if await matches.seat_for(m, f"Bearer {data.token}", required=True) != seat:
-            raise Problem(403, "wrong_token", f"this token opens no seat {seat} of this match")
+            raise Problem(
+                403,
+                "wrong_token",
+                f"this token opens no seat {seat} of this match",
+                de=f"dieses Token öffnet nicht Platz {seat} dieser Partie",
+            )
         return Response(schemas.Joined(id=id, seat=seat), cookies=[seat_cookie(request, id, data.token)])
 
     @get(
@@ -209,7 +214,12 @@ class MatchRoutes(Controller):
     ) -> Redirect:
         m = await matches.known(id)
         if await matches.seat_for(m, f"Bearer {token}", required=True) != seat:
-            raise Problem(403, "wrong_token", f"this token opens no seat {seat} of this match")
+            raise Problem(
+                403,
+                "wrong_token",
+                f"this token opens no seat {seat} of this match",
+                de=f"dieses Token öffnet nicht Platz {seat} dieser Partie",
+            )
         return Redirect(
             f"/#/match/{id}",
             status_code=303,
@@ -244,7 +254,7 @@ class MatchRoutes(Controller):
         self, matches: NamedDependency[Matches], request: Request[Any, Any, Any], id: MatchId
     ) -> schemas.MatchOut:
         m, seat = await self._seat(matches, request, id, required=False)
-        return m.out(seat, matches.clock.now())
+        return m.out(seat, matches.clock.now(), lang=language(request))
 
     @get("/{id:str}/moves", summary="The legal moves of the token's seat", responses=SEAT_PROBLEMS)
     async def moves(
@@ -253,7 +263,7 @@ class MatchRoutes(Controller):
         m, seat = await self._seat(matches, request, id, required=True)
         if m.status != "running" or seat not in m.to_move():
             return schemas.Moves(moves=[])
-        return legal_moves(m.state, seat)
+        return legal_moves(m.state, seat, language(request))
 
     @post(
         "/{id:str}/moves",
@@ -271,7 +281,7 @@ class MatchRoutes(Controller):
         _, seat = await self._seat(matches, request, id, required=True, fresh=False)
         assert seat is not None
         m = await matches.play(id, seat, data.version, data.move)
-        return m.out(seat, matches.clock.now())
+        return m.out(seat, matches.clock.now(), lang=language(request))
 
     @post(
         "/{id:str}/check",
@@ -303,7 +313,7 @@ class MatchRoutes(Controller):
         _, seat = await self._seat(matches, request, id, required=True, fresh=False)
         assert seat is not None
         m = await matches.resign(id, seat)
-        return m.out(seat, matches.clock.now())
+        return m.out(seat, matches.clock.now(), lang=language(request))
 
     @post(
         "/{id:str}/chat",
@@ -340,7 +350,12 @@ class MatchRoutes(Controller):
         await matches.known(id)
         found = await matches.chat_log(id, message - 1, 1)
         if not found or found[0].id != message:
-            raise Problem(404, "unknown_message", f"match '{id}' has no message {message}")
+            raise Problem(
+                404,
+                "unknown_message",
+                f"match '{id}' has no message {message}",
+                de=f"Partie '{id}' hat keine Nachricht {message}",
+            )
         return found[0]
 
     @get(
@@ -370,8 +385,10 @@ class MatchRoutes(Controller):
         summary="After the end: seed, options, every action and every hidden card",
         responses=problem_responses(404, 409),
     )
-    async def replay(self, matches: NamedDependency[Matches], id: MatchId) -> schemas.Replay:
-        return matches.replay(await matches.current(id))
+    async def replay(
+        self, matches: NamedDependency[Matches], request: Request[Any, Any, Any], id: MatchId
+    ) -> schemas.Replay:
+        return matches.replay(await matches.current(id), language(request))
 
     @get(
         "/{id:str}/events",
@@ -400,7 +417,7 @@ class MatchRoutes(Controller):
         after = last_event_id(last_seen)
         # Refused here, before the stream's answer begins, when the worker holds its most.
         ticket = streams.open(m)
-        return ServerSentEvent(stream(matches, streams, ticket, m, seat, after))
+        return ServerSentEvent(stream(matches, streams, ticket, m, seat, after, language(request)))
 
 
 def last_event_id(value: str | None) -> tuple[int, int] | None:
@@ -421,6 +438,7 @@ async def stream(
     m: Match,
     seat: int | None,
     after: tuple[int, int] | None,
+    lang: str = "en",
 ) -> AsyncGenerator[ServerSentEventMessage, None]:
     """The seat's view now, then one event per new version, and the table talk; with
     ``after`` (``Last-Event-ID``), every version and message after it instead. Every event
@@ -460,7 +478,7 @@ async def stream(
                 m = await watch.latest(matches)
                 for version, snapshot in m.past(sent + 1):
                     sent = version
-                    out = m.out(seat, matches.clock.now(), version, snapshot)
+                    out = m.out(seat, matches.clock.now(), version, snapshot, lang)
                     data = schemas.encode(out).decode()
                     yield ServerSentEventMessage(event="version", id=f"{sent}-{said}", data=data)
                 continue
@@ -473,7 +491,7 @@ async def stream(
                     said = watch.chat  # (a note of a message whose match was deleted)
                 continue
             if m.status != "running":
-                result = m.out(None, 0).result
+                result = m.out(None, 0, lang=lang).result
                 end = schemas.StreamEnd(status=m.status, version=m.version, result=result)  # type: ignore[arg-type]
                 data = schemas.encode(end).decode()
                 yield ServerSentEventMessage(event="end", id=f"{sent}-{said}", data=data)

@@ -38,6 +38,12 @@ from .problems import Problem, engine_fields
 log = logging.getLogger("spielwerk_api")
 T = TypeVar("T")
 
+# The languages of texts for people; a match keeps its last move in each.
+LANGUAGES = ("de", "en")
+Texts = dict[str, str]
+# A match's status in German, for texts.
+STATUS_DE = {"running": "im Gange", "finished": "beendet", "aborted": "abgebrochen"}
+
 # Which rule counts where several end a match at the same moment: a match whose first
 # move never came is aborted rather than lost.
 PRECEDENCE = {"bot": -1, "aborted": 0, "time": 1, "no_move": 2, "left": 3, "playing_time": 4}
@@ -119,10 +125,11 @@ class Match:
     to_move_since: dict[int, float] = field(default_factory=dict)
     moved: set[int] = field(default_factory=set)
     # The state and the last move's text of the latest versions.
-    recent: OrderedDict[int, tuple[spielwerk.State, str | None, bool]] = field(default_factory=OrderedDict)
+    recent: OrderedDict[int, tuple[spielwerk.State, Texts | None, bool]] = field(default_factory=OrderedDict)
     # The text of the last ply, and whether it was an action of the game (whose text some
     # seats may not see: Dog's exchange picks) rather than how the match ended.
-    last_move: str | None = None
+    # The last move's text by language ("de", "en"), from the engine.
+    last_move: Texts | None = None
     last_is_action: bool = False
     # The server's outages since the match began, (start, end) in order: time that runs on
     # nobody's clock and counts for no rule (C11, D13).
@@ -181,7 +188,7 @@ class Match:
             assert ply.action is not None and ply.seat is not None
             before = set(self.to_move())
             self.charge(ply.at)
-            self.last_move = self.state.action_to_string(ply.action)
+            self.last_move = action_texts(self.state, ply.action)
             self.last_is_action = True
             self.state.apply_action(ply.action, ply.seat)
             self.moved.add(ply.seat)
@@ -208,7 +215,7 @@ class Match:
             self.status = "aborted" if ply.kind == "aborted" else "finished"
             self.result = self.ending(ply.kind, ply.seat)
             self.to_move_since = {}
-            self.last_move = self.result["text"]
+            self.last_move = {lang: self.result_text(lang) for lang in LANGUAGES}
             self.last_is_action = False
         self.plies.append(ply)
         self.version += 1
@@ -273,11 +280,11 @@ class Match:
         while len(self.recent) > RECENT_STATES:
             self.recent.popitem(last=False)
 
-    def at(self, version: int) -> tuple[spielwerk.State, str | None, bool]:
+    def at(self, version: int) -> tuple[spielwerk.State, Texts | None, bool]:
         """The state and last move of a recent version (the latest if it is no longer kept)."""
         return self.recent.get(version, (self.state, self.last_move, self.last_is_action))
 
-    def past(self, first: int) -> Iterator[tuple[int, tuple[spielwerk.State, str | None, bool]]]:
+    def past(self, first: int) -> Iterator[tuple[int, tuple[spielwerk.State, Texts | None, bool]]]:
         """Every version from ``first`` to the latest with its state and last move: from the
         versions kept (``recent``), else rebuilt from the stored plies, in one pass."""
         first = max(first, 0)
@@ -286,14 +293,14 @@ class Match:
                 yield v, self.recent[v]
             return
         state = self.game.new_initial_state(self.seed)
-        last: tuple[str | None, bool] = (None, False)
+        last: tuple[Texts | None, bool] = (None, False)
         if first == 0:
             yield 0, (state.clone(), None, False)
         for v, ply in enumerate(self.plies, start=1):
             if v == self.version:
                 break  # the latest version is the match's own (with how it ended)
             assert ply.kind == "move" and ply.action is not None and ply.seat is not None
-            last = (state.action_to_string(ply.action), True)
+            last = (action_texts(state, ply.action), True)
             state.apply_action(ply.action, ply.seat)
             if v >= first:
                 yield v, (self.recent.get(v) or (state.clone(), *last))
@@ -301,6 +308,15 @@ class Match:
             yield self.version, (self.state, self.last_move, self.last_is_action)
 
     # -- results --------------------------------------------------------------------
+
+    def result_text(self, lang: str) -> str:
+        """The result line in ``lang``, from the engine: the game's own end, or the match
+        rule's (the state is the one the match ended at)."""
+        if self.result is None:
+            return ""
+        if self.result["reason"] == "end":
+            return self.state.result_text(lang) or ""
+        return str(self.state.match_ending(self.result["reason"], self.result.get("seat"), lang)["text"])
 
     def ending(self, kind: str, seat: int | None) -> dict[str, Any]:
         """The result of a match ended by a match rule instead of the game: the engine's
@@ -384,10 +400,12 @@ class Match:
         seat: int | None,
         now: float,
         version: int | None = None,
-        snapshot: tuple[spielwerk.State, str | None, bool] | None = None,
+        snapshot: tuple[spielwerk.State, Texts | None, bool] | None = None,
+        lang: str = "en",
     ) -> schemas.MatchOut:
         """What ``seat`` sees at ``version`` (the latest by default); ``snapshot`` is that
-        version's state and last move where the caller has it (``past``)."""
+        version's state and last move where the caller has it (``past``). The last move and
+        the result line are in ``lang`` ("de" or "en")."""
         latest = version is None or version == self.version
         if snapshot is not None:
             state, last_move, is_action = snapshot
@@ -400,7 +418,9 @@ class Match:
         status = self.status if latest else "running"
         view = state.view(seat) if seat is not None else state.public_view()
         result = (
-            schemas.MatchResult(**self.result) if self.result is not None and status != "running" else None
+            schemas.MatchResult(**{**self.result, "text": self.result_text(lang)})
+            if self.result is not None and status != "running"
+            else None
         )
         to_move = [] if status != "running" or state.is_terminal() else state.seats_to_move()
         return schemas.MatchOut(
@@ -416,8 +436,13 @@ class Match:
             view=view,
             clocks=self.clocks_at(now),
             result=result,
-            last_move=last_move,
+            last_move=last_move.get(lang, last_move["en"]) if last_move is not None else None,
         )
+
+
+def action_texts(state: spielwerk.State, action: int) -> Texts:
+    """The action's text in every language, from the engine (before it is applied)."""
+    return {lang: state.action_to_string(action, lang) for lang in LANGUAGES}
 
 
 def sees_last_action(state: spielwerk.State, seat: int | None) -> bool:
@@ -529,7 +554,12 @@ class Matches:
         m = self.cache.get(match_id) or cached  # (evicted meanwhile: the copy read against)
         if m is None:
             if record is None:
-                raise Problem(404, "unknown_match", f"no match with id '{match_id[:40]}'")
+                raise Problem(
+                    404,
+                    "unknown_match",
+                    f"no match with id '{match_id[:40]}'",
+                    de=f"keine Partie mit der Kennung '{match_id[:40]}'",
+                )
             m = self._build(record)
         if m.status == "running" and m.free_seats():
             # Seats taken meanwhile (on any worker), read after the plies: every join
@@ -560,9 +590,14 @@ class Matches:
         m = await self.current(match_id)
         if not 0 <= seat < m.n or not m.seats[seat].get("open"):
             raise Problem(
-                409, "seat_not_open", f"seat {seat} of this match is not open to join; it needs its token"
+                409,
+                "seat_not_open",
+                f"seat {seat} of this match is not open to join; it needs its token",
+                de=f"Platz {seat} dieser Partie ist nicht offen; er braucht sein Token",
             )
-        taken = Problem(409, "seat_taken", f"seat {seat} was taken already")
+        taken = Problem(
+            409, "seat_taken", f"seat {seat} was taken already", de=f"Platz {seat} ist schon vergeben"
+        )
         if m.token_hashes[seat] is not None:
             raise taken
         self._running(m)
@@ -838,7 +873,12 @@ class Matches:
             if h is not None and hmac.compare_digest(h, presented):
                 seat = s
         if seat is None:
-            raise Problem(403, "wrong_token", "this token opens no seat of this match")
+            raise Problem(
+                403,
+                "wrong_token",
+                "this token opens no seat of this match",
+                de="dieses Token öffnet keinen Platz dieser Partie",
+            )
         return seat
 
     async def seat_for(self, m: Match, authorization: str | None, *, required: bool) -> int | None:
@@ -885,7 +925,12 @@ class Matches:
             )
         if spec.rules.playing_time_s > 0 and not game.has_playing_time():
             # The engine says which games have one (Dog's D13).
-            raise Problem(422, "invalid_rules", f"{game.name} has no playing time (D13 is Dog's)")
+            raise Problem(
+                422,
+                "invalid_rules",
+                f"{game.name} has no playing time (D13 is Dog's)",
+                de=f"{game.name} hat keine Spielzeit (D13 gilt für Dog)",
+            )
         seats: list[dict[str, Any]] = []
         for seat_spec in spec.seats:
             if isinstance(seat_spec, schemas.BotSeat):
@@ -988,7 +1033,12 @@ class Matches:
         probe = m.fork()
         for ply in plies:
             probe.replay(ply)
-        stale = Problem(409, "stale_version", "the match moved on meanwhile; fetch it and try again")
+        stale = Problem(
+            409,
+            "stale_version",
+            "the match moved on meanwhile; fetch it and try again",
+            de="die Partie ist inzwischen weiter; hole sie neu und versuche es noch einmal",
+        )
         moved_on = {
             "match_id": m.id,
             "seen": m.version,
@@ -1057,6 +1107,7 @@ class Matches:
                 409,
                 "stale_version",
                 f"the move was made against version {version}; the match is at version {m.version}",
+                de=f"der Zug galt Version {version}; die Partie ist bei Version {m.version}",
                 version=m.version,
             )
 
@@ -1271,7 +1322,12 @@ class Matches:
 
     def _running(self, m: Match) -> None:
         if m.status != "running":
-            raise Problem(409, "match_over", f"the match is {m.status}; no more moves")
+            raise Problem(
+                409,
+                "match_over",
+                f"the match is {m.status}; no more moves",
+                de=f"die Partie ist {STATUS_DE.get(m.status, m.status)}; es gibt keine Züge mehr",
+            )
 
     @staticmethod
     def _begun(m: Match) -> None:
@@ -1281,13 +1337,19 @@ class Matches:
                 409,
                 "waiting_for_players",
                 f"the match begins once every person seat is taken; open seats: {free}",
+                de=f"die Partie beginnt, sobald jeder Platz für Personen vergeben ist; offene Plätze: {free}",
             )
 
     async def chat(self, match_id: str, seat: int, text: str, lang: str) -> schemas.ChatOut:
         m = await self.current(match_id)
         if not m.game.has_table_talk():
             # The engine says which games have table talk (The Game's T7).
-            raise Problem(422, "no_table_talk", f"{m.game.name} has no table talk (T7 is The Game's)")
+            raise Problem(
+                422,
+                "no_table_talk",
+                f"{m.game.name} has no table talk (T7 is The Game's)",
+                de=f"{m.game.name} hat kein Tischgespräch (T7 gilt für The Game)",
+            )
         self._running(m)
         refused = check_talk(text)
         if refused is not None:
@@ -1315,6 +1377,8 @@ class Matches:
                     409,
                     "chat_full",
                     f"at most {cap} messages of table talk are kept per match; this match has {said}",
+                    de=f"je Partie werden höchstens {cap} Nachrichten des Tischgesprächs gespeichert;"
+                    f" diese Partie hat {said}",
                 )
             session.add(row)
             await session.flush()
@@ -1442,23 +1506,29 @@ class Matches:
 
     # -- after the end ------------------------------------------------------------------
 
-    def replay(self, m: Match) -> schemas.Replay:
+    def replay(self, m: Match, lang: str = "en") -> schemas.Replay:
+        """Every ply of a match over, its texts in ``lang``."""
         if m.status == "running":
-            raise Problem(409, "match_running", "the replay shows every hidden card: it opens after the end")
+            raise Problem(
+                409,
+                "match_running",
+                "the replay shows every hidden card: it opens after the end",
+                de="die Wiederholung zeigt jede verdeckte Karte: sie öffnet erst nach dem Ende",
+            )
         state = m.game.new_initial_state(m.seed)
         initial = state.serialize()
         actions = []
         for i, p in enumerate(m.plies, start=1):
             if p.kind == "move":
                 assert p.action is not None
-                text = state.action_to_string(p.action)
+                text = state.action_to_string(p.action, lang)
                 move = state.action_to_json(p.action)
                 state.apply_action(p.action, p.seat)
                 actions.append(schemas.ReplayAction(i, p.seat, p.kind, p.action, move, text, p.at))
             else:
-                text = m.result["text"] if m.result else p.kind
+                text = m.result_text(lang) if m.result else p.kind
                 actions.append(schemas.ReplayAction(i, p.seat, p.kind, None, None, text, p.at))
-        result = schemas.MatchResult(**m.result) if m.result else None
+        result = schemas.MatchResult(**{**m.result, "text": m.result_text(lang)}) if m.result else None
         return schemas.Replay(
             id=m.id,
             game=m.game.name,

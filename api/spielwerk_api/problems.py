@@ -2,8 +2,11 @@
 
 Each problem says what was wrong and what is allowed. A move the rules refuse carries the
 engine's ``rule``, ``code``, ``params`` and its reason in the language the client asks for
-(``Accept-Language``: German or English). Nothing internal leaks: an unexpected exception is
-logged on the server and answered with a bare 500.
+(``Accept-Language``: German or English). Titles and details are German or English by the
+same header: the German catalogue ``GERMAN`` has a title and a detail for every code the API
+answers with; a ``Problem`` raised with ``de=`` carries its own German detail (with the
+values of the English one), else the catalogue's. Nothing internal leaks: an unexpected
+exception is logged on the server and answered with a bare 500.
 """
 
 from __future__ import annotations
@@ -58,11 +61,14 @@ class Problem(HTTPException):
         headers: dict[str, str] | None = None,
         rule: str | None = None,
         version: int | None = None,
+        de: str | None = None,
     ) -> None:
         super().__init__(detail=detail, status_code=status_code, headers=headers)
         self.code = code
         self.rule = rule
         self.version = version
+        # The detail in German, with the same values; without it the catalogue's (GERMAN).
+        self.de = de
 
 
 # What each error status means in this API, for the OpenAPI document.
@@ -149,6 +155,119 @@ TITLES = {
     "invalid_move": "Invalid move",
 }
 
+# Every code the API answers with: its German title and a German detail for when the raise
+# site gives none (the English detail's values are then left out). A code missing here is
+# a test failure (tests/api/test_languages.py lists every code).
+GERMAN: dict[str, tuple[str, str]] = {
+    # The engine (422; unknown_game 404).
+    "unknown_game": ("Unbekanntes Spiel", "Dieses Spiel gibt es hier nicht"),
+    "invalid_option": ("Ungültige Option", "Eine Option des Spiels ist unbekannt oder ihr Wert unzulässig"),
+    "invalid_state": ("Ungültige Stellung", "Die Stellung ist nicht lesbar oder in sich nicht stimmig"),
+    "invalid_view": ("Ungültige Sicht", "Diese Sicht kann keine Stellung haben"),
+    "invalid_move": ("Ungültiger Zug", "Der Zug ist nicht lesbar"),
+    "invalid_card": ("Ungültige Karte", "Diese Karte gibt es in diesem Spiel nicht"),
+    "invalid_argument": ("Ungültige Angabe", "Eine Angabe ist ungültig"),
+    "unknown_bot": ("Unbekannter Bot", "Diesen Bot gibt es nicht"),
+    "invalid_bot_params": ("Ungültige Bot-Einstellung", "Eine Einstellung des Bots ist unzulässig"),
+    "illegal": ("Zug gegen die Regeln", "Die Regeln erlauben diesen Zug nicht"),
+    # Requests (400, 404, 405, 408, 413, 415, 431).
+    "invalid_body": ("Ungültige Anfrage", "Der Rumpf der Anfrage passt nicht zu seinem Schema"),
+    "invalid_parameter": ("Ungültige Anfrage", "Ein Parameter passt nicht zu seinem Schema"),
+    "not_found": ("Nicht gefunden", "Diese Adresse gibt es nicht"),
+    "method_not_allowed": ("Methode nicht erlaubt", "Diese Methode ist hier nicht erlaubt"),
+    "request_timeout": ("Zeitüberschreitung", "Kopfzeilen oder Rumpf der Anfrage kamen nicht rechtzeitig an"),
+    "body_too_large": ("Anfrage zu groß", "Der Rumpf der Anfrage ist zu groß"),
+    "unsupported_media_type": ("Falscher Medientyp", "Der Rumpf muss JSON sein"),
+    "headers_too_large": ("Kopfzeilen zu groß", "Anfragezeile und Kopfzeilen sind zu groß"),
+    # Seats (401, 403).
+    "token_required": (
+        "Token nötig",
+        "Dafür braucht es das Token eines Platzes: 'Authorization: Bearer <Token>'",
+    ),
+    "wrong_token": ("Falsches Token", "Dieses Token öffnet keinen Platz dieser Partie"),
+    "cross_site": ("Fremde Seite", "Ein Zug mit dem Platz-Cookie muss von den Seiten dieser Website kommen"),
+    # Matches (404, 409, 422).
+    "unknown_match": ("Unbekannte Partie", "Eine Partie mit dieser Kennung gibt es nicht"),
+    "unknown_message": ("Unbekannte Nachricht", "Diese Nachricht gibt es in dieser Partie nicht"),
+    "stale_version": (
+        "Veraltete Version",
+        "Die Partie ist inzwischen weiter; hole sie neu und versuche es noch einmal",
+    ),
+    "match_over": ("Partie vorbei", "Die Partie ist vorbei; es gibt keine Züge mehr"),
+    "match_running": (
+        "Partie läuft noch",
+        "Die Wiederholung zeigt jede verdeckte Karte: sie öffnet erst nach dem Ende",
+    ),
+    "seat_taken": ("Platz vergeben", "Dieser Platz ist schon vergeben"),
+    "seat_not_open": ("Platz nicht offen", "Dieser Platz ist nicht offen; er braucht sein Token"),
+    "wrong_seat_count": (
+        "Falsche Zahl der Plätze",
+        "Die Zahl der Plätze passt nicht zum Spiel mit diesen Optionen",
+    ),
+    "invalid_rules": ("Ungültige Partieregeln", "Eine Regel der Partie passt nicht zu diesem Spiel"),
+    "no_table_talk": ("Kein Tischgespräch", "Tischgespräch gehört zu The Game (T7)"),
+    "chat_full": ("Tischgespräch voll", "Diese Partie hat die höchste Zahl gespeicherter Nachrichten erreicht"),
+    "waiting_for_players": (
+        "Warten auf Mitspieler",
+        "Die Partie beginnt, sobald jeder Platz für Personen vergeben ist",
+    ),
+    "names_number": ("Zahl im Tischgespräch", "T7: Im Tischgespräch werden keine Zahlen genannt"),
+    # Load (429, 503) and faults (500).
+    "too_many_requests": ("Zu viele Anfragen", "Zu viele Anfragen; Retry-After sagt, wann es wieder geht"),
+    "too_many_bot_matches": (
+        "Zu viele Bot-Partien",
+        "Zu viele Partien nur zwischen Such-Bots; Retry-After sagt, wann es wieder geht",
+    ),
+    "search_busy": (
+        "Suche ausgelastet",
+        "Jeder Suchplatz dieses Servers ist belegt; versuche es gleich noch einmal",
+    ),
+    "too_many_streams": (
+        "Zu viele Ereignisströme",
+        "Dieser Server hält so viele Ereignisströme, wie er darf; versuche es später",
+    ),
+    "internal": (
+        "Interner Serverfehler",
+        "Der Server konnte nicht antworten; der Fehler wurde protokolliert",
+    ),
+}
+
+# German titles by status, for codes the catalogue does not name (http_<status>).
+STATUS_DE = {
+    400: "Ungültige Anfrage",
+    401: "Nicht angemeldet",
+    403: "Verboten",
+    404: "Nicht gefunden",
+    405: "Methode nicht erlaubt",
+    408: "Zeitüberschreitung",
+    409: "Konflikt",
+    413: "Anfrage zu groß",
+    415: "Falscher Medientyp",
+    422: "Nicht verarbeitbar",
+    429: "Zu viele Anfragen",
+    431: "Kopfzeilen zu groß",
+    500: "Interner Serverfehler",
+    503: "Dienst nicht verfügbar",
+}
+
+
+def german(code: str, status: int) -> tuple[str, str]:
+    """The German title and detail of ``code`` (by its status where the catalogue has none)."""
+    if code in GERMAN:
+        return GERMAN[code]
+    title = STATUS_DE.get(status, "Fehler")
+    return title, title
+
+
+def titled(body: dict[str, Any], status: int, lang: str, de: str | None = None) -> dict[str, Any]:
+    """``body`` with its title and detail in ``lang``: German from the catalogue (the raise
+    site's own German detail ``de`` first), English as the body has them."""
+    if lang == "de":
+        title, detail = german(str(body.get("code", "")), status)
+        body["title"] = title
+        body["detail"] = de or detail
+    return body
+
 
 def problem_response(
     status: int, body: dict[str, Any], headers: dict[str, str] | None = None
@@ -162,8 +281,13 @@ def on_engine_error(request: Request[Any, Any, Any], error: spielwerk.SpielwerkE
     lang = language(request)
     fields = engine_fields(error, lang)
     if isinstance(error, spielwerk.IllegalActionError):
-        title = "Move against the rules"
+        title = "Zug gegen die Regeln" if lang == "de" else "Move against the rules"
         detail = f"{error.rule}: {fields['reason']}" if error.rule else fields["reason"]
+    elif lang == "de":
+        # The engine words these messages in English only; the German detail says what
+        # kind of input was refused and quotes the engine's words, marked as English.
+        title, detail = german(error.code, engine_status(error))
+        detail = f"{detail}. Meldung der Engine (englisch): {error}"
     else:
         title = TITLES.get(error.code, "Refused by the engine")
         detail = str(error)
@@ -185,7 +309,9 @@ def on_http_error(request: Request[Any, Any, Any], error: HTTPException) -> Resp
             "rule": error.rule,
             "version": error.version,
         }
-        return problem_response(status, body, error.headers)
+        # A rejection the engine worded (it has a rule) is in the request's language already.
+        de = error.de or (error.detail if error.rule else None)
+        return problem_response(status, titled(body, status, language(request), de), error.headers)
     body = {"type": "about:blank", "title": _phrase(status), "detail": error.detail}
     if isinstance(error, ValidationException):
         # msgspec says what it expected ("Expected `object`, got `int`") and Litestar names
@@ -206,7 +332,7 @@ def on_http_error(request: Request[Any, Any, Any], error: HTTPException) -> Resp
                 ),
             )
             body["type"] = TYPE_PREFIX + "invalid_parameter"
-            return problem_response(status, body, error.headers)
+            return problem_response(status, titled(body, status, language(request)), error.headers)
         errors = [
             (f"{e['key']}: " if e.get("key") not in (None, "data") else "") + str(e.get("message", ""))
             for e in extra
@@ -234,33 +360,34 @@ def on_http_error(request: Request[Any, Any, Any], error: HTTPException) -> Resp
     else:
         body["code"] = "http_" + str(status)
     body["type"] = TYPE_PREFIX + body["code"]
-    return problem_response(status, body, error.headers)
+    return problem_response(status, titled(body, status, language(request)), error.headers)
 
 
 def on_too_deep(request: Request[Any, Any, Any], error: RecursionError) -> Response[Any]:
     # msgspec guards its recursion: JSON nested thousands deep ends here, not in a crash.
-    return problem_response(
-        400,
-        {
-            "type": TYPE_PREFIX + "invalid_body",
-            "title": "Bad Request",
-            "detail": "invalid request body: nested too deeply"
-            " (moves, options and views are a few levels deep)",
-            "code": "invalid_body",
-        },
+    body = {
+        "type": TYPE_PREFIX + "invalid_body",
+        "title": "Bad Request",
+        "detail": "invalid request body: nested too deeply (moves, options and views are a few levels deep)",
+        "code": "invalid_body",
+    }
+    de = (
+        "Ungültiger Rumpf der Anfrage: zu tief verschachtelt"
+        " (Züge, Optionen und Sichten sind wenige Ebenen tief)"
     )
+    return problem_response(400, titled(body, 400, language(request), de))
 
 
 def on_unexpected(request: Request[Any, Any, Any], error: Exception) -> Response[Any]:
     log.exception("unexpected error on %s %s", request.method, request.url.path)
+    body = {
+        "type": TYPE_PREFIX + "internal",
+        "title": "Internal Server Error",
+        "detail": "the server failed to answer; the error was logged",
+        "code": "internal",
+    }
     return problem_response(
-        HTTP_500_INTERNAL_SERVER_ERROR,
-        {
-            "type": TYPE_PREFIX + "internal",
-            "title": "Internal Server Error",
-            "detail": "the server failed to answer; the error was logged",
-            "code": "internal",
-        },
+        HTTP_500_INTERNAL_SERVER_ERROR, titled(body, HTTP_500_INTERNAL_SERVER_ERROR, language(request))
     )
 
 
@@ -286,6 +413,7 @@ __all__ = [
     "Problem",
     "ProblemDetails",
     "engine_fields",
+    "german",
     "language",
     "problem_responses",
 ]

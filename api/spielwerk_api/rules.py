@@ -37,8 +37,9 @@ def rejection(error: spielwerk.IllegalActionError | None, lang: str) -> schemas.
     )
 
 
-def legal_moves(state: spielwerk.State, seat: int | None = None) -> schemas.Moves:
-    return schemas.Moves(moves=[schemas.LegalMove(**m) for m in state.legal_moves(seat)])
+def legal_moves(state: spielwerk.State, seat: int | None = None, lang: str = "en") -> schemas.Moves:
+    """The legal moves of ``seat`` with their texts in ``lang``, from the engine."""
+    return schemas.Moves(moves=[schemas.LegalMove(**m) for m in state.legal_moves(seat, lang)])
 
 
 class GameRules(Controller):
@@ -97,7 +98,9 @@ class GameRules(Controller):
         summary="Play a move; 422 with the reason if illegal",
         responses=GAME_BODY_PROBLEMS,
     )
-    async def apply(self, game: GameName, data: JSONBody[schemas.MoveBody]) -> schemas.Applied:
+    async def apply(
+        self, request: Request[Any, Any, Any], game: GameName, data: JSONBody[schemas.MoveBody]
+    ) -> schemas.Applied:
         state = engine.load_game(game, data.options).deserialize_state(data.state)
         state.apply_action(state.action_from_json(data.move), data.seat)
         return schemas.Applied(
@@ -106,7 +109,7 @@ class GameRules(Controller):
             returns=state.returns(),
             current_player=state.current_player(),
             seats_to_move=state.seats_to_move(),
-            result=state.result_text(),
+            result=state.result_text(language(request)),
         )
 
     @post(
@@ -115,9 +118,11 @@ class GameRules(Controller):
         summary="Every legal move with its action id and text",
         responses=GAME_BODY_PROBLEMS,
     )
-    async def moves(self, game: GameName, data: JSONBody[schemas.StateBody]) -> schemas.Moves:
+    async def moves(
+        self, request: Request[Any, Any, Any], game: GameName, data: JSONBody[schemas.StateBody]
+    ) -> schemas.Moves:
         state = engine.load_game(game, data.options).deserialize_state(data.state)
-        return legal_moves(state, data.seat)
+        return legal_moves(state, data.seat, language(request))
 
 
 class BotMoves(Controller):
@@ -138,6 +143,7 @@ class BotMoves(Controller):
     async def move(
         self,
         matches: NamedDependency[Matches],
+        request: Request[Any, Any, Any],
         game: GameName,
         bot: BotName,
         data: JSONBody[schemas.BotMoveBody],
@@ -150,6 +156,8 @@ class BotMoves(Controller):
                 422,
                 "invalid_view",
                 "the view must be a seat's view (its 'player' is the seat), not the public view",
+                de="die Sicht muss die eines Platzes sein (ihr 'player' ist der Platz),"
+                " nicht die öffentliche",
             )
         state = g.state_from_view(data.view, int(data.seed))
         # The server's time bound on every search, and a place in the worker's search pool:
@@ -164,7 +172,9 @@ class BotMoves(Controller):
             )
         action, _ = await bots.decide(matches.pool, bot, params, state, seat, int(data.seed), 0)
         return schemas.BotMove(
-            action=action, move=state.action_to_json(action), text=state.action_to_string(action)
+            action=action,
+            move=state.action_to_json(action),
+            text=state.action_to_string(action, language(request)),
         )
 
 

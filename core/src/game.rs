@@ -22,6 +22,7 @@ use serde_json::{Map, Value};
 
 use crate::error::{Error, IllegalAction, Result};
 pub use crate::history::History;
+pub use crate::lang::Lang;
 use crate::meta::{OptionSpec, Utility};
 use crate::tensor::TensorSlice;
 
@@ -171,11 +172,16 @@ pub trait GameState: Clone + Send + Sync + Serialize + DeserializeOwned + 'stati
     fn rewards(&self) -> Vec<f64> {
         self.returns()
     }
-    /// The result in one line for people, e.g. "player 1 wins: three adjacent stones";
-    /// `None` while the game is running.
+    /// The result in one line for people, in English, e.g. "player 1 wins: three
+    /// adjacent stones"; `None` while the game is running. See [`GameState::result_text_in`].
     fn result_text(&self) -> Option<String> {
+        self.result_text_in(Lang::En)
+    }
+    /// The result in one line for people in `lang` ("Spieler 1 gewinnt: drei benachbarte
+    /// Steine"); `None` while the game is running.
+    fn result_text_in(&self, lang: Lang) -> Option<String> {
         let returns = self.returns();
-        default_result_text(self.is_terminal(), Game::utility(self.game()), &returns)
+        default_result_text(self.is_terminal(), Game::utility(self.game()), &returns, lang)
     }
     /// The returns if `seat`'s side loses now by a match rule (resigning, the clock,
     /// leaving; C11, R1): in a zero-sum game the seat −1 and the others +1, in Dog its
@@ -196,38 +202,64 @@ pub trait GameState: Clone + Send + Sync + Serialize + DeserializeOwned + 'stati
         None
     }
     /// The result of a match that `end` stops now, before its game is over: the returns
-    /// and the line for people, worded like [`GameState::result_text`] (players 0-based).
+    /// and the line for people in English, worded like [`GameState::result_text`]
+    /// (players 0-based). See [`GameState::match_ending_in`].
     fn match_ending(&self, end: MatchEnd) -> Ending {
+        self.match_ending_in(end, Lang::En)
+    }
+    /// As [`GameState::match_ending`], the line for people in `lang`.
+    fn match_ending_in(&self, end: MatchEnd, lang: Lang) -> Ending {
         let n = Game::num_players(self.game());
-        let Some((seat, why)) = end.loser() else {
+        let Some((seat, why)) = end.loser(lang) else {
             return match (end, self.playing_time_points()) {
                 (MatchEnd::Aborted(seat), _) => Ending {
                     returns: vec![0.0; n],
                     points: None,
-                    text: format!("aborted: player {seat} did not make a first move in time (C11)"),
+                    text: match lang {
+                        Lang::De => format!(
+                            "abgebrochen: Spieler {seat} hat den ersten Zug nicht rechtzeitig gemacht (C11)"
+                        ),
+                        Lang::En => {
+                            format!("aborted: player {seat} did not make a first move in time (C11)")
+                        }
+                    },
                 },
                 (_, Some([a, b])) => Ending {
                     returns: vec![0.0; n],
                     points: Some([a, b]),
-                    text: format!(
-                        "no winner: the playing time is over; a point per marble home: {a}:{b} (D13)"
-                    ),
+                    text: match lang {
+                        Lang::De => format!(
+                            "kein Sieger: die Spielzeit ist abgelaufen; ein Punkt je Murmel im Zielraum: {a}:{b} (D13)"
+                        ),
+                        Lang::En => format!(
+                            "no winner: the playing time is over; a point per marble home: {a}:{b} (D13)"
+                        ),
+                    },
                 },
                 (_, None) => Ending {
                     returns: vec![0.0; n],
                     points: None,
-                    text: "a draw: the playing time is over".to_string(),
+                    text: lang
+                        .pick(
+                            "unentschieden: die Spielzeit ist abgelaufen",
+                            "a draw: the playing time is over",
+                        )
+                        .to_string(),
                 },
             };
         };
         let returns = self.forfeit_returns(seat);
-        let outcome = default_result_text(true, Game::utility(self.game()), &returns)
+        let outcome = default_result_text(true, Game::utility(self.game()), &returns, lang)
             .unwrap_or_default()
-            .replace("a draw", "nobody wins");
+            .replace("a draw", "nobody wins")
+            .replace("unentschieden", "niemand gewinnt");
         Ending {
             returns,
             points: None,
-            text: format!("player {seat} {why}: {outcome}"),
+            text: match lang {
+                Lang::De => format!("Spieler {seat} {why}: {outcome}"),
+                Lang::En => format!("player {seat} {why}: {outcome}"),
+            },
         }
     }
     /// Every action applied since the initial state (the referee's record), shared
@@ -308,8 +340,15 @@ pub trait GameState: Clone + Send + Sync + Serialize + DeserializeOwned + 'stati
     fn information_state_key(&self, player: usize) -> Vec<u8> {
         self.view_json(Some(player))
     }
-    /// A short readable text for an action (in the context of this state).
-    fn action_to_string(&self, action: Action) -> String;
+    /// A short readable text for an action (in the context of this state), in English:
+    /// [`GameState::action_text`] in [`Lang::En`], as the Python API has always had it.
+    fn action_to_string(&self, action: Action) -> String {
+        self.action_text(action, Lang::En)
+    }
+    /// A short readable text for an action in `lang` (in the context of this state), e.g.
+    /// "B5 an Stein 4 legen" / "play B5 at stone 4". Distinct legal actions have distinct
+    /// texts in each language, so a person can name a move by its text.
+    fn action_text(&self, action: Action, lang: Lang) -> String;
     /// The action as a JSON move, e.g. `{"type": "play", "card": "B5", "stone": 3}`.
     fn action_to_move(&self, action: Action) -> Value;
     /// The action id of a parsed move; malformed moves are [`Error::InvalidMove`].
@@ -358,8 +397,15 @@ pub trait GameState: Clone + Send + Sync + Serialize + DeserializeOwned + 'stati
     }
     /// The cards in `player`'s hand, in notation (for analyses and tests).
     fn hand(&self, player: usize) -> Vec<String>;
-    /// A readable picture of the whole position (all hands shown), for terminals and logs.
-    fn render(&self) -> String;
+    /// A readable picture of the whole position (all hands shown), for terminals and logs,
+    /// in English: [`GameState::render_for`] with no seat.
+    fn render(&self) -> String {
+        self.render_for(None, Lang::En)
+    }
+    /// The board as a terminal shows it, in `lang`: with `seat` `None` the whole position
+    /// (every hand, as watched bot games print it); with a seat exactly what that seat may
+    /// see (its own hand, every other hand as its size), for a person playing in a terminal.
+    fn render_for(&self, seat: Option<usize>, lang: Lang) -> String;
 
     fn legal_actions(&self) -> Vec<Action> {
         let mut out = Vec::new();
@@ -432,23 +478,35 @@ fn wrong_field(schema: &Value, mv: &Value) -> Option<String> {
 }
 
 /// The result line of [`GameState::result_text`] from the returns alone.
-pub fn default_result_text(terminal: bool, utility: Utility, returns: &[f64]) -> Option<String> {
+pub fn default_result_text(terminal: bool, utility: Utility, returns: &[f64], lang: Lang) -> Option<String> {
     if !terminal {
         return None;
     }
     let best = returns.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     let winners: Vec<usize> = (0..returns.len()).filter(|&p| returns[p] == best).collect();
-    Some(match utility {
-        Utility::Cooperative => match -best {
+    let names: Vec<String> = winners.iter().map(usize::to_string).collect();
+    Some(match (utility, lang) {
+        (Utility::Cooperative, Lang::De) => match -best {
+            0.0 => "die Spieler gewinnen: jede Karte ist gespielt".to_string(),
+            left => format!("die Spieler verlieren mit {left} Karten übrig"),
+        },
+        (Utility::Cooperative, Lang::En) => match -best {
             0.0 => "the players win: every card is played".to_string(),
             left => format!("the players lose with {left} cards left"),
         },
-        _ if winners.len() == returns.len() => "a draw".to_string(),
-        Utility::TeamZeroSum => {
-            let names: Vec<String> = winners.iter().map(usize::to_string).collect();
+        _ if winners.len() == returns.len() => lang.pick("unentschieden", "a draw").to_string(),
+        (Utility::TeamZeroSum, Lang::De) => {
+            format!(
+                "Partei {} (Spieler {}) gewinnt",
+                winners[0] % 2,
+                names.join(" und ")
+            )
+        }
+        (Utility::TeamZeroSum, Lang::En) => {
             format!("team {} (players {}) wins", winners[0] % 2, names.join(" and "))
         }
-        Utility::ZeroSum => format!("player {} wins", winners[0]),
+        (Utility::ZeroSum, Lang::De) => format!("Spieler {} gewinnt", winners[0]),
+        (Utility::ZeroSum, Lang::En) => format!("player {} wins", winners[0]),
     })
 }
 
@@ -516,12 +574,24 @@ impl MatchEnd {
     }
 
     /// The seat whose side loses and what it did, for the ends that make someone lose.
-    fn loser(self) -> Option<(usize, &'static str)> {
+    fn loser(self, lang: Lang) -> Option<(usize, &'static str)> {
         match self {
-            MatchEnd::Resigned(s) => Some((s, "resigned")),
-            MatchEnd::Time(s) => Some((s, "ran out of time (C11)")),
-            MatchEnd::Left(s) => Some((s, "left the match (C11)")),
-            MatchEnd::NoMove(s) => Some((s, "did not move in time (C11)")),
+            MatchEnd::Resigned(s) => Some((s, lang.pick("hat aufgegeben", "resigned"))),
+            MatchEnd::Time(s) => Some((
+                s,
+                lang.pick("hat die Zeit überschritten (C11)", "ran out of time (C11)"),
+            )),
+            MatchEnd::Left(s) => Some((
+                s,
+                lang.pick("hat die Partie verlassen (C11)", "left the match (C11)"),
+            )),
+            MatchEnd::NoMove(s) => Some((
+                s,
+                lang.pick(
+                    "hat nicht rechtzeitig gezogen (C11)",
+                    "did not move in time (C11)",
+                ),
+            )),
             MatchEnd::Aborted(_) | MatchEnd::PlayingTime => None,
         }
     }

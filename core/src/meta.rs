@@ -46,8 +46,11 @@ pub struct OptionSpec {
     pub min: Option<i64>,
     pub max: Option<i64>,
     pub description: &'static str,
-    /// The seed's German name of a variant (Caravan's C10: "Damen überall", …).
+    /// The seed's German name of a variant (Caravan's C10: "Damen überall", …), or of
+    /// the option.
     pub name_de: Option<&'static str>,
+    /// The description in German (texts for people are German first).
+    pub description_de: Option<&'static str>,
 }
 
 impl OptionSpec {
@@ -62,6 +65,7 @@ impl OptionSpec {
             max: None,
             description,
             name_de: None,
+            description_de: None,
         }
     }
 
@@ -77,6 +81,7 @@ impl OptionSpec {
             max: Some(max),
             description,
             name_de: None,
+            description_de: None,
         }
     }
 
@@ -84,6 +89,13 @@ impl OptionSpec {
     #[must_use]
     pub fn german(mut self, name_de: &'static str) -> Self {
         self.name_de = Some(name_de);
+        self
+    }
+
+    /// The option's description in German.
+    #[must_use]
+    pub fn german_description(mut self, description_de: &'static str) -> Self {
+        self.description_de = Some(description_de);
         self
     }
 }

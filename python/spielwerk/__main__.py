@@ -3,8 +3,9 @@
 ``tournament`` plays bots against each other (``spielwerk.evaluate``, on all cores or a Ray
 cluster) with a progress bar and prints their standings; ``play --vs BOT`` lets you play
 against a bot in the terminal (without ``--vs`` it prints a seeded game between two random
-bots turn by turn); ``simulate`` plays a batch of random games on all cores and prints the
-summary; ``games`` lists the games; ``serve`` starts the web API (the package
+bots turn by turn; both draw the engine's board, in German unless ``--lang en``);
+``simulate`` plays a batch of random games on all cores and prints the summary; ``games``
+lists the games; ``serve`` starts the web API (the package
 ``spielwerk-api`` in ``api/``).
 """
 
@@ -39,17 +40,75 @@ spielwerk.bots.names(game), e.g. random, heuristic, ismcts.
 BotArg = tuple[str, dict[str, Any]]
 
 
-def outcome_line(state: spielwerk.State) -> str:
+#: The terminal game's own words (the engine words the moves, boards and results), German
+#: first: ``--lang`` picks the language.
+MESSAGES: dict[str, dict[str, str]] = {
+    "de": {
+        "over": "Spielende: {result}; Ergebnis {returns}",
+        "watched": "{game}, Seed {seed}; beide Spieler sind Zufallsbots\n",
+        "turn": "Zug {turn}, Spieler {player}: ",
+        "intro": "{game}, Seed {seed}: du bist Spieler {seat}, jeder andere Platz ist {bot}.",
+        "how": "Tippe die Nummer eines Zugs, seinen Text wie aufgelistet oder einen JSON-Zug; "
+        "'hilfe' listet die Züge noch einmal, 'ende' beendet.",
+        "board": "\n--- dein Spielfeld (Spieler {seat}) ---",
+        "moves": "deine Züge:",
+        "left": "\nDu hast das Spiel verlassen.",
+        "refused": "Nicht erlaubt: {why}",
+        "you": "Du: {move}",
+        "bot": "Spieler {seat} ({bot}): {move}",
+        "unseen": "ein Zug, den du nicht siehst",
+        "no_number": "es gibt keinen Zug {number}: die Züge sind von 1 bis {count} nummeriert",
+        "no_json": "kein JSON-Zug: {error}",
+        "no_move": "{text!r} ist kein Zug: tippe die Nummer eines Zugs, seinen Text wie aufgelistet "
+        "oder einen JSON-Zug ('hilfe' listet sie)",
+    },
+    "en": {
+        "over": "Game over: {result}; returns {returns}",
+        "watched": "{game}, seed {seed}; both players are random bots\n",
+        "turn": "Turn {turn}, player {player}: ",
+        "intro": "{game}, seed {seed}: you are player {seat}, every other seat is {bot}.",
+        "how": "Type a move's number, its text as listed, or a JSON move; 'help' lists the moves again, "
+        "'quit' ends.",
+        "board": "\n--- your board (player {seat}) ---",
+        "moves": "your moves:",
+        "left": "\nYou left the game.",
+        "refused": "Not allowed: {why}",
+        "you": "You: {move}",
+        "bot": "Player {seat} ({bot}): {move}",
+        "unseen": "a move you do not see",
+        "no_number": "there is no move {number}: the moves are numbered 1 to {count}",
+        "no_json": "not a JSON move: {error}",
+        "no_move": "{text!r} is not a move: type a move's number, its text as listed, or a JSON move"
+        " ('help' lists them)",
+    },
+}
+
+QUIT = ("quit", "exit", "q", "ende", "beenden")
+HELP = ("help", "?", "", "hilfe")
+
+
+def say(lang: str, key: str, **values: Any) -> str:
+    return MESSAGES[lang][key].format(**values)
+
+
+def outcome_line(state: spielwerk.State, lang: str = "en") -> str:
     """The result as the engine words it, with the returns (R1)."""
-    return f"Game over: {state.result_text()}; returns {state.returns()}"
+    return say(lang, "over", result=state.result_text(lang), returns=state.returns())
 
 
-def play(game_name: str, seed: int, options: dict[str, Any]) -> None:
+def refusal(refused: spielwerk.IllegalActionError, lang: str) -> str:
+    """The engine's reason for a refused move, in ``lang``."""
+    if lang == "de" and refused.reason_de:
+        return f"{refused.rule}: {refused.reason_de}" if refused.rule else refused.reason_de
+    return str(refused)
+
+
+def play(game_name: str, seed: int, options: dict[str, Any], lang: str = "en") -> None:
     game = spielwerk.load_game(game_name, **options)
     state = game.new_initial_state(seed=seed)
     bot = spielwerk.RandomBot(seed)
-    print(f"{game!r}, seed {seed}; both players are random bots\n")
-    print(state, end="\n\n")
+    print(say(lang, "watched", game=repr(game), seed=seed))
+    print(state.render(lang=lang), end="\n\n")
     turn = 0
     while not state.is_terminal():
         player = state.current_player()
@@ -58,11 +117,11 @@ def play(game_name: str, seed: int, options: dict[str, Any]) -> None:
         # One turn: every action of the player to move.
         while not state.is_terminal() and state.current_player() == player:
             action = bot.step(state)
-            lines.append(state.action_to_string(action))
+            lines.append(state.action_to_string(action, lang))
             state.apply_action(action)
-        print(f"Turn {turn}, player {player}: " + "; ".join(lines))
-        print(state, end="\n\n")
-    print(outcome_line(state))
+        print(say(lang, "turn", turn=turn, player=player) + "; ".join(lines))
+        print(state.render(lang=lang), end="\n\n")
+    print(outcome_line(state, lang))
 
 
 def parse_option(text: str) -> tuple[str, Any]:
@@ -291,29 +350,6 @@ def tournament(args: argparse.Namespace) -> int:
     return 130 if interrupted else 0
 
 
-def format_value(value: Any) -> str:
-    if isinstance(value, list) and all(not isinstance(v, dict | list) for v in value):
-        return "[" + " ".join("-" if v is None else str(v) for v in value) + "]"
-    if isinstance(value, dict | list):
-        return json.dumps(value, separators=(",", ":"))
-    return "-" if value is None else str(value)
-
-
-def format_view(view: dict[str, Any]) -> str:
-    """A seat's view (only what it may see), one field a line; lists of objects (stones,
-    piles, caravans, marbles) one item a line, numbered from 1 as the moves name them."""
-    lines = []
-    for key, value in view.items():
-        if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
-            lines.append(f"{key}:")
-            for i, item in enumerate(value):
-                fields = " ".join(f"{k}={format_value(v)}" for k, v in item.items())
-                lines.append(f"  {i + 1:>2}: {fields}")
-        else:
-            lines.append(f"{key}: {format_value(value)}")
-    return "\n".join(lines)
-
-
 def in_columns(entries: list[str], width: int = 100) -> str:
     """The entries in as many columns as fit in ``width``, numbered down each column."""
     cell = max(map(len, entries), default=0) + 2
@@ -330,41 +366,42 @@ def normalized(text: str) -> str:
     return " ".join(text.lower().split())
 
 
-def read_move(state: spielwerk.State, seat: int, text: str) -> int | str:
-    """The action typed for ``seat``: the number of a listed move, a move's text as listed,
-    or a JSON move. Anything else is answered with why (the engine's reason where the text
-    names a move that is not legal now)."""
+def read_move(state: spielwerk.State, seat: int, text: str, lang: str = "en") -> int | str:
+    """The action typed for ``seat``: the number of a listed move, a move's text as listed
+    (in either language), or a JSON move. Anything else is answered with why, in ``lang``
+    (the engine's reason where the text names a move that is not legal now)."""
     legal = state.legal_actions(seat)
     text = text.strip()
     if text.isdigit():
         number = int(text)
         if 1 <= number <= len(legal):
             return legal[number - 1]
-        return f"there is no move {number}: the moves are numbered 1 to {len(legal)}"
+        return say(lang, "no_number", number=number, count=len(legal))
     wanted = normalized(text)
+
+    def named(action: int) -> bool:
+        return any(normalized(state.action_to_string(action, lg)) == wanted for lg in MESSAGES)
+
     for action in legal:
-        if normalized(state.action_to_string(action)) == wanted:
+        if named(action):
             return action
     if text.startswith("{"):
         try:
             move = json.loads(text)
         except json.JSONDecodeError as e:
-            return f"not a JSON move: {e}"
+            return say(lang, "no_json", error=e)
         try:
             refused = state.check_move(move, seat)
         except ValueError as e:
             return str(e)
-        return str(refused) if refused is not None else state.action_from_json(move)
+        return refusal(refused, lang) if refused is not None else state.action_from_json(move)
     # A move in the game's notation that is not legal now: the engine says why.
     for action in range(state.game.num_distinct_actions()):
-        if normalized(state.action_to_string(action)) == wanted:
+        if named(action):
             refused = state.check_move(state.action_to_json(action), seat)
             if refused is not None:
-                return str(refused)
-    return (
-        f"{text!r} is not a move: type a move's number, its text as listed, or a JSON move"
-        " ('help' lists them)"
-    )
+                return refusal(refused, lang)
+    return say(lang, "no_move", text=text)
 
 
 def play_against(args: argparse.Namespace, stdin: TextIO) -> int:
@@ -378,10 +415,9 @@ def play_against(args: argparse.Namespace, stdin: TextIO) -> int:
     if not 0 <= seat < game.num_players():
         raise ValueError(f"--seat must be 0 to {game.num_players() - 1}")
     state = game.new_initial_state(seed=args.seed)
-    print(f"{game!r}, seed {args.seed}: you are player {seat}, every other seat is {bot_label(*given[0])}.")
-    print(
-        "Type a move's number, its text as listed, or a JSON move; 'help' lists the moves again, 'quit' ends."
-    )
+    lang = args.lang
+    print(say(lang, "intro", game=repr(game), seed=args.seed, seat=seat, bot=bot_label(*given[0])))
+    print(say(lang, "how"))
     show = True
     while not state.is_terminal():
         seats = state.seats_to_move()
@@ -389,37 +425,40 @@ def play_against(args: argparse.Namespace, stdin: TextIO) -> int:
             # You move first where several seats may (Dog's exchange): nothing of theirs yet.
             legal = state.legal_actions(seat)
             if show:
-                print(f"\n--- your view (player {seat}) ---")
-                print(format_view(state.view(seat)))
-                print("your moves:")
-                print(in_columns([f"{n:>3}. {state.action_to_string(a)}" for n, a in enumerate(legal, 1)]))
+                # The board the watched games print, as this seat sees it (the engine's).
+                print(say(lang, "board", seat=seat))
+                print(state.render(seat, lang))
+                print(say(lang, "moves"))
+                print(
+                    in_columns([f"{n:>3}. {state.action_to_string(a, lang)}" for n, a in enumerate(legal, 1)])
+                )
                 show = False
             print("> ", end="", flush=True)
             line = stdin.readline()
-            if not line or line.strip().lower() in ("quit", "exit", "q"):
-                print("\nYou left the game.")
+            if not line or line.strip().lower() in QUIT:
+                print(say(lang, "left"))
                 return 0
-            if line.strip().lower() in ("help", "?", ""):
+            if line.strip().lower() in HELP:
                 show = True
                 continue
-            chosen = read_move(state, seat, line)
+            chosen = read_move(state, seat, line, lang)
             if isinstance(chosen, str):
-                print(f"Not allowed: {chosen}")
+                print(say(lang, "refused", why=chosen))
                 continue
-            print(f"You: {state.action_to_string(chosen)}")
+            print(say(lang, "you", move=state.action_to_string(chosen, lang)))
             state.apply_action(chosen, seat)
             show = True
             continue
         other = seats[0]
         action = bot.step(state, other)
-        text = state.action_to_string(action)
+        text = state.action_to_string(action, lang)
         state.apply_action(action, other)
         # What you see of the bot's move: hidden moves (a card given to a partner) stay hidden.
         seen = state.history_for(seat)[-1] is not None
-        print(f"Player {other} ({bot.name}): {text if seen else 'a move you do not see'}")
+        print(say(lang, "bot", seat=other, bot=bot.name, move=text if seen else say(lang, "unseen")))
     print()
-    print(format_view(state.view(seat)))
-    print(outcome_line(state))
+    print(state.render(seat, lang))
+    print(outcome_line(state, lang))
     return 0
 
 
@@ -432,9 +471,11 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None) -> int:
         "play",
         help="play against a bot in the terminal (--vs BOT), or watch a seeded game of random bots",
         description="With --vs BOT you play at --seat against BOT at every other seat: you see "
-        "your view only, and type a move's number, its text as listed (e.g. 'play Y8 at stone 3') "
-        "or a JSON move; illegal moves are answered with the engine's reason. Without --vs it "
-        "prints a seeded game between two random bots, turn by turn.\n\n" + BOTS_HELP,
+        "the board as your seat sees it (the same board the watched games print, other hands as "
+        "their sizes), and type a move's number, its text as listed (e.g. 'Y8 an Stein 3 legen' or "
+        "'play Y8 at stone 3') or a JSON move; illegal moves are answered with the engine's reason. "
+        "Texts are German unless --lang en. Without --vs it prints a seeded game between two "
+        "random bots, turn by turn.\n\n" + BOTS_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("game", choices=spielwerk.list_games())
@@ -442,6 +483,12 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None) -> int:
         "--vs", metavar="BOT", help="the bot to play against, e.g. ismcts or 'ismcts:iterations=200'"
     )
     p.add_argument("--seat", type=int, default=0, help="your seat with --vs (default 0: you begin)")
+    p.add_argument(
+        "--lang",
+        choices=("de", "en"),
+        default="de",
+        help="the language of moves, board and result (default de: German; en: English)",
+    )
     p.add_argument("--seed", type=int, default=0, help="deal and bots (default 0)")
     p.add_argument("--options", type=parse_options_json, default=None, help="the game's options as JSON")
     p.add_argument("--option", type=parse_option, action="append", default=[], help="NAME=VALUE")
@@ -497,7 +544,7 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None) -> int:
         if args.command == "play" and args.vs is not None:
             return play_against(args, stdin or sys.stdin)
         if args.command == "play":
-            play(args.game, args.seed, game_options(args))
+            play(args.game, args.seed, game_options(args), args.lang)
         elif args.command == "tournament":
             return tournament(args)
         elif args.command == "simulate":

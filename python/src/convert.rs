@@ -14,7 +14,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use serde_json::{Map, Value};
-use spielwerk_core::{Action, Error};
+use spielwerk_core::{Action, Error, Lang};
 
 use crate::errors::{invalid_argument, raise};
 
@@ -125,6 +125,24 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Text {
         text(&s, Error::InvalidArgument).map(|t| Text(t.to_owned()))
     }
 }
+
+/// A `lang` argument: `"de"` or `"en"` (a region such as `"de-CH"` allowed); any other
+/// text is a `SpielwerkError`, a non-string a `TypeError`.
+#[derive(Clone, Copy)]
+pub struct LangArg(pub Lang);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for LangArg {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<LangArg> {
+        let Text(t) = obj.extract()?;
+        t.parse().map(LangArg).map_err(|e| raise(obj.py(), e))
+    }
+}
+
+/// English, the language of the Python API's texts when `lang` is `None` or not given (as
+/// before texts had a language).
+pub const DEFAULT_LANG: LangArg = LangArg(Lang::En);
 
 /// The text of `s`; one with a lone surrogate is refused with the error `family` makes
 /// of the message.

@@ -8,7 +8,7 @@ use pyo3::types::{PyBytes, PyDict, PyList};
 use spielwerk_core::stored::{self, Deal};
 use spielwerk_core::{Action, DynState, GameState};
 
-use crate::convert::{Int, Seed, Text, lock, to_json, to_py, with_actions};
+use crate::convert::{DEFAULT_LANG, Int, LangArg, Seed, Text, lock, to_json, to_py, with_actions};
 use crate::errors::{err, invalid_argument, raise_illegal, rejection};
 use crate::games::{Game, Reduce};
 
@@ -173,9 +173,15 @@ impl State {
         Ok(PyArray1::from_vec(py, mask))
     }
 
-    /// Every legal move in one call: `[{"action": int, "move": dict, "text": str}]`.
-    #[pyo3(signature = (seat = None))]
-    fn legal_moves<'py>(&self, py: Python<'py>, seat: Option<Int>) -> PyResult<Bound<'py, PyList>> {
+    /// Every legal move in one call: `[{"action": int, "move": dict, "text": str}]`, the
+    /// texts in `lang` ("de" or "en", default "en").
+    #[pyo3(signature = (seat = None, lang = None))]
+    fn legal_moves<'py>(
+        &self,
+        py: Python<'py>,
+        seat: Option<Int>,
+        lang: Option<LangArg>,
+    ) -> PyResult<Bound<'py, PyList>> {
         let seat = self.seat(py, seat)?;
         let held = self.lock(py);
         let state = held.state.as_ref();
@@ -188,7 +194,10 @@ impl State {
             let d = PyDict::new(py);
             d.set_item("action", a)?;
             d.set_item("move", to_py(py, &state.action_to_move(a))?)?;
-            d.set_item("text", state.action_to_string(a))?;
+            d.set_item(
+                "text",
+                spielwerk_core::with_state!(state, s => s.action_text(a, lang.unwrap_or(DEFAULT_LANG).0)),
+            )?;
             list.append(d)?;
         }
         Ok(list)
@@ -286,9 +295,15 @@ impl State {
         }
     }
 
-    fn action_to_string(&self, py: Python<'_>, action: Int) -> PyResult<String> {
+    /// The action's text for people in `lang` ("de" or "en"; default "en", as before
+    /// texts had a language).
+    #[pyo3(signature = (action, lang = None))]
+    fn action_to_string(&self, py: Python<'_>, action: Int, lang: Option<LangArg>) -> PyResult<String> {
         let action = self.action(py, action)?;
-        Ok(self.lock(py).state.action_to_string(action))
+        let held = self.lock(py);
+        Ok(
+            spielwerk_core::with_state!(held.state.as_ref(), s => s.action_text(action, lang.unwrap_or(DEFAULT_LANG).0)),
+        )
     }
 
     fn action_to_json<'py>(&self, py: Python<'py>, action: Int) -> PyResult<Bound<'py, PyAny>> {
@@ -317,9 +332,24 @@ impl State {
         self.lock(py).state.rewards()
     }
 
-    /// The result in one line for people, or `None` while the game runs.
-    fn result_text(&self, py: Python<'_>) -> Option<String> {
-        self.lock(py).state.result_text()
+    /// The result in one line for people in `lang` ("de" or "en", default "en"), or
+    /// `None` while the game runs.
+    #[pyo3(signature = (lang = None))]
+    fn result_text(&self, py: Python<'_>, lang: Option<LangArg>) -> Option<String> {
+        let held = self.lock(py);
+        spielwerk_core::with_state!(held.state.as_ref(), s => s.result_text_in(lang.unwrap_or(DEFAULT_LANG).0))
+    }
+
+    /// The board as a terminal shows it, in `lang` ("de" or "en", default "en"): with no
+    /// seat the whole position (every hand; what `str(state)` gives in English), with a
+    /// seat only what that seat may see (its own hand, the other hands' sizes).
+    #[pyo3(signature = (seat = None, lang = None))]
+    fn render(&self, py: Python<'_>, seat: Option<Int>, lang: Option<LangArg>) -> PyResult<String> {
+        let seat = self.seat(py, seat)?;
+        let held = self.lock(py);
+        Ok(
+            spielwerk_core::with_state!(held.state.as_ref(), s => s.render_for(seat, lang.unwrap_or(DEFAULT_LANG).0)),
+        )
     }
 
     fn history(&self, py: Python<'_>) -> Vec<Action> {
@@ -370,18 +400,20 @@ impl State {
     /// `kind` is one of aborted, left, no_move, playing_time, resigned, time, `seat` the
     /// seat it concerns (none for playing_time). A dict with `returns` (R1), `points`
     /// (D13's, or None) and `text`; the state does not change.
-    #[pyo3(signature = (kind, seat=None))]
+    /// The text is in `lang` ("de" or "en", default "en").
+    #[pyo3(signature = (kind, seat=None, lang = None))]
     fn match_ending<'py>(
         &self,
         py: Python<'py>,
         kind: Text,
         seat: Option<Int>,
+        lang: Option<LangArg>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let seat = self.seat(py, seat)?;
         let end = spielwerk_core::game::MatchEnd::parse(&kind.0, seat).map_err(err(py))?;
         let held = self.lock(py);
         // A capability of the rules trait, reached through the registered game's own type.
-        let ending = spielwerk_core::with_state!(held.state.as_ref(), s => s.match_ending(end));
+        let ending = spielwerk_core::with_state!(held.state.as_ref(), s => s.match_ending_in(end, lang.unwrap_or(DEFAULT_LANG).0));
         drop(held);
         let out = PyDict::new(py);
         out.set_item("returns", ending.returns)?;

@@ -92,6 +92,22 @@ const VARIANT_DESCRIPTIONS: [&str; 12] = [
     "a joker never removes cards from the caravan it is played on",
 ];
 
+/// [`VARIANT_DESCRIPTIONS`] in German, in the same order.
+const VARIANT_DESCRIPTIONS_DE: [&str; 12] = [
+    "eine Dame darf auf jede Zahlenkarte; sie kehrt die Route um und setzt ihre Farbe nur, solange ihre Karte die letzte ist",
+    "ein König zählt den Wert seiner Karte noch einmal dazu, statt ihn zu verdoppeln: eine 5 mit zwei Königen zählt 15",
+    "die Farbe einer Route ist die ihrer ersten Zahlenkarte, nicht ihrer letzten; Damen ändern sie weiterhin",
+    "eine Zahlenkarte darf beliebig viele Bildkarten tragen, nicht nur drei",
+    "wer zuerst zwei Paare auf einmal verkauft, gewinnt sofort, ohne auf das dritte Paar zu warten",
+    "ein leeres Deck wird aus dem gemischten Ablagestapel des Spielers neu gefüllt, höchstens zweimal je Spieler",
+    "jedes Deck besteht aus 30 zufälligen Karten eines vollen Decks",
+    "jedes Deck besteht aus zwei vollen, zusammen gemischten Decks (108 Karten, Joker JK1-JK4)",
+    "ein Joker auf einem Ass verschont jede Karte, die eine Dame trägt",
+    "hinterlässt ein Bube oder Joker zwei gleiche Werte am Ende einer Route, behält sie ihre Richtung",
+    "eine Starthand mit weniger als drei Zahlenkarten wird gezeigt, zurückgemischt und neu ausgeteilt",
+    "ein Joker entfernt nie Karten aus der Route, auf die er gespielt wird",
+];
+
 impl CaravanGame {
     /// The number of cards each player has: 30 with *Kurzes Deck*, else the full deck.
     pub(super) fn deck_size(&self) -> usize {
@@ -223,8 +239,12 @@ impl Game for CaravanGame {
     fn option_specs(&self) -> Vec<OptionSpec> {
         VARIANTS
             .iter()
-            .zip(VARIANT_DESCRIPTIONS)
-            .map(|(&(name, name_de), description)| OptionSpec::flag(name, false, description).german(name_de))
+            .zip(VARIANT_DESCRIPTIONS.iter().zip(VARIANT_DESCRIPTIONS_DE))
+            .map(|(&(name, name_de), (description, description_de))| {
+                OptionSpec::flag(name, false, description)
+                    .german(name_de)
+                    .german_description(description_de)
+            })
             .collect()
     }
 

@@ -11,7 +11,7 @@ use super::rules::{CaravanGame, NUM_CARAVANS, RESHUFFLE_STREAM, SELL_MAX, SELL_M
 use super::table::{Caravan, Direction, Owned, Slot};
 use super::view::View;
 use crate::error::{IllegalAction, Result};
-use crate::game::{Action, GameState, winner_returns};
+use crate::game::{Action, GameState, Lang, winner_returns};
 use crate::rng;
 
 /// Why a game ended (C9).
@@ -374,8 +374,8 @@ impl GameState for State {
         winner_returns(2, self.outcome.and_then(|o| o.winner).map(usize::from), |p| p)
     }
 
-    fn result_text(&self) -> Option<String> {
-        self.result_line()
+    fn result_text_in(&self, lang: Lang) -> Option<String> {
+        self.result_line(lang)
     }
 
     fn history(&self) -> &crate::history::History {
@@ -392,8 +392,8 @@ impl GameState for State {
         self.write_view_json(seat)
     }
 
-    fn action_to_string(&self, action: Action) -> String {
-        self.action_text(action)
+    fn action_text(&self, action: Action, lang: Lang) -> String {
+        self.action_line(action, lang)
     }
 
     fn action_to_move(&self, action: Action) -> Value {
@@ -410,7 +410,7 @@ impl GameState for State {
             .collect()
     }
 
-    fn render(&self) -> String {
-        self.render_text()
+    fn render_for(&self, seat: Option<usize>, lang: Lang) -> String {
+        self.render_text(seat, lang)
     }
 }

@@ -1,5 +1,7 @@
-//! Texts for people: actions, the board and the result. They number caravans 1–6 and a
-//! caravan's number cards from 1, as the board shows them; ids and JSON stay 0-based.
+//! Texts for people, in German and English ([`Lang`]): actions, the board and the result.
+//! They number caravans 1–6 and a caravan's number cards from 1, as the board shows them;
+//! ids and JSON stay 0-based. German words are the seed's: Route, Zahlenkarte,
+//! Ablagestapel, Verkaufen, Auflösen; suits Kreuz, Karo, Herz, Pik.
 
 use std::fmt::Write as _;
 
@@ -9,32 +11,55 @@ use super::codec::Decoded;
 use super::rules::NUM_CARAVANS;
 use super::state::{EndReason, State};
 use super::table::{Direction, owner_of};
-use crate::game::{Action, GameState};
+use crate::game::{Action, GameState, Lang};
+
+/// The German names of the suits, in the order of [`SUIT_NAMES`].
+const SUIT_NAMES_DE: [&str; 4] = ["Kreuz", "Karo", "Herz", "Pik"];
 
 impl State {
-    pub(super) fn action_text(&self, action: Action) -> String {
-        match self.rules.decode(action) {
-            Some(Decoded::Play { card, caravan, .. }) if card.is_number() => {
+    pub(super) fn action_line(&self, action: Action, lang: Lang) -> String {
+        match (self.rules.decode(action), lang) {
+            (Some(Decoded::Play { card, caravan, .. }), Lang::De) if card.is_number() => {
+                format!("{card} an Route {} legen", shown(caravan))
+            }
+            (Some(Decoded::Play { card, caravan, .. }), Lang::En) if card.is_number() => {
                 format!("play {card} on caravan {}", shown(caravan))
             }
-            Some(Decoded::Play {
-                card,
-                caravan,
-                position,
-            }) => {
-                format!(
-                    "play {card} on caravan {}, number card {}",
-                    shown(caravan),
-                    position + 1
-                )
-            }
-            Some(Decoded::Discard(card)) => format!("discard {card}"),
-            Some(Decoded::Disband(caravan)) => format!("disband caravan {}", shown(caravan)),
-            None => format!("invalid action {action}"),
+            (
+                Some(Decoded::Play {
+                    card,
+                    caravan,
+                    position,
+                }),
+                Lang::De,
+            ) => format!(
+                "{card} an Route {}, Zahlenkarte {} legen",
+                shown(caravan),
+                position + 1
+            ),
+            (
+                Some(Decoded::Play {
+                    card,
+                    caravan,
+                    position,
+                }),
+                Lang::En,
+            ) => format!(
+                "play {card} on caravan {}, number card {}",
+                shown(caravan),
+                position + 1
+            ),
+            (Some(Decoded::Discard(card)), Lang::De) => format!("{card} abwerfen"),
+            (Some(Decoded::Discard(card)), Lang::En) => format!("discard {card}"),
+            (Some(Decoded::Disband(caravan)), Lang::De) => format!("Route {} auflösen", shown(caravan)),
+            (Some(Decoded::Disband(caravan)), Lang::En) => format!("disband caravan {}", shown(caravan)),
+            (None, Lang::De) => format!("ungültige Aktion {action}"),
+            (None, Lang::En) => format!("invalid action {action}"),
         }
     }
 
-    pub(super) fn render_text(&self) -> String {
+    /// The board; with a seat, every other hand shows only its size.
+    pub(super) fn render_text(&self, seat: Option<usize>, lang: Lang) -> String {
         let mut out = String::new();
         for i in 0..NUM_CARAVANS {
             let c = &self.caravans[i];
@@ -50,51 +75,94 @@ impl State {
                 })
                 .collect();
             let dir = match c.direction(&self.rules) {
-                Some(Direction::Ascending) => "up",
-                Some(Direction::Descending) => "down",
+                Some(Direction::Ascending) => lang.pick("steigt", "up"),
+                Some(Direction::Descending) => lang.pick("fällt", "down"),
                 None => "-",
             };
-            let suit = c.suit(&self.rules).map_or("-", |s| SUIT_NAMES[s as usize]);
+            let suit = c
+                .suit(&self.rules)
+                .map_or("-", |s| lang.pick(SUIT_NAMES_DE, SUIT_NAMES)[s as usize]);
             let _ = writeln!(
                 out,
-                "caravan {} (player {}): {:>2} {dir:<4} {suit:<8} {}",
+                "{} {} ({} {}): {:>2} {dir:<6} {suit:<8} {}",
+                lang.pick("Route", "caravan"),
                 shown(i),
+                lang.pick("Spieler", "player"),
                 owner_of(i),
                 c.value(&self.rules),
                 cards.join(" ")
             );
         }
         for p in 0..2 {
-            let _ = writeln!(
-                out,
-                "player {p}: hand {} | deck {} | discard {}{}",
-                self.hand(p).join(" "),
-                self.decks[p].len(),
-                self.discards[p].len(),
-                if self.in_opening(p) { " | opening" } else { "" }
-            );
+            let hand = if seat.is_none_or(|s| s == p) {
+                self.hand(p).join(" ")
+            } else {
+                lang.pick(
+                    format!("{} Karten", self.hands[p].len()),
+                    format!("{} cards", self.hands[p].len()),
+                )
+            };
+            let opening = if self.in_opening(p) {
+                lang.pick(" | Eröffnung", " | opening")
+            } else {
+                ""
+            };
+            let _ = match lang {
+                Lang::De => writeln!(
+                    out,
+                    "Spieler {p}: Hand {hand} | Deck {} | Ablagestapel {}{opening}",
+                    self.decks[p].len(),
+                    self.discards[p].len(),
+                ),
+                Lang::En => writeln!(
+                    out,
+                    "player {p}: hand {hand} | deck {} | discard {}{opening}",
+                    self.decks[p].len(),
+                    self.discards[p].len(),
+                ),
+            };
         }
         let sales: Vec<String> = (0..3)
-            .map(|i| self.sells(i).map_or("-".to_string(), |p| format!("player {p}")))
+            .map(|i| {
+                self.sells(i).map_or("-".to_string(), |p| {
+                    format!("{} {p}", lang.pick("Spieler", "player"))
+                })
+            })
             .collect();
-        let _ = write!(out, "pairs sold by: {}", sales.join(", "));
+        let _ = write!(
+            out,
+            "{}: {}",
+            lang.pick("Paare verkauft von", "pairs sold by"),
+            sales.join(", ")
+        );
         out
     }
 
     /// Why the game ended, for people (C9).
-    pub(super) fn result_line(&self) -> Option<String> {
+    pub(super) fn result_line(&self, lang: Lang) -> Option<String> {
         let outcome = self.outcome?;
-        Some(match (outcome.winner, outcome.reason) {
-            (Some(w), EndReason::Sold) => format!("player {w} wins: sold {} of the three pairs", {
-                (0..3).filter(|&i| self.sells(i) == Some(w)).count()
-            }),
-            (Some(w), EndReason::QuickSale) => {
+        let sold = |w: u8| (0..3).filter(|&i| self.sells(i) == Some(w)).count();
+        Some(match (outcome.winner, outcome.reason, lang) {
+            (Some(w), EndReason::Sold, Lang::De) => {
+                format!("Spieler {w} gewinnt: {} der drei Paare verkauft", sold(w))
+            }
+            (Some(w), EndReason::Sold, Lang::En) => {
+                format!("player {w} wins: sold {} of the three pairs", sold(w))
+            }
+            (Some(w), EndReason::QuickSale, Lang::De) => {
+                format!("Spieler {w} gewinnt: zwei Paare auf einmal verkauft (Schnellverkauf)")
+            }
+            (Some(w), EndReason::QuickSale, Lang::En) => {
                 format!("player {w} wins: sold two pairs at once (quick sale)")
             }
-            (Some(w), EndReason::OutOfCards) => {
+            (Some(w), EndReason::OutOfCards, Lang::De) => {
+                format!("Spieler {w} gewinnt: Spieler {} hat keine Karten mehr", 1 - w)
+            }
+            (Some(w), EndReason::OutOfCards, Lang::En) => {
                 format!("player {w} wins: player {} ran out of cards", 1 - w)
             }
-            (None, _) => "a draw: both players ran out of cards".to_string(),
+            (None, _, Lang::De) => "unentschieden: beiden Spielern sind die Karten ausgegangen".to_string(),
+            (None, _, Lang::En) => "a draw: both players ran out of cards".to_string(),
         })
     }
 }

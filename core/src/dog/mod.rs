@@ -50,6 +50,7 @@ mod json;
 mod legal;
 mod rules;
 pub mod tensor;
+mod text;
 mod view;
 
 pub use board::{COLORS, Marble, Place};

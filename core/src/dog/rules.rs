@@ -10,7 +10,7 @@ use super::cards::{Card, Hand, NUM_KINDS};
 use super::codec::*;
 use super::view::View;
 use crate::error::{Error, IllegalAction, Result};
-use crate::game::{Action, Game, GameState, reject_unknown_options, winner_returns};
+use crate::game::{Action, Game, GameState, Lang, reject_unknown_options, winner_returns};
 use crate::meta::{OptionSpec, Utility};
 use crate::rng;
 
@@ -228,6 +228,10 @@ impl Game for Dog {
             0,
             i64::from(u32::MAX),
             "Stops the game like a match clock after this many turns (cards played or hands sat out): each team scores a point per marble home and nobody wins (D13); 0: no limit",
+        )
+        .german("Höchstzahl der Züge")
+        .german_description(
+            "Beendet das Spiel wie eine Spieluhr nach so vielen Zügen (gespielte Karten oder ausgesetzte Hände): jede Partei erhält einen Punkt je Murmel im Zielraum, niemand gewinnt (D13); 0: keine Grenze",
         )]
     }
 
@@ -501,26 +505,6 @@ impl State {
         self.next_player();
     }
 
-    /// The result in one line for people (D13), `None` while the game runs.
-    pub(super) fn result_line(&self) -> Option<String> {
-        let o = self.d.outcome?;
-        let [a, b] = o.points;
-        Some(match (o.reason, o.winner) {
-            (EndReason::AllHome, Some(t)) => {
-                let t = t as usize % 2;
-                format!(
-                    "team {t} ({} and {}) wins: all eight marbles home; points {a}:{b} (D13)",
-                    COLORS[t],
-                    COLORS[t + 2]
-                )
-            }
-            _ => format!(
-                "no winner: stopped after {} turns; a point per marble home: {a}:{b} (D13)",
-                self.d.turns
-            ),
-        })
-    }
-
     /// D4: the next seat holding cards; a new round once all hands are empty.
     pub(super) fn next_player(&mut self) {
         let me = self.d.current as usize;
@@ -625,8 +609,8 @@ impl GameState for State {
         Ok(())
     }
 
-    fn result_text(&self) -> Option<String> {
-        self.result_line()
+    fn result_text_in(&self, lang: Lang) -> Option<String> {
+        self.result_line(lang)
     }
 
     fn returns(&self) -> Vec<f64> {
@@ -653,8 +637,8 @@ impl GameState for State {
         self.write_view_json(seat)
     }
 
-    fn action_to_string(&self, action: Action) -> String {
-        self.describe(action)
+    fn action_text(&self, action: Action, lang: Lang) -> String {
+        self.describe(action, lang)
     }
 
     fn action_to_move(&self, action: Action) -> Value {
@@ -668,7 +652,7 @@ impl GameState for State {
         self.hand_text(player)
     }
 
-    fn render(&self) -> String {
-        self.picture()
+    fn render_for(&self, seat: Option<usize>, lang: Lang) -> String {
+        self.picture(seat, lang)
     }
 }

@@ -1,8 +1,6 @@
 //! What one seat may see (the typed [`View`], an information state), the history as a
 //! seat saw it, a full state dealt from a view (`state_from_view`), and the picture.
 
-use std::fmt::Write as _;
-
 use rand::RngExt as _;
 use rand::seq::SliceRandom;
 use schemars::JsonSchema;
@@ -621,65 +619,6 @@ impl State {
             ));
         }
         Ok(state)
-    }
-
-    pub(super) fn picture(&self) -> String {
-        let mut out = String::new();
-        let mut ring = vec!["."; RING];
-        let letters = ["r", "b", "g", "y"];
-        for (m, mk) in self.board.marbles.iter().enumerate() {
-            if let Place::Ring(f) = mk.place {
-                ring[f as usize] = if mk.protected {
-                    ["R", "B", "G", "Y"][color_of(m)]
-                } else {
-                    letters[color_of(m)]
-                };
-            }
-        }
-        for q in 0..4 {
-            let _ = writeln!(
-                out,
-                "fields {:>2}-{:>2}: {}",
-                16 * q,
-                16 * q + 15,
-                ring[16 * q..16 * q + 16].join(" ")
-            );
-        }
-        for p in 0..4 {
-            let kennel = (0..4)
-                .filter(|k| self.board.marbles[4 * p + k].place == Place::Kennel)
-                .count();
-            let goal: String = (0..GOAL_LEN)
-                .map(|s| {
-                    if self.board.at(goal_cell(p, s)).is_some() {
-                        letters[p]
-                    } else {
-                        "."
-                    }
-                })
-                .collect();
-            let _ = writeln!(
-                out,
-                "{:<6} kennel {kennel} goal [{goal}] hand {}{}",
-                COLORS[p],
-                self.hand_text(p).join(" "),
-                if self.d.sat_out[p] { " (sat out)" } else { "" }
-            );
-        }
-        let _ = write!(
-            out,
-            "round {} ({} cards), pile {}",
-            self.d.round + 1,
-            HAND_SIZES[(self.d.round % 5) as usize],
-            self.d.pile.len()
-        );
-        if let Some(seven) = self.d.seven {
-            let _ = write!(out, ", seven: {} steps left", seven.remaining);
-        }
-        if let Some(text) = self.result_line() {
-            let _ = write!(out, "\n{text}");
-        }
-        out
     }
 
     pub(super) fn hand_text(&self, player: usize) -> Vec<String> {

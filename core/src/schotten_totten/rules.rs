@@ -75,13 +75,11 @@ impl Game for SchottenTotten {
     }
 
     fn option_specs(&self) -> Vec<OptionSpec> {
-        vec![OptionSpec::int(
-            "first_player",
-            0,
-            0,
-            1,
-            "the player who moves first (S2)",
-        )]
+        vec![
+            OptionSpec::int("first_player", 0, 0, 1, "the player who moves first (S2)")
+                .german("Startspieler")
+                .german_description("der Spieler, der zuerst zieht (S2)"),
+        ]
     }
 
     /// The seat's own hand and everything on the table are kept; the other hand and

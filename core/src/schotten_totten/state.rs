@@ -11,7 +11,7 @@ use super::formation::{ClaimCheck, check_claim};
 use super::rules::{NUM_STONES, SchottenTotten};
 use super::view::View;
 use crate::error::{IllegalAction, Result};
-use crate::game::{Action, GameState, winner_returns};
+use crate::game::{Action, GameState, Lang, winner_returns};
 
 /// One player's cards at one stone, in the order they were played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -440,8 +440,8 @@ impl GameState for State {
     }
 
     /// Why the game ended, e.g. "player 1 wins: three adjacent stones (4-5-6)" (`text.rs`).
-    fn result_text(&self) -> Option<String> {
-        self.result_line()
+    fn result_text_in(&self, lang: Lang) -> Option<String> {
+        self.result_line(lang)
     }
 
     fn history(&self) -> &crate::history::History {
@@ -470,9 +470,9 @@ impl GameState for State {
         serde_json::to_value(super::view::view_with_facts(self, None)).expect("a view always serializes")
     }
 
-    /// See `text.rs`.
-    fn action_to_string(&self, action: Action) -> String {
-        self.action_text(action)
+    /// The action for people (`text.rs`).
+    fn action_text(&self, action: Action, lang: Lang) -> String {
+        self.action_line(action, lang)
     }
 
     /// The [`Move`] of the action as JSON; an id outside the action space gives
@@ -494,7 +494,7 @@ impl GameState for State {
         hand.iter().map(|c| c.to_string()).collect()
     }
 
-    fn render(&self) -> String {
-        self.render_text()
+    fn render_for(&self, seat: Option<usize>, lang: Lang) -> String {
+        self.render_text(seat, lang)
     }
 }

@@ -168,6 +168,10 @@ impl Game for TheGame {
                 5,
                 "Number of players, 1-5 (T2): each holds 8 cards solo, 7 with two players, \
                  6 with three to five.",
+            )
+            .german("Spieler")
+            .german_description(
+                "Zahl der Spieler, 1-5 (T2): solo hält jeder 8 Karten, zu zweit 7, zu dritt bis fünft 6.",
             ),
             OptionSpec::flag(
                 "pro",
@@ -175,7 +179,11 @@ impl Game for TheGame {
                 "Pro variant (T3): while the draw pile has cards, every turn must play at \
                  least three cards instead of two.",
             )
-            .german("Profivariante"),
+            .german("Profivariante")
+            .german_description(
+                "Profivariante (T3): solange der Nachziehstapel Karten hat, muss jeder Zug mindestens \
+                 drei statt zwei Karten legen.",
+            ),
         ]
     }
 

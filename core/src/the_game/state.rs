@@ -9,7 +9,7 @@ use super::codec::Decoded;
 use super::rules::{NUM_PILES, TheGame, fits, takes};
 use super::view::{Move, View};
 use crate::error::{IllegalAction, Result};
-use crate::game::{Action, GameState};
+use crate::game::{Action, GameState, Lang};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -188,8 +188,8 @@ impl GameState for State {
     }
 
     /// T6: whether the players won, else how many cards are left and where (`text.rs`).
-    fn result_text(&self) -> Option<String> {
-        self.result_line()
+    fn result_text_in(&self, lang: Lang) -> Option<String> {
+        self.result_line(lang)
     }
 
     fn history(&self) -> &crate::history::History {
@@ -209,9 +209,9 @@ impl GameState for State {
         out
     }
 
-    /// See `text.rs`.
-    fn action_to_string(&self, action: Action) -> String {
-        self.action_text(action)
+    /// The action for people (`text.rs`).
+    fn action_text(&self, action: Action, lang: Lang) -> String {
+        self.action_line(action, lang)
     }
 
     /// The move of `action` as JSON, serialized from [`Move`] so that it always reads
@@ -232,7 +232,7 @@ impl GameState for State {
         self.hands[player].iter().map(|c| c.to_string()).collect()
     }
 
-    fn render(&self) -> String {
-        self.render_text()
+    fn render_for(&self, seat: Option<usize>, lang: Lang) -> String {
+        self.render_text(seat, lang)
     }
 }

@@ -1,12 +1,13 @@
-//! Texts for people: the piles, actions, the board and the result. Piles are named
-//! "ascending pile 1" … "descending pile 2"; ids and JSON stay 0-3.
+//! Texts for people, in German and English ([`Lang`]): actions, the board and the result.
+//! Piles are numbered 1–2 per direction as on the table; German words are the seed's
+//! (Stapel, aufsteigend, absteigend, Nachziehstapel).
 
 use std::fmt::Write as _;
 
 use super::codec::Decoded;
 use super::rules::{NUM_PILES, ascending};
 use super::state::State;
-use crate::game::{Action, GameState};
+use crate::game::{Action, GameState, Lang};
 
 /// A pile as the board shows it: "ascending pile 1", …, "descending pile 2". Ids stay
 /// 0–3 in JSON and actions; texts for people count each pair of piles from 1.
@@ -29,40 +30,80 @@ pub(super) fn pile_name_de(pile: usize) -> String {
     format!("{direction} Stapel {}", pile % 2 + 1)
 }
 
+/// A pile for the board, in the nominative: "Stapel 1 aufsteigend" / "ascending pile 1".
+fn pile_label(pile: usize, lang: Lang) -> String {
+    match lang {
+        Lang::De => {
+            let direction = if ascending(pile) {
+                "aufsteigend"
+            } else {
+                "absteigend"
+            };
+            format!("Stapel {} {direction}", pile % 2 + 1)
+        }
+        Lang::En => pile_name(pile),
+    }
+}
+
 impl State {
-    pub(super) fn action_text(&self, action: Action) -> String {
-        match Decoded::decode(action) {
-            Some(Decoded::Play { card, pile }) => format!("play {card} on {}", pile_name(pile)),
-            Some(Decoded::EndTurn) => "end turn".into(),
-            None => format!("invalid action {action}"),
+    /// "play 52 on ascending pile 1" / "52 auf den aufsteigenden Stapel 1 legen",
+    /// "end turn" / "Zug beenden".
+    pub(super) fn action_line(&self, action: Action, lang: Lang) -> String {
+        match (Decoded::decode(action), lang) {
+            (Some(Decoded::Play { card, pile }), Lang::De) => {
+                format!("{card} auf den {} legen", pile_name_de(pile))
+            }
+            (Some(Decoded::Play { card, pile }), Lang::En) => format!("play {card} on {}", pile_name(pile)),
+            (Some(Decoded::EndTurn), _) => lang.pick("Zug beenden", "end turn").into(),
+            (None, Lang::De) => format!("ungültige Aktion {action}"),
+            (None, Lang::En) => format!("invalid action {action}"),
         }
     }
 
     /// T6: whether the players won, else how many cards are left and where.
-    pub(super) fn result_line(&self) -> Option<String> {
+    pub(super) fn result_line(&self, lang: Lang) -> Option<String> {
         let outcome = self.outcome?;
         if outcome.won {
-            return Some("the players win: every card is played".into());
+            return Some(
+                lang.pick(
+                    "die Spieler gewinnen: jede Karte ist gespielt",
+                    "the players win: every card is played",
+                )
+                .into(),
+            );
         }
         let in_hands: usize = self.hands.iter().map(|h| h.len()).sum();
-        let cards = if outcome.score == 1 { "card" } else { "cards" };
-        Some(format!(
-            "the players lose: {} {cards} left ({in_hands} in hands, {} in the draw pile)",
-            outcome.score,
-            self.draw_pile.len()
-        ))
+        let (left, pile) = (outcome.score, self.draw_pile.len());
+        Some(match lang {
+            Lang::De => {
+                let cards = if left == 1 { "Karte" } else { "Karten" };
+                format!(
+                    "die Spieler verlieren: {left} {cards} übrig ({in_hands} auf der Hand, {pile} im Nachziehstapel)"
+                )
+            }
+            Lang::En => {
+                let cards = if left == 1 { "card" } else { "cards" };
+                format!(
+                    "the players lose: {left} {cards} left ({in_hands} in hands, {pile} in the draw pile)"
+                )
+            }
+        })
     }
 
-    pub(super) fn render_text(&self) -> String {
+    /// The piles, the hands (with a seat: its own, the others' sizes) with the player to
+    /// move marked `*`, the draw pile and the turn's count.
+    pub(super) fn render_text(&self, seat: Option<usize>, lang: Lang) -> String {
         let mut out = String::new();
         for p in 0..NUM_PILES {
-            let _ = writeln!(
-                out,
-                "{:<18} top {:>3} ({} played)",
-                pile_name(p),
-                self.tops[p],
-                self.pile_sizes[p]
-            );
+            let (top, played) = (self.tops[p], self.pile_sizes[p]);
+            let _ = match lang {
+                Lang::De => writeln!(
+                    out,
+                    "{:<21} oben {top:>3} ({played} gespielt)",
+                    pile_label(p, lang)
+                ),
+                Lang::En => writeln!(out, "{:<18} top {top:>3} ({played} played)", pile_label(p, lang)),
+            };
         }
         for p in 0..self.rules.players as usize {
             let mark = if Some(p) == self.current_player() {
@@ -70,16 +111,26 @@ impl State {
             } else {
                 " "
             };
-            let _ = writeln!(out, "{mark}hand {p}: {}", self.hand(p).join(" "));
+            let hand = if seat.is_none_or(|s| s == p) {
+                self.hand(p).join(" ")
+            } else {
+                let n = self.hands[p].len();
+                lang.pick(format!("{n} Karten"), format!("{n} cards"))
+            };
+            let _ = writeln!(out, "{mark}{} {p}: {hand}", lang.pick("Hand", "hand"));
         }
-        let _ = write!(
-            out,
-            "draw pile: {} cards; played this turn: {} of at least {}",
-            self.draw_pile.len(),
-            self.played_this_turn,
-            self.minimum()
-        );
-        if let Some(result) = self.result_text() {
+        let (pile, played, minimum) = (self.draw_pile.len(), self.played_this_turn, self.minimum());
+        let _ = match lang {
+            Lang::De => write!(
+                out,
+                "Nachziehstapel: {pile} Karten; in diesem Zug gelegt: {played} von mindestens {minimum}"
+            ),
+            Lang::En => write!(
+                out,
+                "draw pile: {pile} cards; played this turn: {played} of at least {minimum}"
+            ),
+        };
+        if let Some(result) = self.result_line(lang) {
             let _ = write!(out, "\n{result}");
         }
         out

@@ -1,0 +1,259 @@
+//! Texts for people, in German and English ([`Lang`]): actions, the board and the result.
+//! German words are the seed's: Murmel, Startraum, Zielraum, Partner, Partei, Runde; the
+//! colours rot, blau, grün, gelb; the cards As, König, Joker. Card notation (A, 2–10, J,
+//! Q, K, JK) is the same in both languages.
+
+use std::fmt::Write as _;
+
+use super::board::*;
+use super::codec::*;
+use super::rules::*;
+use crate::game::{Action, Lang};
+
+/// The colours of the seats in German, in the order of [`COLORS`].
+const COLORS_DE: [&str; 4] = ["rot", "blau", "grün", "gelb"];
+
+fn color_name(color: usize, lang: Lang) -> &'static str {
+    lang.pick(COLORS_DE, COLORS)[color]
+}
+
+impl State {
+    fn seven_part_text(&self, me: usize, marble: usize, steps: u8, goal: bool, lang: Lang) -> String {
+        let name = self.marble_name(me, marble, lang);
+        match lang {
+            Lang::De => {
+                let into = if goal { " in den Zielraum" } else { "" };
+                format!("{name} fährt {steps} vorwärts{into}")
+            }
+            Lang::En => {
+                let into = if goal { " into the goal" } else { "" };
+                format!("{name} forward {steps}{into}")
+            }
+        }
+    }
+
+    /// A marble as `me` sees it: "red 1", "partner's green 0", "opponent's blue 2" /
+    /// "rot 1", "grün 0 (Partner)", "blau 2 (Gegner)".
+    fn marble_name(&self, me: usize, marble: usize, lang: Lang) -> String {
+        let c = color_of(marble);
+        let color = color_name(c, lang);
+        let n = marble % 4;
+        let whose = if c == me {
+            0
+        } else if c == partner(me) {
+            1
+        } else {
+            2
+        };
+        match lang {
+            Lang::De => format!("{color} {n}{}", ["", " (Partner)", " (Gegner)"][whose]),
+            Lang::En => format!("{}{color} {n}", ["", "partner's ", "opponent's "][whose]),
+        }
+    }
+
+    pub(super) fn describe(&self, action: Action, lang: Lang) -> String {
+        let me = self.d.current as usize;
+        let color = self.moving_color(me);
+        let joker = |j: bool| {
+            if j {
+                lang.pick("Joker als ", "Joker as ")
+            } else {
+                ""
+            }
+        };
+        match Decoded::decode(action) {
+            Some(Decoded::Exchange(card)) => match lang {
+                Lang::De => format!("{card} dem Partner geben"),
+                Lang::En => format!("give {card} to the partner"),
+            },
+            Some(Decoded::Start { source }) => {
+                let card = lang.pick(["As", "König", "Joker"], ["Ace", "King", "Joker"])[source as usize];
+                match lang {
+                    Lang::De if color == me => format!("{card}: eine Murmel starten"),
+                    Lang::De => format!(
+                        "{card}: eine Murmel des Partners ({}) starten",
+                        color_name(color, lang)
+                    ),
+                    Lang::En if color == me => format!("{card}: start a marble"),
+                    Lang::En => format!("{card}: start a marble of the partner ({})", COLORS[color]),
+                }
+            }
+            Some(Decoded::Step {
+                joker: j,
+                kind,
+                marble,
+                goal,
+            }) => {
+                let (card, steps) = MOVE_KINDS[kind];
+                let name = self.marble_name(me, marble, lang);
+                let n = steps.abs();
+                match lang {
+                    Lang::De => {
+                        let dir = if steps < 0 { "rückwärts" } else { "vorwärts" };
+                        let into = if goal { " in den Zielraum" } else { "" };
+                        format!("{}{card}: {name} fährt {n} {dir}{into}", joker(j))
+                    }
+                    Lang::En => {
+                        let dir = if steps < 0 { "back" } else { "forward" };
+                        let into = if goal { " into the goal" } else { "" };
+                        format!("{}{card}: {name} {dir} {n}{into}", joker(j))
+                    }
+                }
+            }
+            Some(Decoded::Seven {
+                joker: j,
+                marble,
+                steps,
+                goal,
+            }) => {
+                // The parts played so far come first: "7: red 1 forward 3, partner's green 0
+                // forward 4 (0 left)".
+                let mut parts: Vec<String> = self
+                    .seven_so_far()
+                    .map(|(marble, steps, goal)| self.seven_part_text(me, marble, steps, goal, lang))
+                    .collect();
+                parts.push(self.seven_part_text(me, marble, steps, goal, lang));
+                let left = self.d.seven.map_or(7, |s| s.remaining).saturating_sub(steps);
+                let left = lang.pick(format!("noch {left}"), format!("{left} left"));
+                format!("{}7: {} ({left})", joker(j), parts.join(", "))
+            }
+            Some(Decoded::Jack {
+                joker: j,
+                marble,
+                with,
+            }) => {
+                let (a, b) = (
+                    self.marble_name(me, marble, lang),
+                    self.marble_name(me, with, lang),
+                );
+                match lang {
+                    Lang::De => format!("{}J: {a} mit {b} tauschen", joker(j)),
+                    Lang::En => format!("{}J: swap {a} with {b}", joker(j)),
+                }
+            }
+            Some(Decoded::SitOut) => lang
+                .pick(
+                    "kein Zug möglich: die Hand abwerfen und die Runde aussetzen",
+                    "no legal move: discard the hand and sit out the round",
+                )
+                .into(),
+            None => match lang {
+                Lang::De => format!("ungültige Aktion {action}"),
+                Lang::En => format!("invalid action {action}"),
+            },
+        }
+    }
+
+    /// The result in one line for people (D13), `None` while the game runs.
+    pub(super) fn result_line(&self, lang: Lang) -> Option<String> {
+        let o = self.d.outcome?;
+        let [a, b] = o.points;
+        Some(match (o.reason, o.winner) {
+            (EndReason::AllHome, Some(t)) => {
+                let t = t as usize % 2;
+                let (first, second) = (color_name(t, lang), color_name(t + 2, lang));
+                match lang {
+                    Lang::De => format!(
+                        "Partei {t} ({first} und {second}) gewinnt: alle acht Murmeln im Zielraum; Punkte {a}:{b} (D13)"
+                    ),
+                    Lang::En => format!(
+                        "team {t} ({first} and {second}) wins: all eight marbles home; points {a}:{b} (D13)"
+                    ),
+                }
+            }
+            _ => match lang {
+                Lang::De => format!(
+                    "kein Sieger: nach {} Zügen beendet; ein Punkt je Murmel im Zielraum: {a}:{b} (D13)",
+                    self.d.turns
+                ),
+                Lang::En => format!(
+                    "no winner: stopped after {} turns; a point per marble home: {a}:{b} (D13)",
+                    self.d.turns
+                ),
+            },
+        })
+    }
+
+    /// The ring (protected marbles in capitals), each colour's kennel, goal and hand (with
+    /// a seat: only its own, the others' sizes), the round and the pile.
+    pub(super) fn picture(&self, seat: Option<usize>, lang: Lang) -> String {
+        let mut out = String::new();
+        let mut ring = vec!["."; RING];
+        let letters = ["r", "b", "g", "y"];
+        for (m, mk) in self.board.marbles.iter().enumerate() {
+            if let Place::Ring(f) = mk.place {
+                ring[f as usize] = if mk.protected {
+                    ["R", "B", "G", "Y"][color_of(m)]
+                } else {
+                    letters[color_of(m)]
+                };
+            }
+        }
+        for q in 0..4 {
+            let _ = writeln!(
+                out,
+                "{} {:>2}-{:>2}: {}",
+                lang.pick("Felder", "fields"),
+                16 * q,
+                16 * q + 15,
+                ring[16 * q..16 * q + 16].join(" ")
+            );
+        }
+        for (p, &letter) in letters.iter().enumerate() {
+            let kennel = (0..4)
+                .filter(|k| self.board.marbles[4 * p + k].place == Place::Kennel)
+                .count();
+            let goal: String = (0..GOAL_LEN)
+                .map(|s| {
+                    if self.board.at(goal_cell(p, s)).is_some() {
+                        letter
+                    } else {
+                        "."
+                    }
+                })
+                .collect();
+            let hand = if seat.is_none_or(|s| s == p) {
+                self.hand_text(p).join(" ")
+            } else {
+                let n = self.d.hands[p].len();
+                lang.pick(format!("{n} Karten"), format!("{n} cards"))
+            };
+            let sat_out = if self.d.sat_out[p] {
+                lang.pick(" (setzt aus)", " (sat out)")
+            } else {
+                ""
+            };
+            let color = color_name(p, lang);
+            let _ = match lang {
+                Lang::De => writeln!(
+                    out,
+                    "{color:<6} Startraum {kennel} Zielraum [{goal}] Hand {hand}{sat_out}"
+                ),
+                Lang::En => writeln!(
+                    out,
+                    "{color:<6} kennel {kennel} goal [{goal}] hand {hand}{sat_out}"
+                ),
+            };
+        }
+        let (round, size, pile) = (
+            self.d.round + 1,
+            HAND_SIZES[(self.d.round % 5) as usize],
+            self.d.pile.len(),
+        );
+        let _ = match lang {
+            Lang::De => write!(out, "Runde {round} ({size} Karten), Stapel {pile}"),
+            Lang::En => write!(out, "round {round} ({size} cards), pile {pile}"),
+        };
+        if let Some(seven) = self.d.seven {
+            let left = seven.remaining;
+            let _ = match lang {
+                Lang::De => write!(out, ", Sieben: noch {left} Schritte"),
+                Lang::En => write!(out, ", seven: {left} steps left"),
+            };
+        }
+        if let Some(text) = self.result_line(lang) {
+            let _ = write!(out, "\n{text}");
+        }
+        out
+    }
+}

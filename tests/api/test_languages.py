@@ -1,0 +1,201 @@
+"""German first, English on request (issue 23 §1.4): problem titles and details for every
+code the API answers with, and the engine's move texts, last move and result line, chosen
+per request by Accept-Language."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+import spielwerk
+from litestar import Litestar
+from litestar.testing import TestClient
+from spielwerk_api import Settings, create_app
+from spielwerk_api.problems import GERMAN, TITLES
+
+from .conftest import bearer, new_match
+
+Client = TestClient[Litestar]
+API = Path(__file__).resolve().parents[2] / "api" / "spielwerk_api"
+DE = {"Accept-Language": "de"}
+EN = {"Accept-Language": "en"}
+
+
+def problem(r: Any, status: int, code: str) -> dict[str, Any]:
+    assert r.status_code == status, r.text
+    assert r.headers["content-type"].startswith("application/problem+json")
+    body: dict[str, Any] = r.json()
+    assert body["code"] == code, body
+    return body
+
+
+def test_the_catalogue_names_every_code_the_api_raises() -> None:
+    # Every Problem(status, "code", …) in the API's source, and the codes its handlers set.
+    source = "\n".join(p.read_text() for p in API.glob("*.py"))
+    raised = set(re.findall(r'Problem\(\s*\d{3},\s*"([a-z_]+)"', source))
+    raised |= set(re.findall(r'code="([a-z_]+)"', source))
+    raised |= set(re.findall(r'"code": "([a-z_]+)"', source))
+    assert raised, "the pattern finds the raise sites"
+    engine = {"unknown_game", "invalid_option", "invalid_state", "invalid_view", "invalid_move"}
+    engine |= {"invalid_card", "invalid_argument", "unknown_bot", "invalid_bot_params"}
+    missing = sorted((raised | engine | set(TITLES)) - set(GERMAN))
+    assert not missing, f"codes without a German title and detail: {missing}"
+    for code, (title, detail) in GERMAN.items():
+        assert title.strip() and detail.strip(), code
+
+
+def requests_for_every_code(client: Client) -> list[tuple[str, int, Any]]:
+    """(code, status, a function that provokes it with given headers) for the codes a test
+    client reaches."""
+    match_id, tokens = new_match(client, "schotten_totten", ["p", "p"])
+    over_id, over_tokens = new_match(client, "schotten_totten", ["p", "p"])
+    assert client.post(f"/v1/matches/{over_id}/resign", headers=bearer(over_tokens[0])).status_code == 200
+    play = f"/v1/matches/{match_id}/moves"
+    t0 = bearer(tokens[0])
+    cases: list[tuple[str, int, Any]] = [
+        ("unknown_game", 404, lambda h: client.get("/v1/games/go", headers=h)),
+        (
+            "invalid_option",
+            422,
+            lambda h: client.post(
+                "/v1/games/caravan/new", json={"seed": 1, "options": {"nope": 1}}, headers=h
+            ),
+        ),
+        ("invalid_body", 400, lambda h: client.post("/v1/matches", json=5, headers=h)),
+        ("not_found", 404, lambda h: client.get("/nowhere", headers=h)),
+        ("method_not_allowed", 405, lambda h: client.delete("/v1/games", headers=h)),
+        ("token_required", 401, lambda h: client.get(f"{play}", headers=h)),
+        ("wrong_token", 403, lambda h: client.get(play, headers={**h, **bearer("x" * 32)})),
+        ("unknown_match", 404, lambda h: client.get("/v1/matches/nonexistent", headers=h)),
+        (
+            "stale_version",
+            409,
+            lambda h: client.post(play, json={"version": 99, "move": {"type": "pass"}}, headers={**h, **t0}),
+        ),
+        (
+            "match_over",
+            409,
+            lambda h: client.post(
+                f"/v1/matches/{over_id}/moves",
+                json={"version": 1, "move": {"type": "pass"}},
+                headers={**h, **bearer(over_tokens[1])},
+            ),
+        ),
+        ("match_running", 409, lambda h: client.get(f"/v1/matches/{match_id}/replay", headers=h)),
+        (
+            "invalid_move",
+            422,
+            lambda h: client.post(
+                play, json={"version": 0, "move": {"type": "nonsense"}}, headers={**h, **t0}
+            ),
+        ),
+        (
+            "no_table_talk",
+            422,
+            lambda h: client.post(
+                f"/v1/matches/{match_id}/chat", json={"text": "hallo"}, headers={**h, **t0}
+            ),
+        ),
+    ]
+    return cases
+
+
+def test_every_problem_is_german_or_english_by_accept_language(client: Client) -> None:
+    for code, status, provoke in requests_for_every_code(client):
+        de = problem(provoke(DE), status, code)
+        en = problem(provoke(EN), status, code)
+        assert de["title"] == GERMAN[code][0], (code, de)
+        assert de["title"] != en["title"] and de["detail"] != en["detail"], (code, de, en)
+        assert de["type"] == en["type"] == f"urn:spielwerk:problem:{code}"
+        # No header is English, as before (programs that never asked keep their texts).
+        assert problem(provoke({}), status, code)["title"] == en["title"]
+
+
+def test_a_move_against_the_rules_gives_the_engines_german_reason(client: Client) -> None:
+    match_id, tokens = new_match(client, "the_game", ["p", "b"])
+    view = client.get(f"/v1/matches/{match_id}", headers=bearer(tokens[0])).json()
+    move = {"type": "end_turn"}  # T5: at least two cards first
+    body = {"version": view["version"], "move": move}
+    r_de = client.post(f"/v1/matches/{match_id}/moves", json=body, headers={**DE, **bearer(tokens[0])})
+    r_en = client.post(f"/v1/matches/{match_id}/moves", json=body, headers={**EN, **bearer(tokens[0])})
+    assert r_de.status_code == r_en.status_code == 422
+    de, en = r_de.json(), r_en.json()
+    assert de["code"] == en["code"] and de["rule"] == en["rule"]
+    assert de["title"] == "Zug gegen die Regeln" and en["title"] == "Move against the rules"
+    assert de["reason"] != en["reason"] and de["detail"] == f"{de['rule']}: {de['reason']}"
+    # Table talk that names a number (T7): the German reason, the German title.
+    said = client.post(
+        f"/v1/matches/{match_id}/chat", json={"text": "ich habe die 7"}, headers={**DE, **bearer(tokens[0])}
+    )
+    talk = problem(said, 422, "names_number")
+    assert talk["title"] == GERMAN["names_number"][0] and "T7" in talk["detail"]
+
+
+def test_too_many_requests_is_german_too(database_url: str) -> None:
+    app = create_app(Settings(database_url=database_url, client_rate_per_s=0.5, client_burst=2))
+    with TestClient(app) as client:
+        for _ in range(2):
+            assert client.get("/v1/games").status_code == 200
+        de = problem(client.get("/v1/games", headers=DE), 429, "too_many_requests")
+        assert de["title"] == "Zu viele Anfragen" and "Anfragen je Sekunde" in de["detail"]
+
+
+@pytest.mark.parametrize("game", ["schotten_totten", "caravan", "the_game", "dog"])
+def test_moves_last_move_and_result_are_the_engines_in_the_language_asked(client: Client, game: str) -> None:
+    n = spielwerk.load_game(game).num_players()
+    match_id, tokens = new_match(client, game, ["p"] + ["b"] * (n - 1))
+    me = bearer(tokens[0])
+    out = client.get(f"/v1/matches/{match_id}", headers=me).json()
+    moves = {
+        lang: client.get(f"/v1/matches/{match_id}/moves", headers={**me, "Accept-Language": lang}).json()[
+            "moves"
+        ]
+        for lang in ("de", "en")
+    }
+    assert [m["action"] for m in moves["de"]] == [m["action"] for m in moves["en"]]
+    assert moves["de"] and all(d["text"] != e["text"] for d, e in zip(moves["de"], moves["en"], strict=True))
+    first = moves["en"][0]
+    played = client.post(
+        f"/v1/matches/{match_id}/moves",
+        json={"version": out["version"], "move": first["move"]},
+        headers={**me, **DE},
+    )
+    assert played.status_code == 200, played.text
+    # The last move (the bots may have moved after seat 0) in each language.
+    texts = {
+        lang: client.get(f"/v1/matches/{match_id}", headers={**me, "Accept-Language": lang}).json()[
+            "last_move"
+        ]
+        for lang in ("de", "en")
+    }
+    resigned = client.post(f"/v1/matches/{match_id}/resign", headers={**me, **DE}).json()
+    en = client.get(f"/v1/matches/{match_id}", headers={**me, **EN}).json()
+    assert resigned["result"]["text"].startswith("Spieler 0 hat aufgegeben: ")
+    assert en["result"]["text"].startswith("player 0 resigned: ")
+    assert resigned["last_move"] == resigned["result"]["text"] and en["last_move"] == en["result"]["text"]
+    replay = {
+        lang: client.get(f"/v1/matches/{match_id}/replay", headers={"Accept-Language": lang}).json()
+        for lang in ("de", "en")
+    }
+    assert replay["de"]["result"]["text"] == resigned["result"]["text"]
+    # The first ply of seat 0 is the move it played from the listed ones.
+    if texts["en"] is not None:  # (None: a Dog pick hidden from seat 0, D4)
+        assert texts["de"] != texts["en"]
+        for lang in ("de", "en"):
+            assert texts[lang] == replay[lang]["actions"][-2]["text"]
+    mine = {
+        lang: next(a for a in replay[lang]["actions"] if a["seat"] == 0 and a["kind"] == "move")
+        for lang in replay
+    }
+    assert mine["de"]["text"] == moves["de"][0]["text"] and mine["en"]["text"] == first["text"]
+
+
+def test_the_rule_checks_answer_in_the_language_asked(client: Client) -> None:
+    state = spielwerk.load_game("schotten_totten").new_initial_state(4)
+    body = {"state": state.serialize(), "options": {}}
+    de = client.post("/v1/games/schotten_totten/moves", json=body, headers=DE).json()["moves"]
+    en = client.post("/v1/games/schotten_totten/moves", json=body, headers=EN).json()["moves"]
+    assert [m["text"] for m in de] == [state.action_to_string(m["action"], "de") for m in de]
+    assert [m["text"] for m in en] == [state.action_to_string(m["action"]) for m in en]
