@@ -79,3 +79,36 @@ def test_bad_arguments() -> None:
         sgym.env("dog", opponents=["random"])
     with pytest.raises(spielwerk.SpielwerkError):
         sgym.env("dog", opponents="nobody")
+
+
+def history(env: sgym.SpielwerkGymEnv, seed: int | None) -> list[int]:
+    """The whole game of one episode (the opponents' moves included), the learner
+    playing its lowest legal action."""
+    _, info = env.reset(seed=seed)
+    done = False
+    while not done:
+        _, _, done, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+    return list(env.game_state.history())
+
+
+@pytest.mark.parametrize("name", ["schotten_totten", "caravan"])
+def test_reset_seed_decides_the_opponents_moves_of_given_bots(name: str) -> None:
+    # Bot objects made with different seeds: reset(seed=…) reseeds them, so the same
+    # seed gives the same episode, opponents' moves included.
+    one = sgym.env(name, opponents=spielwerk.bots.make("random", name, seed=1))
+    other = sgym.env(name, opponents=spielwerk.bots.make("random", name, seed=99))
+    first = history(one, 5)
+    assert history(other, 5) == first
+    history(one, 6)
+    assert history(one, 5) == first
+
+
+def test_unseeded_resets_follow_the_np_random_of_the_first_seed() -> None:
+    # Gymnasium's convention: reset(seed=s) seeds self.np_random, later resets without a
+    # seed draw from it, so the whole sequence repeats.
+    runs = []
+    for _ in range(2):
+        env = sgym.env("schotten_totten", opponents="random")
+        runs.append([history(env, 3), history(env, None), history(env, None)])
+    assert runs[0] == runs[1]
+    assert runs[0][1] != runs[0][2]

@@ -5,6 +5,7 @@ leave seat 0 to move; a step with an illegal action is refused whole."""
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import numpy as np
@@ -131,3 +132,84 @@ def test_bad_arguments_are_refused() -> None:
     with pytest.raises(spielwerk.SpielwerkError, match="envs are 0 to 1"):
         env.state(2)
     assert env.num_envs == 2 and env.game == spielwerk.load_game("dog")
+
+
+def choose_from_lists(info: dict[str, Any], rng: np.random.Generator) -> npt.NDArray[np.int64]:
+    """A uniformly random legal action per env from the legal-action lists."""
+    counts = info["legal_counts"]
+    picks = (rng.random(len(counts)) * counts).astype(np.int64)
+    actions: npt.NDArray[np.int64] = info["legal_actions"][np.arange(len(counts)), picks]
+    return actions
+
+
+@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("threads", [1, 2])
+def test_legal_action_lists_are_the_legal_actions_and_the_games_stay_the_seeded_ones(
+    name: str, threads: int
+) -> None:
+    game = spielwerk.load_game(name)
+    env = spielwerk.VectorEnv(game, N_ENVS, seed=9, threads=threads, legal_actions=True)
+    masked = spielwerk.VectorEnv(game, N_ENVS, seed=9, threads=threads)
+    only_lists = spielwerk.VectorEnv(
+        game, N_ENVS, seed=9, threads=threads, action_mask=False, legal_actions=True
+    )
+    states = [game.new_initial_state(spielwerk.VectorEnv.episode_seed(9, i, 0)) for i in range(N_ENVS)]
+    episodes = [0] * N_ENVS
+    obs, info = env.reset()
+    _, plain_info = masked.reset()
+    _, lists_info = only_lists.reset()
+    assert "legal_actions" not in plain_info and "legal_counts" not in plain_info
+    assert "action_mask" not in lists_info
+    assert info["legal_actions"].shape == (N_ENVS, game.num_distinct_actions())
+    assert info["legal_actions"].dtype == np.int64 and info["legal_counts"].dtype == np.int64
+    rng = np.random.default_rng(threads)
+    for _ in range(STEPS):
+        for i, state in enumerate(states):
+            check_row(env, i, state, obs, info)
+            legal = state.legal_actions()
+            assert info["legal_counts"][i] == len(legal)
+            assert list(info["legal_actions"][i, : len(legal)]) == legal
+            assert (info["legal_actions"][i, len(legal) :] == -1).all()
+        np.testing.assert_array_equal(lists_info["legal_actions"], info["legal_actions"])
+        actions = choose_from_lists(info, rng)
+        obs, _, terminated, _, info = env.step(actions)
+        masked.step(actions)
+        _, _, _, _, lists_info = only_lists.step(actions)
+        for i in range(N_ENVS):
+            states[i].apply_action(int(actions[i]))
+            if terminated[i]:
+                episodes[i] += 1
+                states[i] = game.new_initial_state(spielwerk.VectorEnv.episode_seed(9, i, episodes[i]))
+            assert masked.state(i) == states[i] == only_lists.state(i)
+
+
+def test_steps_from_several_python_threads_wait_for_each_other() -> None:
+    # The env's lock is taken before its arrays are borrowed for writing: a call from
+    # another thread waits for the one running (the arrays were borrowed first before,
+    # so a second call could find them borrowed and panic).
+    env = spielwerk.VectorEnv("schotten_totten", 64, seed=2, legal_actions=True, threads=1)
+    _, info = env.reset()
+    failures: list[BaseException] = []
+    done = [0]
+
+    def run(seed: int) -> None:
+        rng = np.random.default_rng(seed)
+        for _ in range(100):
+            try:
+                # Another thread may step between this read and this step, so the
+                # action may have become illegal: refused cleanly, nothing moved.
+                env.step(choose_from_lists(info, rng))
+                done[0] += 1
+            except spielwerk.SpielwerkError:
+                pass
+            except BaseException as e:
+                failures.append(e)
+                return
+
+    threads = [threading.Thread(target=run, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert failures == []
+    assert done[0] > 0

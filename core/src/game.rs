@@ -110,10 +110,9 @@ pub trait Game: Clone + PartialEq + Send + Sync + Serialize + 'static {
     /// `out.len()` is [`Game::observation_tensor_len`]; callers go through
     /// [`GameState::observation_tensor_into`], which checks it.
     fn write_observation(&self, view: &Self::View, out: &mut [f32]);
-    /// The number of elements of the observation tensor: the product of its shape.
-    fn observation_tensor_len(&self) -> usize {
-        self.observation_tensor_shape().iter().product()
-    }
+    /// The number of elements of the observation tensor: the product of its shape,
+    /// computed without allocating (it is checked on every `observation_tensor_into`).
+    fn observation_tensor_len(&self) -> usize;
 }
 
 /// One position of a game.

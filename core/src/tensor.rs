@@ -71,6 +71,7 @@ pub struct Layout {
 }
 
 impl Layout {
+    /// An empty layout.
     pub fn new() -> Layout {
         Layout::default()
     }
@@ -90,9 +91,11 @@ impl Layout {
     pub fn len(&self) -> usize {
         self.len
     }
+    /// Whether no slice was added.
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
+    /// The slices, in order.
     pub fn into_slices(self) -> Vec<TensorSlice> {
         self.slices
     }
@@ -149,15 +152,17 @@ impl<'a> Writer<'a> {
         self.at += n;
         &mut self.out[start..self.at]
     }
-    /// `n` elements with a 1 at `index` (none with `None`). An index outside `0..n` is a
-    /// bug of the game's encoder (views are checked when they are built or read).
+    /// `n` elements with a 1 at `index` (none with `None`).
+    ///
+    /// # Panics
+    /// If `index` is outside `0..n`, in release builds too: that is a bug of the game's
+    /// encoder (every index comes from a checked view: a seat, a phase, a card), and a
+    /// silently dropped or misplaced 1 would make two different views one tensor.
     pub fn one_hot(&mut self, n: usize, index: Option<usize>) {
         let slice = self.take(n);
         if let Some(i) = index {
-            debug_assert!(i < n, "one-hot index {i} outside 0..{n}");
-            if let Some(x) = slice.get_mut(i) {
-                *x = 1.0;
-            }
+            assert!(i < n, "one-hot index {i} outside 0..{n}");
+            slice[i] = 1.0;
         }
     }
     /// One element: 1 or 0.
@@ -218,6 +223,14 @@ mod tests {
         w.one_hot(2, None);
         w.finish();
         assert_eq!(out, [0.0, 1.0, 0.0, 1.0, 0.75, 0.0, 0.0]);
+    }
+
+    #[test]
+    #[should_panic(expected = "one-hot index 3 outside 0..3")]
+    fn a_one_hot_index_out_of_bounds_is_caught_in_release_too() {
+        let mut out = [0.0; 4];
+        let mut w = Writer::new(&mut out, 4);
+        w.one_hot(3, Some(3));
     }
 
     #[test]

@@ -49,6 +49,7 @@ pub enum Opponents {
 }
 
 impl Opponents {
+    /// The bot of a name: "random" or "heuristic".
     pub fn parse(name: &str) -> Result<Opponents> {
         match name {
             "random" => Ok(Opponents::Random),
@@ -61,12 +62,21 @@ impl Opponents {
     }
 }
 
-/// The buffers a step fills, row `i` for env `i`: `observations` `[n, len]`, `masks`
-/// `[n, num_distinct_actions]`, `rewards` `[n, players]` (`[n, 1]` with opponents),
-/// `terminations`, `truncations` and `seats` `[n]`.
+/// The buffers a step fills, row `i` for env `i`: `observations` `[n, len]`, `rewards`
+/// `[n, players]` (`[n, 1]` with opponents), `terminations`, `truncations` and `seats`
+/// `[n]`; and those the caller asked for (`None`: not written, no work spent on them):
+/// `masks` `[n, num_distinct_actions]` (1 at each legal action), `legal_actions`
+/// `[n, num_distinct_actions]` (row `i`'s first `legal_counts[i]` entries the legal
+/// actions ascending, the rest -1) with `legal_counts` `[n]`. The legal-action lists let
+/// a caller pick uniformly in a few numpy operations on `n` elements
+/// (`legal[i, floor(u · counts[i])]`) instead of passes over the whole masks. A `step`
+/// writes only the entries that changed, so `legal_actions` must be the buffer the last
+/// `reset` or `step` wrote (as the Python class's own arrays are).
 pub struct Buffers<'a> {
     pub observations: &'a mut [f32],
-    pub masks: &'a mut [u8],
+    pub masks: Option<&'a mut [u8]>,
+    pub legal_actions: Option<&'a mut [i64]>,
+    pub legal_counts: Option<&'a mut [i64]>,
     pub rewards: &'a mut [f32],
     pub terminations: &'a mut [bool],
     pub truncations: &'a mut [bool],
@@ -80,7 +90,32 @@ struct Env<S> {
     rng: rng::Rng,
     rewards: Vec<f64>,
     terminated: bool,
+    /// The seat to move (seat 0 with opponents), set after every change of `state`:
+    /// the game is never over between steps (a finished game is dealt anew at once).
+    seat: usize,
+    /// `seat`'s legal actions, ascending, set with `seat`: the step checks actions
+    /// against them and writes the masks and lists from them.
     legal: Vec<Action>,
+    /// The count written to this env's row of `legal_actions` last time, so that only
+    /// the entries of the longer old list are reset to -1; `usize::MAX` after a reset
+    /// (the whole row is written).
+    written: usize,
+}
+
+impl<S: GameState> Env<S> {
+    /// Sets `seat` and `legal` from the state (not over): the learner's seat 0 with
+    /// opponents (in Dog's exchange not always the first of `seats_to_move`), else the
+    /// seat to move.
+    fn refresh(&mut self, learner: Option<usize>) {
+        self.seat = learner
+            .or_else(|| self.state.current_player())
+            .expect("an env's game is never over between steps");
+        debug_assert!(
+            !self.state.is_terminal(),
+            "an env's game is never over between steps"
+        );
+        self.state.legal_actions_for(self.seat, &mut self.legal);
+    }
 }
 
 /// `n` games of `G`, stepped together. See the module docs.
@@ -90,6 +125,47 @@ pub struct VectorEnv<G: Game> {
     opponents: Option<Opponents>,
     envs: Vec<Env<G::State>>,
     pool: Option<rayon::ThreadPool>,
+    /// The observation tensor's length and the number of distinct actions (row widths).
+    tensor_len: usize,
+    num_actions: usize,
+}
+
+/// One block of consecutive envs and their rows, stepped and written by one rayon task.
+struct Block<'a, S> {
+    envs: &'a mut [Env<S>],
+    /// The index of the block's first env.
+    first: usize,
+    rows: Rows<'a>,
+}
+
+/// The rows of a block's envs in every buffer.
+struct Rows<'a> {
+    observations: &'a mut [f32],
+    masks: Option<&'a mut [u8]>,
+    legal_actions: Option<&'a mut [i64]>,
+    legal_counts: Option<&'a mut [i64]>,
+    rewards: &'a mut [f32],
+    terminations: &'a mut [bool],
+    truncations: &'a mut [bool],
+    seats: &'a mut [i64],
+}
+
+/// Splits the first `rows` rows of `width` elements off `rest`.
+fn split<'a, T>(rest: &mut &'a mut [T], rows: usize, width: usize) -> &'a mut [T] {
+    let (head, tail) = std::mem::take(rest).split_at_mut(rows * width);
+    *rest = tail;
+    head
+}
+
+/// [`split`] of a buffer the caller may not have asked for.
+fn split_opt<'a, T>(rest: &mut Option<&'a mut [T]>, rows: usize, width: usize) -> Option<&'a mut [T]> {
+    rest.as_mut().map(|r| split(r, rows, width))
+}
+
+/// Envs per rayon task: about four tasks per thread (so a slow env evens out), at least
+/// 16 envs (so a task's work outweighs handing it out).
+fn block_len(n: usize, threads: usize) -> usize {
+    n.div_ceil(4 * threads.max(1)).max(16)
 }
 
 impl<G: Game> VectorEnv<G>
@@ -133,15 +209,29 @@ where
                     rng: rng::seeded(0, rng::STREAM_POLICY),
                     rewards: vec![0.0; players],
                     terminated: false,
+                    seat: 0,
                     legal: Vec::new(),
+                    written: usize::MAX,
                 })
                 .collect(),
+            tensor_len: game.observation_tensor_len(),
+            num_actions: game.num_distinct_actions(),
             game,
             seed,
             opponents,
             pool,
         };
-        vector.deal_all();
+        let (game, seed, opponents) = (&vector.game, vector.seed, vector.opponents);
+        let envs = &mut vector.envs;
+        let mut deal_all = || {
+            envs.par_iter_mut()
+                .enumerate()
+                .for_each(|(i, env)| deal(game, seed, opponents, i, env));
+        };
+        match &vector.pool {
+            Some(pool) => pool.install(deal_all),
+            None => deal_all(),
+        }
         Ok(vector)
     }
 
@@ -150,9 +240,11 @@ where
         episode_seed(seed, index, episode)
     }
 
+    /// The number of envs.
     pub fn num_envs(&self) -> usize {
         self.envs.len()
     }
+    /// The rules every env is played under.
     pub fn game(&self) -> &G {
         &self.game
     }
@@ -173,71 +265,63 @@ where
         ))
     }
 
-    fn run<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
-        match &self.pool {
-            Some(pool) => pool.install(f),
-            None => f(),
-        }
-    }
-
-    fn deal_all(&mut self) {
-        let (game, seed, opponents) = (&self.game, self.seed, self.opponents);
-        let envs = &mut self.envs;
-        let mut run = || {
-            envs.par_iter_mut().enumerate().for_each(|(i, env)| {
-                env.episode = 0;
-                deal(game, seed, opponents, i, env);
-            });
-        };
-        match &self.pool {
-            Some(pool) => pool.install(run),
-            None => run(),
-        }
-    }
-
+    /// Checks every buffer's length for `n` envs.
     fn check(&self, out: &Buffers<'_>, n: usize) -> Result<()> {
+        let optional = |b: Option<usize>, wanted: usize| b.map(|got| (got, wanted));
         let sizes = [
             (
                 "observations",
-                out.observations.len(),
-                n * self.game.observation_tensor_len(),
+                Some((out.observations.len(), n * self.tensor_len)),
             ),
-            ("masks", out.masks.len(), n * self.game.num_distinct_actions()),
-            ("rewards", out.rewards.len(), n * self.reward_width()),
-            ("terminations", out.terminations.len(), n),
-            ("truncations", out.truncations.len(), n),
-            ("seats", out.seats.len(), n),
+            (
+                "masks",
+                optional(out.masks.as_ref().map(|b| b.len()), n * self.num_actions),
+            ),
+            (
+                "legal_actions",
+                optional(out.legal_actions.as_ref().map(|b| b.len()), n * self.num_actions),
+            ),
+            (
+                "legal_counts",
+                optional(out.legal_counts.as_ref().map(|b| b.len()), n),
+            ),
+            ("rewards", Some((out.rewards.len(), n * self.reward_width()))),
+            ("terminations", Some((out.terminations.len(), n))),
+            ("truncations", Some((out.truncations.len(), n))),
+            ("seats", Some((out.seats.len(), n))),
         ];
-        for (name, got, wanted) in sizes {
-            if got != wanted {
+        for (name, size) in sizes {
+            if let Some((got, wanted)) = size
+                && got != wanted
+            {
                 return Err(Error::InvalidArgument(format!(
                     "the buffer {name} holds {got} elements, the vector env {wanted}"
                 )));
             }
+        }
+        if out.legal_actions.is_some() != out.legal_counts.is_some() {
+            return Err(Error::InvalidArgument(
+                "legal_actions and legal_counts are written together: give both or neither".into(),
+            ));
         }
         Ok(())
     }
 
     /// Starts every env at episode 0 of `seed` (the one given before if `None`) and
     /// writes their first observations; rewards and terminations are zero.
-    pub fn reset(&mut self, seed: Option<u64>, mut out: Buffers<'_>) -> Result<()> {
+    pub fn reset(&mut self, seed: Option<u64>, out: Buffers<'_>) -> Result<()> {
         self.check(&out, self.envs.len())?;
         if let Some(seed) = seed {
             self.seed = seed;
         }
-        self.deal_all();
-        for env in &mut self.envs {
-            env.rewards.fill(0.0);
-            env.terminated = false;
-        }
-        self.write(&mut out);
+        self.pass(None, out);
         Ok(())
     }
 
     /// Applies `actions[i]` in env `i` (for its seat to move), lets the opponents move,
     /// deals a new game where one ended, and writes every buffer. Refused whole, before
     /// any env moves, unless every action is legal.
-    pub fn step(&mut self, actions: &[i64], mut out: Buffers<'_>) -> Result<()> {
+    pub fn step(&mut self, actions: &[i64], out: Buffers<'_>) -> Result<()> {
         let n = self.envs.len();
         self.check(&out, n)?;
         if actions.len() != n {
@@ -246,102 +330,150 @@ where
                 actions.len()
             )));
         }
-        let learner = self.opponents.map(|_| 0);
-        let num_actions = self.game.num_distinct_actions();
-        let envs = &self.envs;
-        let refused = self.run(|| {
-            envs.par_iter()
-                .zip(actions.par_iter())
-                .enumerate()
-                .find_map_first(|(i, (env, &a))| {
-                    let seat = learner.or_else(|| env.state.current_player())?;
-                    let legal = u32::try_from(a)
-                        .ok()
-                        .filter(|&a| (a as usize) < num_actions)
-                        .ok_or_else(|| format!("action {a} is outside 0..{num_actions}"))
-                        .and_then(|a| env.state.check_action_for(seat, a).map_err(|e| e.to_string()));
-                    legal.err().map(|e| (i, e))
-                })
-        });
-        if let Some((i, e)) = refused {
-            return Err(Error::InvalidArgument(format!("env {i}: {e}; no env moved")));
+        // Against the legal actions computed after the last change: a binary search
+        // each, so no parallel pass is needed. The game's own check names the reason.
+        let num_actions = self.num_actions;
+        for (i, (env, &a)) in self.envs.iter().zip(actions).enumerate() {
+            let legal = u32::try_from(a).is_ok_and(|a| env.legal.binary_search(&a).is_ok());
+            if !legal {
+                let reason = match u32::try_from(a).ok().filter(|&a| (a as usize) < num_actions) {
+                    None => format!("action {a} is outside 0..{num_actions}"),
+                    Some(a) => match env.state.check_action_for(env.seat, a) {
+                        Err(e) => e.to_string(),
+                        Ok(()) => format!("action {a} is not legal now"),
+                    },
+                };
+                return Err(Error::InvalidArgument(format!("env {i}: {reason}; no env moved")));
+            }
         }
-        let (game, seed, opponents) = (&self.game, self.seed, self.opponents);
-        let envs = &mut self.envs;
-        let mut play = || {
-            envs.par_iter_mut()
-                .zip(actions.par_iter())
-                .enumerate()
-                .for_each(|(i, (env, &a))| {
-                    env.rewards.fill(0.0);
-                    let seat = learner
-                        .or_else(|| env.state.current_player())
-                        .expect("an env's game is never over between steps");
-                    env.state
-                        .apply_action_for(seat, a as Action)
-                        .expect("every action was checked");
-                    add_rewards(&env.state, learner, &mut env.rewards);
-                    if let Some(bot) = opponents {
-                        play_opponents(bot, env, true);
-                    }
-                    env.terminated = env.state.is_terminal();
-                    if env.terminated {
-                        env.episode += 1;
-                        deal(game, seed, opponents, i, env);
-                    }
-                });
-        };
-        match &self.pool {
-            Some(pool) => pool.install(play),
-            None => play(),
-        }
-        self.write(&mut out);
+        self.pass(Some(actions), out);
         Ok(())
     }
 
-    /// Writes every env's row of every buffer.
-    fn write(&mut self, out: &mut Buffers<'_>) {
-        let len = self.game.observation_tensor_len();
-        let num_actions = self.game.num_distinct_actions();
-        let width = self.reward_width();
-        let learner = self.opponents.map(|_| 0);
-        let envs = &mut self.envs;
-        let (obs, masks, rewards) = (&mut *out.observations, &mut *out.masks, &mut *out.rewards);
-        let mut write = || {
-            envs.par_iter_mut()
-                .zip(obs.par_chunks_mut(len))
-                .zip(masks.par_chunks_mut(num_actions))
-                .zip(rewards.par_chunks_mut(width))
-                .with_min_len(16)
-                .for_each(|(((env, obs), mask), reward)| {
-                    let seat = learner
-                        .or_else(|| env.state.current_player())
-                        .expect("an env's game is never over between steps");
-                    env.state
-                        .observation_tensor_into(Some(seat), obs)
-                        .expect("the row has the tensor's length");
-                    mask.fill(0);
-                    env.state.legal_actions_for(seat, &mut env.legal);
-                    for &a in &env.legal {
-                        mask[a as usize] = 1;
+    /// One parallel pass over the envs in blocks: with `actions` the step of each env
+    /// (actions checked), without the reset to episode 0; then each env's rows.
+    fn pass(&mut self, actions: Option<&[i64]>, out: Buffers<'_>) {
+        let n = self.envs.len();
+        let threads = match &self.pool {
+            Some(pool) => pool.current_num_threads(),
+            None => rayon::current_num_threads(),
+        };
+        let block = block_len(n, threads);
+        let (len, num_actions, width) = (self.tensor_len, self.num_actions, self.reward_width());
+        let Buffers {
+            mut observations,
+            mut masks,
+            mut legal_actions,
+            mut legal_counts,
+            mut rewards,
+            mut terminations,
+            mut truncations,
+            mut seats,
+        } = out;
+        let mut envs = &mut self.envs[..];
+        let mut blocks = Vec::with_capacity(n.div_ceil(block));
+        let mut first = 0;
+        while !envs.is_empty() {
+            let rows = block.min(envs.len());
+            blocks.push(Block {
+                envs: split(&mut envs, rows, 1),
+                first,
+                rows: Rows {
+                    observations: split(&mut observations, rows, len),
+                    masks: split_opt(&mut masks, rows, num_actions),
+                    legal_actions: split_opt(&mut legal_actions, rows, num_actions),
+                    legal_counts: split_opt(&mut legal_counts, rows, 1),
+                    rewards: split(&mut rewards, rows, width),
+                    terminations: split(&mut terminations, rows, 1),
+                    truncations: split(&mut truncations, rows, 1),
+                    seats: split(&mut seats, rows, 1),
+                },
+            });
+            first += rows;
+        }
+        let (game, seed, opponents) = (&self.game, self.seed, self.opponents);
+        let learner = opponents.map(|_| 0);
+        let run = || {
+            blocks.into_par_iter().for_each(|mut b| {
+                for k in 0..b.envs.len() {
+                    let i = b.first + k;
+                    let env = &mut b.envs[k];
+                    env.rewards.fill(0.0);
+                    match actions {
+                        None => {
+                            env.episode = 0;
+                            env.terminated = false;
+                            env.written = usize::MAX;
+                            deal(game, seed, opponents, i, env);
+                        }
+                        Some(actions) => {
+                            env.state
+                                .apply_action_for(env.seat, actions[i] as Action)
+                                .expect("every action was checked");
+                            add_rewards(&env.state, learner, &mut env.rewards);
+                            if let Some(bot) = opponents {
+                                play_opponents(bot, env, true);
+                            }
+                            env.terminated = env.state.is_terminal();
+                            if env.terminated {
+                                env.episode += 1;
+                                deal(game, seed, opponents, i, env);
+                            } else {
+                                env.refresh(learner);
+                            }
+                        }
                     }
-                    for (r, x) in reward.iter_mut().zip(&env.rewards) {
-                        *r = *x as f32;
-                    }
-                });
+                    write_rows(env, &mut b.rows, k, len, num_actions, width);
+                }
+            });
         };
         match &self.pool {
-            Some(pool) => pool.install(write),
-            None => write(),
-        }
-        for (i, env) in self.envs.iter().enumerate() {
-            out.terminations[i] = env.terminated;
-            out.truncations[i] = false;
-            out.seats[i] = learner
-                .or_else(|| env.state.current_player())
-                .map_or(-1, |s| s as i64);
+            Some(pool) => pool.install(run),
+            None => run(),
         }
     }
+}
+
+/// Writes env `env`'s row `k` of block `b`'s buffers from its state, seat and legal
+/// actions (set before).
+fn write_rows<S: GameState>(
+    env: &mut Env<S>,
+    b: &mut Rows<'_>,
+    k: usize,
+    len: usize,
+    num_actions: usize,
+    width: usize,
+) {
+    env.state
+        .observation_tensor_into(Some(env.seat), &mut b.observations[k * len..(k + 1) * len])
+        .expect("the row has the tensor's length");
+    if let Some(masks) = b.masks.as_deref_mut() {
+        let mask = &mut masks[k * num_actions..(k + 1) * num_actions];
+        mask.fill(0);
+        for &a in &env.legal {
+            mask[a as usize] = 1;
+        }
+    }
+    if let (Some(lists), Some(counts)) = (b.legal_actions.as_deref_mut(), b.legal_counts.as_deref_mut()) {
+        let row = &mut lists[k * num_actions..(k + 1) * num_actions];
+        for (x, &a) in row.iter_mut().zip(&env.legal) {
+            *x = i64::from(a);
+        }
+        // Only the old list's tail is reset to -1 (the row is as this env left it in the
+        // last step); after a reset (`written` is `usize::MAX`) the whole rest of the row.
+        let end = env.written.min(num_actions);
+        if end > env.legal.len() {
+            row[env.legal.len()..end].fill(-1);
+        }
+        env.written = env.legal.len();
+        counts[k] = env.legal.len() as i64;
+    }
+    for (r, x) in b.rewards[k * width..(k + 1) * width].iter_mut().zip(&env.rewards) {
+        *r = *x as f32;
+    }
+    b.terminations[k] = env.terminated;
+    b.truncations[k] = false;
+    b.seats[k] = env.seat as i64;
 }
 
 /// Adds the rewards of the last action: every seat's, or the learner's alone.
@@ -363,10 +495,10 @@ where
     env.rng = rng::seeded(episode_seed, rng::STREAM_POLICY);
     if let Some(bot) = opponents {
         play_opponents(bot, env, false);
-        // A game the bots end before the learner's first move is dealt anew (not
-        // possible in these four games: seat 0 moves in every first round).
-        debug_assert!(!env.state.is_terminal());
     }
+    // Not over: seat 0 moves in the first round of each of these four games, so the
+    // bots cannot end a game before the learner's first move (`refresh` checks it in debug builds).
+    env.refresh(opponents.map(|_| 0));
 }
 
 /// The bots move for every seat but 0 until seat 0 may move or the game is over; with
@@ -444,15 +576,19 @@ impl AnyVectorEnv {
             }
         })
     }
+    /// See [`VectorEnv::reset`].
     pub fn reset(&mut self, seed: Option<u64>, out: Buffers<'_>) -> Result<()> {
         with_vector!(self, v => v.reset(seed, out))
     }
+    /// See [`VectorEnv::step`].
     pub fn step(&mut self, actions: &[i64], out: Buffers<'_>) -> Result<()> {
         with_vector!(self, v => v.step(actions, out))
     }
+    /// See [`VectorEnv::num_envs`].
     pub fn num_envs(&self) -> usize {
         with_vector!(self, v => v.num_envs())
     }
+    /// See [`VectorEnv::reward_width`].
     pub fn reward_width(&self) -> usize {
         with_vector!(self, v => v.reward_width())
     }
@@ -470,6 +606,8 @@ mod tests {
     struct Owned {
         o: Vec<f32>,
         m: Vec<u8>,
+        l: Vec<i64>,
+        c: Vec<i64>,
         r: Vec<f32>,
         t: Vec<bool>,
         u: Vec<bool>,
@@ -477,21 +615,29 @@ mod tests {
     }
 
     impl Owned {
-        fn new(env: &VectorEnv<SchottenTotten>) -> Owned {
+        fn new<G: Game>(env: &VectorEnv<G>) -> Owned
+        where
+            G::State: Heuristic,
+        {
             let (g, n) = (env.game(), env.num_envs());
             Owned {
                 o: vec![0.0; n * g.observation_tensor_len()],
                 m: vec![0; n * g.num_distinct_actions()],
+                l: vec![0; n * g.num_distinct_actions()],
+                c: vec![0; n],
                 r: vec![0.0; n * env.reward_width()],
                 t: vec![false; n],
                 u: vec![false; n],
                 s: vec![0; n],
             }
         }
-        fn buffers(&mut self) -> Buffers<'_> {
+        /// Every buffer, or without `masks` / `lists` those left out.
+        fn buffers(&mut self, masks: bool, lists: bool) -> Buffers<'_> {
             Buffers {
                 observations: &mut self.o,
-                masks: &mut self.m,
+                masks: masks.then_some(&mut self.m[..]),
+                legal_actions: lists.then_some(&mut self.l[..]),
+                legal_counts: lists.then_some(&mut self.c[..]),
                 rewards: &mut self.r,
                 terminations: &mut self.t,
                 truncations: &mut self.u,
@@ -500,51 +646,131 @@ mod tests {
         }
     }
 
-    /// Steps the envs by each one's lowest legal action: on 1 and 2 threads, the same
-    /// games as the seeded games stepped one by one, new episodes from `episode_seed`.
-    #[test]
-    fn the_envs_are_the_seeded_games_whatever_the_threads() {
-        let game = SchottenTotten::default();
+    /// Steps the envs of `game` by each one's legal action `(step + i) % count` (read
+    /// from the lists) on 1 and 2 threads, with every buffer and with the optional ones
+    /// left out: the same games as the seeded games stepped one by one, new episodes
+    /// from `episode_seed`; masks and lists are the state's legal actions, the lists'
+    /// tails -1; buffers left out are not touched.
+    fn the_envs_are_the_seeded_games<G: Game + Copy>(game: G, steps: usize)
+    where
+        G::State: Heuristic,
+    {
         let n = 5;
-        let width = Game::num_distinct_actions(&game);
-        for threads in [1, 2] {
+        let width = game.num_distinct_actions();
+        let len = game.observation_tensor_len();
+        for (threads, masks, lists) in [
+            (1, true, true),
+            (2, true, true),
+            (2, false, true),
+            (1, true, false),
+        ] {
             let mut env = VectorEnv::new(game, n, 3, None, Some(threads)).unwrap();
             let mut out = Owned::new(&env);
+            out.l.fill(7); // not zero: the reset must write every entry of a row.
             let mut states: Vec<_> = (0..n)
-                .map(|i| Game::new_initial_state(&game, episode_seed(3, i as u64, 0)))
+                .map(|i| game.new_initial_state(episode_seed(3, i as u64, 0)))
                 .collect();
             let mut episodes = vec![0; n];
-            env.reset(None, out.buffers()).unwrap();
-            for _ in 0..200 {
-                let actions: Vec<i64> = out
-                    .m
-                    .chunks(width)
-                    .map(|row| row.iter().position(|&x| x == 1).unwrap() as i64)
+            env.reset(None, out.buffers(masks, lists)).unwrap();
+            for step in 0..steps {
+                for (i, state) in states.iter().enumerate() {
+                    assert_eq!(env.state(i).unwrap().0.to_snapshot(), state.to_snapshot());
+                    let seat = state.current_player();
+                    assert_eq!(out.s[i], seat.unwrap() as i64);
+                    assert_eq!(
+                        out.o[i * len..(i + 1) * len],
+                        state.observation_tensor(seat).unwrap()[..]
+                    );
+                    let legal: Vec<i64> = state.legal_actions().into_iter().map(i64::from).collect();
+                    let mask: Vec<u8> = (0..width as u32)
+                        .map(|a| u8::from(legal.contains(&a.into())))
+                        .collect();
+                    if masks {
+                        assert_eq!(out.m[i * width..(i + 1) * width], mask[..]);
+                    }
+                    if lists {
+                        let row = &out.l[i * width..(i + 1) * width];
+                        assert_eq!(out.c[i], legal.len() as i64);
+                        assert_eq!(row[..legal.len()], legal[..]);
+                        assert!(
+                            row[legal.len()..].iter().all(|&x| x == -1),
+                            "the list's tail is -1"
+                        );
+                    }
+                }
+                let actions: Vec<i64> = states
+                    .iter()
+                    .enumerate()
+                    .map(|(i, s)| {
+                        let legal = s.legal_actions();
+                        i64::from(legal[(step + i) % legal.len()])
+                    })
                     .collect();
-                env.step(&actions, out.buffers()).unwrap();
+                env.step(&actions, out.buffers(masks, lists)).unwrap();
                 for i in 0..n {
                     states[i].apply_action(actions[i] as Action).unwrap();
                     assert_eq!(out.t[i], states[i].is_terminal());
+                    let rewards: Vec<f32> = states[i].rewards().iter().map(|&r| r as f32).collect();
+                    assert_eq!(out.r[i * rewards.len()..(i + 1) * rewards.len()], rewards[..]);
                     if states[i].is_terminal() {
                         episodes[i] += 1;
-                        states[i] = Game::new_initial_state(&game, episode_seed(3, i as u64, episodes[i]));
+                        states[i] = game.new_initial_state(episode_seed(3, i as u64, episodes[i]));
                     }
-                    assert_eq!(env.state(i).unwrap().0.to_snapshot(), states[i].to_snapshot());
-                    let len = game.observation_tensor_len();
-                    let seat = states[i].current_player();
-                    assert_eq!(
-                        out.o[i * len..(i + 1) * len],
-                        states[i].observation_tensor(seat).unwrap()[..]
-                    );
                 }
             }
             assert!(episodes.iter().any(|&e| e > 0), "autoreset was reached");
+            assert_eq!(
+                masks,
+                out.m.iter().any(|&x| x != 0),
+                "masks written only when asked for"
+            );
+            assert_eq!(
+                lists,
+                out.c.iter().any(|&x| x != 0),
+                "lists written only when asked for"
+            );
             // An illegal action anywhere: refused, nothing moves.
             let before: Vec<_> = (0..n).map(|i| env.state(i).unwrap().0.to_snapshot()).collect();
-            let err = env.step(&[-1; 5], out.buffers()).unwrap_err();
+            let err = env.step(&[-1; 5], out.buffers(masks, lists)).unwrap_err();
             assert!(err.to_string().contains("env 0"), "{err}");
+            let mut late = actions_of(&states);
+            late[n - 1] = width as i64;
+            let err = env.step(&late, out.buffers(masks, lists)).unwrap_err();
+            assert!(err.to_string().contains(&format!("env {}", n - 1)), "{err}");
             let after: Vec<_> = (0..n).map(|i| env.state(i).unwrap().0.to_snapshot()).collect();
             assert_eq!(before, after);
         }
+    }
+
+    /// Each state's lowest legal action.
+    fn actions_of<S: GameState>(states: &[S]) -> Vec<i64> {
+        states.iter().map(|s| i64::from(s.legal_actions()[0])).collect()
+    }
+
+    #[test]
+    fn the_envs_are_the_seeded_games_whatever_the_threads() {
+        the_envs_are_the_seeded_games(SchottenTotten::default(), 200);
+        the_envs_are_the_seeded_games(TheGame::default(), 100);
+    }
+
+    #[test]
+    fn a_buffer_of_the_wrong_length_is_refused() {
+        let mut env = VectorEnv::new(SchottenTotten::default(), 3, 0, None, Some(1)).unwrap();
+        let mut out = Owned::new(&env);
+        out.l.pop();
+        let err = env.reset(None, out.buffers(true, true)).unwrap_err();
+        assert!(err.to_string().contains("legal_actions"), "{err}");
+        let mut out = Owned::new(&env);
+        let mut b = out.buffers(true, true);
+        b.legal_counts = None;
+        let err = env.reset(None, b).unwrap_err();
+        assert!(err.to_string().contains("both or neither"), "{err}");
+    }
+
+    #[test]
+    fn blocks_cover_the_envs_with_a_few_tasks_per_thread() {
+        assert_eq!(block_len(1024, 2), 128);
+        assert_eq!(block_len(5, 2), 16);
+        assert_eq!(block_len(100, 1), 25);
     }
 }

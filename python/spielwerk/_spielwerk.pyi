@@ -254,6 +254,9 @@ class VectorEnv:
         seed: SupportsIndex = 0,
         opponents: str | None = None,
         threads: SupportsIndex | None = None,
+        *,
+        action_mask: bool = True,
+        legal_actions: bool = False,
     ) -> VectorEnv: ...
     def reset(self, seed: SupportsIndex | None = None) -> tuple[npt.NDArray[np.float32], dict[str, Any]]: ...
     def step(

@@ -25,8 +25,12 @@ ignored, ``None`` there is fine).
   (an episode ended by an illegal action: ``illegal_reward`` instead).
 - ``terminated`` when the game is over (Dog's ``max_turns`` included: the rules end the
   game there, D13); ``truncated`` never.
-- ``reset(seed=s)``: the deal and the bots' seeds come from ``s``, so the same seed
-  plays the same episode for the same actions; no seed: fresh random ones.
+- ``reset(seed=s)``: the deal and the bots' seeds come from ``s`` (through Gymnasium's
+  ``self.np_random``), so the same seed plays the same episode for the same actions,
+  the opponents' moves included; a ``Bot`` given as an opponent is made anew from its
+  name and params with the episode's seed. ``reset()`` without a seed draws both from
+  ``self.np_random`` (seeded from the operating system's entropy on the first reset),
+  so a seeded reset followed by unseeded ones is reproducible as well.
 - Dog's exchange (D4): the opponents still to pick pick before the learner's turn, and
   the learner picks when it is one of ``state.seats_to_move()``; the engine shows no
   pick before all four are made.
@@ -36,7 +40,6 @@ ignored, ``None`` there is fine).
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from typing import Any, SupportsFloat
 
@@ -108,11 +111,13 @@ class SpielwerkGymEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         for other, opponent in enumerate(self._opponents):
             if other == self.seat:
                 continue
+            # Each seat's bot its own seed, so two seats of the same bot are not alike; a
+            # given Bot is made anew with it, so that the episode's seed decides its moves.
+            seat_seed = (seed + other) % 2**64
             if isinstance(opponent, Bot):
-                self._bots[other] = opponent
+                self._bots[other] = bots.make(opponent.name, self.game, seed=seat_seed, **opponent.params)
             elif opponent is not None:
-                # Each seat's bot its own seed, so two seats of the same bot are not alike.
-                self._bots[other] = bots.make(opponent, self.game, seed=(seed + other) % 2**64)
+                self._bots[other] = bots.make(opponent, self.game, seed=seat_seed)
 
     def _play_opponents(self) -> float:
         """The bots' moves until the learner is to move or the game is over; the learner's rewards."""
@@ -137,10 +142,7 @@ class SpielwerkGymEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
         super().reset(seed=seed)
-        if seed is None:
-            deal, bot_seed = (random.SystemRandom().getrandbits(64) for _ in range(2))
-        else:
-            deal, bot_seed = (int(x) for x in self.np_random.integers(0, 2**63, size=2))
+        deal, bot_seed = (int(x) for x in self.np_random.integers(0, 2**63, size=2))
         self._make_bots(bot_seed)
         self.game_state = self.game.new_initial_state(deal)
         self._play_opponents()

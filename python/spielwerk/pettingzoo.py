@@ -63,6 +63,7 @@ Observation = dict[str, npt.NDArray[Any]]
 
 
 def _load(game: str | Game, options: dict[str, Any]) -> Game:
+    """``game`` (a name or a ``Game``) with ``options`` over its own."""
     if isinstance(game, Game):
         if options:
             return load_game(game.name, **{**game.options(), **options})
@@ -82,60 +83,53 @@ class LegalDiscrete(gymnasium.spaces.Discrete):
         self._mask_of = mask_of
 
     def sample(self, mask: Any = None, probability: Any = None) -> np.int64:
+        """A uniformly random legal action of the space's seat now, from the space's own
+        seeded generator (``seed()``); with ``mask`` or ``probability``, Gymnasium's
+        ``Discrete.sample`` with them. Raises ``ValueError`` when the seat has no legal
+        action (not to move), as ``Discrete.sample`` does for an all-zero mask."""
         if mask is None and probability is None:
             mask = self._mask_of()
         return super().sample(mask=mask, probability=probability)
 
 
-def _spaces(
-    game: Game, agents: list[str], mask_of: Callable[[int], npt.NDArray[np.int8]]
-) -> tuple[dict[str, gymnasium.spaces.Dict], dict[str, LegalDiscrete]]:
-    n_actions = game.num_distinct_actions()
-    shape = tuple(game.observation_tensor_shape())
-    observation_spaces = {
-        agent: gymnasium.spaces.Dict(
-            {
-                "observation": gymnasium.spaces.Box(0.0, 1.0, shape=shape, dtype=np.float32),
-                "action_mask": gymnasium.spaces.Box(0, 1, shape=(n_actions,), dtype=np.int8),
-            }
-        )
-        for agent in agents
-    }
-    action_spaces = {
-        agent: LegalDiscrete(n_actions, functools.partial(mask_of, seat)) for seat, agent in enumerate(agents)
-    }
-    return observation_spaces, action_spaces
+class _Common:
+    """What the AEC and the parallel environment share: the game, its agents and spaces,
+    the observations, rendering. Set up by ``_setup``; the environment classes add the
+    stepping."""
 
+    metadata: dict[str, Any]
 
-# PettingZoo ships no type information: its base classes are Any to mypy.
-class SpielwerkEnv(AECEnv[str, Observation, int | None]):  # type: ignore[misc]
-    """A spielwerk game as a PettingZoo AEC environment (see the module's docstring)."""
-
-    def __init__(
+    def _setup(
         self,
         game: str | Game,
-        render_mode: str | None = None,
-        max_cycles: int | None = None,
-        **options: Any,
+        render_mode: str | None,
+        max_cycles: int | None,
+        name: str,
+        options: dict[str, Any],
     ) -> None:
-        super().__init__()
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode {render_mode!r} is not supported; allowed: None, 'ansi'")
         self.game = _load(game, options)
-        self.metadata = {
-            "render_modes": ["ansi"],
-            "name": f"spielwerk_{self.game.name}",
-            "is_parallelizable": False,
-        }
+        self.metadata = {"render_modes": ["ansi"], "name": name.format(self.game.name)}
         self.render_mode = render_mode
         self.max_cycles = max_cycles
         self.possible_agents = [f"player_{seat}" for seat in range(self.game.num_players())]
-        self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
-        self._n_actions = self.game.num_distinct_actions()
-        self.observation_spaces, self.action_spaces = _spaces(self.game, self.possible_agents, self._mask)
+        n_actions = self.game.num_distinct_actions()
+        shape = tuple(self.game.observation_tensor_shape())
+        self.observation_spaces = {
+            agent: gymnasium.spaces.Dict(
+                {
+                    "observation": gymnasium.spaces.Box(0.0, 1.0, shape=shape, dtype=np.float32),
+                    "action_mask": gymnasium.spaces.Box(0, 1, shape=(n_actions,), dtype=np.int8),
+                }
+            )
+            for agent in self.possible_agents
+        }
+        self.action_spaces = {
+            agent: LegalDiscrete(n_actions, functools.partial(self._mask, seat))
+            for seat, agent in enumerate(self.possible_agents)
+        }
         self.game_state: State = self.game.new_initial_state(0)
-        self._moves = [0] * len(self.possible_agents)
-        self._dealt = False
 
     def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -146,14 +140,40 @@ class SpielwerkEnv(AECEnv[str, Observation, int | None]):  # type: ignore[misc]
     def _mask(self, seat: int) -> npt.NDArray[np.int8]:
         return self.game_state.legal_actions_mask(seat).view(np.int8)
 
+    def _observation(self, seat: int) -> Observation:
+        return {"observation": self.game_state.observation_tensor(seat), "action_mask": self._mask(seat)}
+
+    def render(self) -> str | None:
+        if self.render_mode == "ansi":
+            return str(self.game_state)
+        return None
+
+    def close(self) -> None:
+        pass
+
+
+# PettingZoo ships no type information: its base classes are Any to mypy.
+class SpielwerkEnv(_Common, AECEnv[str, Observation, int | None]):  # type: ignore[misc]
+    """A spielwerk game as a PettingZoo AEC environment (see the module's docstring)."""
+
+    def __init__(
+        self,
+        game: str | Game,
+        render_mode: str | None = None,
+        max_cycles: int | None = None,
+        **options: Any,
+    ) -> None:
+        super().__init__()
+        self._setup(game, render_mode, max_cycles, "spielwerk_{}", options)
+        self.metadata["is_parallelizable"] = False
+        self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        self._moves = [0] * len(self.possible_agents)
+        self._dealt = False
+
     def observe(self, agent: str) -> Observation:
         if not self._dealt:
             raise RuntimeError("reset() must be called before observe(), last() or step()")
-        seat = self._seat[agent]
-        return {
-            "observation": self.game_state.observation_tensor(seat),
-            "action_mask": self.game_state.legal_actions_mask(seat).view(np.int8),
-        }
+        return self._observation(self._seat[agent])
 
     def last(self, observe: bool = True) -> tuple[Observation | None, float, bool, bool, dict[str, Any]]:
         if not self._dealt:
@@ -203,14 +223,6 @@ class SpielwerkEnv(AECEnv[str, Observation, int | None]):  # type: ignore[misc]
                 self.truncations = dict.fromkeys(self.agents, True)
         self._accumulate_rewards()
 
-    def render(self) -> str | None:
-        if self.render_mode == "ansi":
-            return str(self.game_state)
-        return None
-
-    def close(self) -> None:
-        pass
-
 
 def raw_env(
     game: str | Game, render_mode: str | None = None, max_cycles: int | None = None, **options: Any
@@ -226,7 +238,7 @@ def env(
     return SpielwerkEnv(game, render_mode=render_mode, max_cycles=max_cycles, **options)
 
 
-class ParallelSpielwerkEnv(ParallelEnv[str, Observation, int]):  # type: ignore[misc]
+class ParallelSpielwerkEnv(_Common, ParallelEnv[str, Observation, int]):  # type: ignore[misc]
     """A spielwerk game as a PettingZoo parallel environment.
 
     Every step takes the actions of all live agents and applies those of the seats to
@@ -242,33 +254,13 @@ class ParallelSpielwerkEnv(ParallelEnv[str, Observation, int]):  # type: ignore[
         max_cycles: int | None = None,
         **options: Any,
     ) -> None:
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode {render_mode!r} is not supported; allowed: None, 'ansi'")
-        self.game = _load(game, options)
-        self.metadata = {"render_modes": ["ansi"], "name": f"spielwerk_{self.game.name}_parallel"}
-        self.render_mode = render_mode
-        self.max_cycles = max_cycles
-        self.possible_agents = [f"player_{seat}" for seat in range(self.game.num_players())]
+        self._setup(game, render_mode, max_cycles, "spielwerk_{}_parallel", options)
         self.agents = self.possible_agents[:]
-        self.observation_spaces, self.action_spaces = _spaces(self.game, self.possible_agents, self._mask)
-        self.game_state: State = self.game.new_initial_state(0)
         self._steps = 0
-
-    def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
-        return self.action_spaces[agent]
-
-    def _mask(self, seat: int) -> npt.NDArray[np.int8]:
-        return self.game_state.legal_actions_mask(seat).view(np.int8)
 
     def _observations(self) -> dict[str, Observation]:
         return {
-            agent: {
-                "observation": self.game_state.observation_tensor(seat),
-                "action_mask": self.game_state.legal_actions_mask(seat).view(np.int8),
-            }
+            agent: self._observation(seat)
             for seat, agent in enumerate(self.possible_agents)
             if agent in self.agents
         }
@@ -314,14 +306,6 @@ class ParallelSpielwerkEnv(ParallelEnv[str, Observation, int]):  # type: ignore[
         if over or truncated:
             self.agents = []
         return observations, rewards, terminations, truncations, infos
-
-    def render(self) -> str | None:
-        if self.render_mode == "ansi":
-            return str(self.game_state)
-        return None
-
-    def close(self) -> None:
-        pass
 
 
 def parallel_env(

@@ -17,50 +17,90 @@ use crate::states::State;
 /// `n_envs` games of one rule set stepped together in Rust, without the GIL, over the
 /// cores. `reset()` and `step(actions)` fill the same preallocated arrays each time
 /// (copy what you keep): observations `[n, len]` float32, `infos["action_mask"]`
-/// `[n, num_distinct_actions]` uint8, rewards `[n, players]` float32 (`[n]`, seat 0's,
-/// with opponents), terminations and truncations `[n]` bool, `infos["seat"]` `[n]` int64.
-/// See the README, section "VectorEnv", for opponents, autoreset and seeds.
+/// `[n, num_distinct_actions]` uint8 (unless `action_mask=False`), rewards `[n, players]`
+/// float32 (`[n]`, seat 0's, with opponents), terminations and truncations `[n]` bool,
+/// `infos["seat"]` `[n]` int64; with `legal_actions=True` also `infos["legal_actions"]`
+/// `[n, num_distinct_actions]` int64 (row `i`: its legal actions ascending, then -1) and
+/// `infos["legal_counts"]` `[n]` int64. See the README, section "VectorEnv", for
+/// opponents, autoreset and seeds.
 #[pyclass(frozen, module = "spielwerk")]
 pub struct VectorEnv {
     game: Py<Game>,
     inner: Mutex<AnyVectorEnv>,
     observations: Py<PyArray2<f32>>,
-    masks: Py<PyArray2<u8>>,
+    masks: Option<Py<PyArray2<u8>>>,
+    legal_actions: Option<Py<PyArray2<i64>>>,
+    legal_counts: Option<Py<PyArray1<i64>>>,
     rewards: Py<PyArrayDyn<f32>>,
     terminations: Py<PyArray1<bool>>,
     truncations: Py<PyArray1<bool>>,
     seats: Py<PyArray1<i64>>,
 }
 
+/// A numpy buffer of the env borrowed for writing, or the package's error if Python
+/// code holds it borrowed (numpy's borrow flags: e.g. another thread's call into it).
+fn borrow<'py, T: numpy::Element, D: numpy::ndarray::Dimension>(
+    py: Python<'py>,
+    array: &Bound<'py, numpy::PyArray<T, D>>,
+    name: &str,
+) -> PyResult<numpy::PyReadwriteArray<'py, T, D>> {
+    array.try_readwrite().map_err(|e| {
+        invalid_argument(
+            py,
+            format!("the vector env's {name} array is borrowed elsewhere ({e}); no env moved"),
+        )
+    })
+}
+
 impl VectorEnv {
-    /// Runs `f` on the core env with every buffer, without the GIL.
+    /// Runs `f` on the core env with every buffer, without the GIL. The env's lock is
+    /// taken first, then the arrays are borrowed: a borrow that fails is an error, never
+    /// a panic, and leaves the env as it was.
     fn fill(
         &self,
         py: Python<'_>,
         f: impl FnOnce(&mut AnyVectorEnv, Buffers<'_>) -> spielwerk_core::error::Result<()> + Send,
     ) -> PyResult<()> {
-        let mut obs = self.observations.bind(py).readwrite();
-        let mut masks = self.masks.bind(py).readwrite();
-        let mut rewards = self.rewards.bind(py).readwrite();
-        let mut terms = self.terminations.bind(py).readwrite();
-        let mut truncs = self.truncations.bind(py).readwrite();
-        let mut seats = self.seats.bind(py).readwrite();
+        let mut inner = lock(py, &self.inner);
+        let observations = self.observations.bind(py);
+        let masks = self.masks.as_ref().map(|m| m.bind(py));
+        let legal_actions = self.legal_actions.as_ref().map(|m| m.bind(py));
+        let legal_counts = self.legal_counts.as_ref().map(|m| m.bind(py));
+        let (rewards, terminations) = (self.rewards.bind(py), self.terminations.bind(py));
+        let (truncations, seats) = (self.truncations.bind(py), self.seats.bind(py));
+        let mut obs = borrow(py, observations, "observations")?;
+        let mut masks = masks.map(|m| borrow(py, m, "action_mask")).transpose()?;
+        let mut lists = legal_actions
+            .map(|m| borrow(py, m, "legal_actions"))
+            .transpose()?;
+        let mut counts = legal_counts.map(|m| borrow(py, m, "legal_counts")).transpose()?;
+        let mut rewards = borrow(py, rewards, "rewards")?;
+        let mut terms = borrow(py, terminations, "terminations")?;
+        let mut truncs = borrow(py, truncations, "truncations")?;
+        let mut seats = borrow(py, seats, "seat")?;
         let buffers = Buffers {
             observations: obs.as_slice_mut().expect("own array"),
-            masks: masks.as_slice_mut().expect("own array"),
+            masks: masks.as_mut().map(|m| m.as_slice_mut().expect("own array")),
+            legal_actions: lists.as_mut().map(|m| m.as_slice_mut().expect("own array")),
+            legal_counts: counts.as_mut().map(|m| m.as_slice_mut().expect("own array")),
             rewards: rewards.as_slice_mut().expect("own array"),
             terminations: terms.as_slice_mut().expect("own array"),
             truncations: truncs.as_slice_mut().expect("own array"),
             seats: seats.as_slice_mut().expect("own array"),
         };
-        let mut inner = lock(py, &self.inner);
         let env = &mut *inner;
         py.detach(move || f(env, buffers)).map_err(err(py))
     }
 
     fn infos<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let infos = PyDict::new(py);
-        infos.set_item("action_mask", self.masks.bind(py))?;
+        if let Some(masks) = &self.masks {
+            infos.set_item("action_mask", masks.bind(py))?;
+        }
+        if let (Some(lists), Some(counts)) = (&self.legal_actions, &self.legal_counts) {
+            infos.set_item("legal_actions", lists.bind(py))?;
+            infos.set_item("legal_counts", counts.bind(py))?;
+        }
         infos.set_item("seat", self.seats.bind(py))?;
         Ok(infos)
     }
@@ -69,12 +109,15 @@ impl VectorEnv {
 #[pymethods]
 impl VectorEnv {
     /// `n_envs` games of `game` (a `Game` or a name); `opponents` "random" or "heuristic"
-    /// plays every seat but 0 inside the step; `threads` None uses every core.
+    /// plays every seat but 0 inside the step; `threads` None uses every core;
+    /// `action_mask` and `legal_actions` choose which of the two forms of the legal
+    /// actions are written (a form not asked for costs nothing).
     #[new]
     #[pyo3(
-        signature = (game, n_envs, seed = Seed(0), opponents = None, threads = None),
-        text_signature = "(game, n_envs, seed=0, opponents=None, threads=None)"
+        signature = (game, n_envs, seed = Seed(0), opponents = None, threads = None, *, action_mask = true, legal_actions = false),
+        text_signature = "(game, n_envs, seed=0, opponents=None, threads=None, *, action_mask=True, legal_actions=False)"
     )]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
         game: &Bound<'_, PyAny>,
@@ -82,6 +125,8 @@ impl VectorEnv {
         seed: Seed,
         opponents: Option<Text>,
         threads: Option<Int>,
+        action_mask: bool,
+        legal_actions: bool,
     ) -> PyResult<VectorEnv> {
         let game = game_arg(py, game)?;
         let n = usize::try_from(count_arg(py, n_envs, "n_envs")?)
@@ -103,7 +148,9 @@ impl VectorEnv {
         };
         let env = VectorEnv {
             observations: PyArray2::zeros(py, [n, layout.len], false).unbind(),
-            masks: PyArray2::zeros(py, [n, actions], false).unbind(),
+            masks: action_mask.then(|| PyArray2::zeros(py, [n, actions], false).unbind()),
+            legal_actions: legal_actions.then(|| PyArray2::zeros(py, [n, actions], false).unbind()),
+            legal_counts: legal_actions.then(|| PyArray1::zeros(py, n, false).unbind()),
             rewards: rewards.unbind(),
             terminations: PyArray1::from_vec(py, vec![false; n]).unbind(),
             truncations: PyArray1::from_vec(py, vec![false; n]).unbind(),
@@ -143,7 +190,15 @@ impl VectorEnv {
         Bound<'py, PyDict>,
     )> {
         let actions: Vec<i64> = match actions.cast::<PyArray1<i64>>() {
-            Ok(a) if a.is_c_contiguous() => a.readonly().as_slice().expect("contiguous").to_vec(),
+            Ok(a) if a.is_c_contiguous() => match a.try_readonly() {
+                Ok(a) => a.as_slice().expect("contiguous").to_vec(),
+                Err(e) => {
+                    return Err(invalid_argument(
+                        py,
+                        format!("the actions array is borrowed for writing elsewhere ({e}); no env moved"),
+                    ));
+                }
+            },
             _ => actions.extract().map_err(|_| {
                 invalid_argument(
                     py,

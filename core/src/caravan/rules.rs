@@ -257,6 +257,10 @@ impl Game for CaravanGame {
         super::tensor::observation_tensor_shape(self)
     }
 
+    fn observation_tensor_len(&self) -> usize {
+        super::tensor::observation_tensor_len(self)
+    }
+
     fn describe_observation(&self) -> Vec<crate::tensor::TensorSlice> {
         super::tensor::describe_observation(self)
     }

@@ -57,6 +57,11 @@ fn len(game: &CaravanGame) -> usize {
     14 + 9 * NUM_CARAVANS + 6 + 7 * KINDS + 2 + 2 * entries(game) * ENTRY + 5
 }
 
+/// The number of elements, without allocating (a step writes it for every env).
+pub fn observation_tensor_len(game: &CaravanGame) -> usize {
+    len(game)
+}
+
 /// `[len]`: 2,532 elements, 4,612 with *Doppeldeck*.
 pub fn observation_tensor_shape(game: &CaravanGame) -> Vec<usize> {
     vec![len(game)]

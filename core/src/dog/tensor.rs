@@ -37,6 +37,12 @@ const MAX_POINTS: f64 = 16.0;
 /// 21 + 16·69 + 16 + 14 + 4 + 2 + 2·14 + 4·14 + 4 + 2·14 + 3 + 6·18 + 4 + 1 + 6.
 const LEN: usize = 1399;
 
+/// The number of elements, without allocating (a step writes it for every env).
+pub fn observation_tensor_len(game: &Dog) -> usize {
+    let _ = game;
+    LEN
+}
+
 /// `[1399]`: the same under every option.
 pub fn observation_tensor_shape(game: &Dog) -> Vec<usize> {
     let _ = game;

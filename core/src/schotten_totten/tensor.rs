@@ -26,6 +26,12 @@ const MAX_PILE: f64 = 42.0;
 /// 2 + 2 + 3 + 54 + 2 + 1 + 9·2·54 + 9·2 + 9·4 + 9·2 + 1 + 1 + 2 + 3.
 const LEN: usize = 1115;
 
+/// The number of elements, without allocating (a step writes it for every env).
+pub fn observation_tensor_len(game: &SchottenTotten) -> usize {
+    let _ = game;
+    LEN
+}
+
 /// `[1115]`: the same under every option.
 pub fn observation_tensor_shape(game: &SchottenTotten) -> Vec<usize> {
     let _ = game;

@@ -29,6 +29,11 @@ fn len(game: &TheGame) -> usize {
     4 * players(game) + NUM_PILES * 100 + NUM_PILES + 2 * CARDS + 8
 }
 
+/// The number of elements, without allocating (a step writes it for every env).
+pub fn observation_tensor_len(game: &TheGame) -> usize {
+    len(game)
+}
+
 /// `[4 · players + 608]`.
 pub fn observation_tensor_shape(game: &TheGame) -> Vec<usize> {
     vec![len(game)]
