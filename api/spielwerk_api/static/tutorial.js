@@ -6,7 +6,7 @@
 // routes (…/moves, …/check, …/apply): the page never decides what is legal. The other
 // seats answer with the first move the engine lists for them, so the lesson repeats exactly.
 
-import { request } from "./api.js";
+import { canonical, request } from "./api.js";
 import { h } from "./dom.js";
 import { gameName, lang, t } from "./i18n.js";
 import { renderSchotten } from "./schotten.js";
@@ -57,6 +57,7 @@ export class TutorialScreen {
     this.lesson = TUTORIALS[game];
     this.stopped = false;
     this.ui = {};
+    this.step = 0;
     this.noticeText = "";
     this.noticeKind = "";
   }
@@ -92,6 +93,8 @@ export class TutorialScreen {
       await this.arrive(out);
     } catch (error) {
       this.notice(t("error", { detail: error.message }), "refused");
+    } finally {
+      this.busy(false);
     }
   }
 
@@ -111,19 +114,23 @@ export class TutorialScreen {
     this.render();
   }
 
+  // A move the person made: the taught one is played; any other is only checked by the
+  // engine (its reason if illegal, a hint if legal), so the prepared position stays.
   async play(move) {
     const { game, options } = this.lesson;
-    const before = this.out.view;
+    const step = this.lesson.steps[this.step];
+    if (step === undefined) return;
     this.busy(true);
     try {
-      const applied = await rules(game, "apply", { state: this.out.state, options, seat: this.seat, move });
-      const taught = this.step < this.lesson.steps.length && this.lesson.steps[this.step].done(move, before);
-      if (taught) {
-        this.step += 1;
-        this.notice("");
-      } else if (this.step < this.lesson.steps.length) {
-        this.notice(tt("tutorial_other"), "info");
+      if (canonical(step.move) !== canonical(move)) {
+        const answer = await rules(game, "check", { state: this.out.state, options, seat: this.seat, move });
+        if (answer.legal) this.notice(tt("tutorial_other"), "info");
+        else this.notice(tt("refused", { reason: answer.rule ? `${answer.reason} (${answer.rule})` : answer.reason }), "refused");
+        return;
       }
+      const applied = await rules(game, "apply", { state: this.out.state, options, seat: this.seat, move });
+      this.step += 1;
+      this.notice("");
       this.ui = {};
       await this.arrive(await rules(game, "view", { state: applied.state, options, seat: this.seat }));
     } catch (error) {
@@ -133,16 +140,8 @@ export class TutorialScreen {
     }
   }
 
-  // A move the person tried on the board: the engine says whether it is legal and why not.
-  async attempt(move) {
-    const { game, options } = this.lesson;
-    try {
-      const answer = await rules(game, "check", { state: this.out.state, options, seat: this.seat, move });
-      if (answer.legal) return await this.play(move);
-      this.notice(tt("refused", { reason: answer.rule ? `${answer.reason} (${answer.rule})` : answer.reason }), "refused");
-    } catch (error) {
-      this.notice(tt("refused", { reason: error.message }), "refused");
-    }
+  attempt(move) {
+    return this.play(move);
   }
 
   busy(on) {
