@@ -73,6 +73,8 @@ def make(page: Page, move: dict[str, Any]) -> None:
     board = page.locator("#board")
     if "card" in move and move.get("type") != "seven":
         board.locator(f".hand [data-card='{move['card']}']").first.click()
+    if "marble" in move:  # Dog: a card, then a marble, then a target
+        board.locator(f"[data-marble='{move['marble']}']").first.click()
     if move.get("type") == "play" and "stone" in move:  # Schotten Totten: a card, then a stone
         board.locator(f"button.stone[data-stone='{move['stone']}']").click()
     elif move.get("type") == "claim":
@@ -88,6 +90,18 @@ def test_each_tutorial_completes_when_followed(page: Page, game: str) -> None:
     tutorial = page.locator("#tutorial")
     expect(tutorial).to_have_attribute("data-step", "0")
     expect(page.locator("#tutorial-task")).to_contain_text("Schritt 1 von")  # German by default
+    if game == "schotten_totten":
+        # A full side is refused with the engine's reason; a legal move that teaches nothing
+        # is not played: the prepared position stays.
+        board = page.locator("#board")
+        board.locator(".hand [data-card='O7']").click()
+        board.locator("button.stone[data-stone='4']").click()
+        expect(page.locator("#notice.refused")).not_to_be_empty()
+        board.locator(".hand [data-card='R8']").click()
+        board.locator("button.stone[data-stone='2']").click()
+        expect(page.locator("#notice")).to_contain_text("lehrt hier aber nichts")
+        expect(board.locator(".hand [data-card]")).to_have_count(6)
+        expect(tutorial).to_have_attribute("data-step", "0")
     for n, step in enumerate(lesson["steps"]):
         expect(tutorial).to_have_attribute("data-step", str(n))
         expect(tutorial).to_have_attribute("data-busy", "false")
