@@ -20,9 +20,9 @@ def test_the_replay_shows_the_board_of_each_step_and_every_seats_view(page: Page
     match_id, tokens = created["id"], [s["token"] for s in created["seats"]]
     for _ in range(4):
         seat = api(server, f"/v1/matches/{match_id}", tokens[0])["seats_to_move"][0]
-        out = api(server, f"/v1/matches/{match_id}/moves", tokens[seat])
+        move = api(server, f"/v1/matches/{match_id}/moves", tokens[seat])["moves"][0]["move"]
         version = api(server, f"/v1/matches/{match_id}", tokens[seat])["version"]
-        api(server, f"/v1/matches/{match_id}/moves", tokens[seat], body={"version": version, "move": out["moves"][0]["move"]})
+        api(server, f"/v1/matches/{match_id}/moves", tokens[seat], body={"version": version, "move": move})
     api(server, f"/v1/matches/{match_id}/resign", tokens[0], body={})
     replay = api(server, f"/v1/matches/{match_id}/replay")
     moves = [a for a in replay["actions"] if a["kind"] == "move"]
@@ -42,7 +42,8 @@ def test_the_replay_shows_the_board_of_each_step_and_every_seats_view(page: Page
             if a["kind"] == "move":
                 state.apply_action(a["action"], a["seat"])
         expect(board).to_have_attribute("data-step", str(back))
-        on_stones = sorted(c for stone in state.public_view()["stones"] for side in stone["cards"] for c in side)
+        stones = state.public_view()["stones"]
+        on_stones = sorted(c for stone in stones for side in stone["cards"] for c in side)
         shown = sorted(board.locator(".stones [data-card]").evaluate_all("es => es.map(e => e.dataset.card)"))
         assert shown == on_stones, back
         if back:
