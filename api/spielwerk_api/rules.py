@@ -113,6 +113,35 @@ class GameRules(Controller):
         )
 
     @post(
+        "/{game:str}/view",
+        status_code=200,
+        summary="A seat's view (or the public view) of a state after the given actions",
+        description=(
+            "For boards drawn from a state the caller holds (a replay's steps, a tutorial's "
+            "prepared position): the actions are applied in order, each refused one is a 422 "
+            "with the engine's reason, and the answer is the state reached and the view of "
+            "`seat` (the public view without one)."
+        ),
+        responses=GAME_BODY_PROBLEMS,
+    )
+    async def view(self, game: GameName, data: JSONBody[schemas.ViewBody]) -> schemas.ViewOut:
+        state = engine.load_game(game, data.options).deserialize_state(data.state)
+        last_move = None
+        for step in data.actions:
+            last_move = state.action_to_string(step.action)
+            state.apply_action(step.action, step.seat)
+        view = state.view(data.seat) if data.seat is not None else state.public_view()
+        terminal = state.is_terminal()
+        return schemas.ViewOut(
+            state=state.serialize(),
+            view=view,
+            terminal=terminal,
+            current_player=state.current_player(),
+            seats_to_move=[] if terminal else state.seats_to_move(),
+            last_move=last_move,
+        )
+
+    @post(
         "/{game:str}/moves",
         status_code=200,
         summary="Every legal move with its action id and text",

@@ -55,6 +55,33 @@ class MoveBody(Struct, forbid_unknown_fields=True):
     seat: Seat | None = None
 
 
+class ViewStep(Struct, forbid_unknown_fields=True):
+    action: int
+    # Where several seats may move (Dog's exchange), the seat that moved.
+    seat: Seat | None = None
+
+
+class ViewBody(Struct, forbid_unknown_fields=True):
+    """A state, the actions played on it (a replay's plies, in order) and whose view to see."""
+
+    state: StateText
+    options: JSONObject = field(default_factory=dict)
+    # None: the public view (what a spectator sees).
+    seat: Seat | None = None
+    # Bounded: a replay's plies; the work is one apply per step.
+    actions: Annotated[list[ViewStep], Meta(max_length=4096)] = field(default_factory=list)
+
+
+class ViewOut(Struct):
+    state: str
+    view: JSONObject
+    terminal: bool
+    current_player: int
+    seats_to_move: list[int]
+    # The engine's text of the last action applied (None when none was).
+    last_move: str | None
+
+
 class StateOut(Struct):
     state: str
 

@@ -7,6 +7,7 @@ import { h } from "./dom.js";
 import { GAME_NAMES, lang, setLang, t } from "./i18n.js";
 import { renderLobby } from "./lobby.js";
 import { MatchScreen } from "./match.js";
+import { TutorialScreen } from "./tutorial.js";
 
 const root = document.getElementById("app");
 let screen = null;
@@ -41,7 +42,11 @@ async function route() {
     return;
   }
   const match = location.hash.match(/^#\/match\/([^/]+)$/);
-  if (match) {
+  const tutorial = location.hash.match(/^#\/tutorial\/([a-z_]+)$/);
+  if (tutorial) {
+    screen = new TutorialScreen(root, tutorial[1]);
+    await screen.start();
+  } else if (match) {
     screen = new MatchScreen(root, decodeURIComponent(match[1]), games);
     await screen.start();
   } else {

@@ -5,6 +5,7 @@ import { api, botNames } from "./api.js";
 import { h } from "./dom.js";
 import { gameName, lang, t } from "./i18n.js";
 import { seatKey, storeSeat } from "./match.js";
+import { hasTutorial, tt } from "./tutorial.js";
 
 const CLOCKS = [
   { key: "none", clock: null },
@@ -209,7 +210,7 @@ export function renderLobby(root, games) {
     notice,
   );
 
-  root.replaceChildren(h("div", { class: "lobby" }, form, yourMatches(), lobbyLists(root)));
+  root.replaceChildren(h("div", { class: "lobby" }, form, tutorialLinks(games), yourMatches(), lobbyLists(root)));
 }
 
 async function start(info) {
@@ -326,5 +327,21 @@ function yourMatches() {
     { class: "your-matches", "aria-labelledby": "your-matches-title" },
     h("h2", { id: "your-matches-title" }, t("your_matches")),
     items.length ? h("ul", {}, items) : h("p", {}, t("no_matches")),
+  );
+}
+
+// A tutorial per game: a prepared position to learn the game by playing (tutorial.js).
+function tutorialLinks(games) {
+  const names = Object.keys(games).filter(hasTutorial);
+  if (!names.length) return null;
+  return h(
+    "nav",
+    { class: "tutorials", "aria-label": tt("tutorial") },
+    h("h2", {}, tt("tutorial")),
+    h(
+      "ul",
+      {},
+      names.map((name) => h("li", {}, h("a", { href: `#/tutorial/${name}`, id: `tutorial-${name}` }, `${tt("tutorial")}: ${gameName(name)}`))),
+    ),
   );
 }

@@ -1,10 +1,46 @@
 // The replay of a finished match, step by step: GET /v1/matches/ID/replay (it opens only
 // after the end, since it shows every hidden card). Each step is a ply with its seat and the
-// engine's text; Back and Next (or the arrow keys) walk through them.
+// engine's text; Back and Next (or the arrow keys) walk through them. The board at each step
+// is drawn read-only from POST /v1/games/GAME/view (the replay's initial state and its first
+// plies, applied by the engine), as any seat saw it or as the public view.
 
 import { request } from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+import { renderGeneric } from "./generic.js";
+import { renderSchotten } from "./schotten.js";
+import { renderCaravan } from "./caravan.js";
+import { renderTheGame } from "./thegame.js";
+import { renderDog } from "./dog.js";
+
+const SCREENS = { schotten_totten: renderSchotten, caravan: renderCaravan, the_game: renderTheGame, dog: renderDog };
+
+// The context a board draws from, with nothing to play: no moves, no turn, no handlers.
+export function readOnlyContext(view, seat, who) {
+  const none = () => {};
+  return {
+    out: { view, status: "finished", seats_to_move: [] },
+    view,
+    moves: [],
+    seat,
+    ui: {},
+    who,
+    play: none,
+    attempt: none,
+    rerender: none,
+    notice: none,
+    chat: [],
+    say: async () => false,
+    running: false,
+    myTurn: false,
+  };
+}
+
+// Draws one board read-only into `into` (the game's own screen, else the generic one).
+export function drawBoard(into, game, view, seat, who) {
+  into.replaceChildren();
+  (SCREENS[game] || renderGeneric)(into, readOnlyContext(view, seat, who));
+}
 
 export function replayViewer(id, who) {
   const box = h("section", { id: "replay", class: "replay-viewer", "aria-labelledby": "replay-title" });
@@ -33,7 +69,46 @@ export function replayViewer(id, who) {
 function show(box, replay, who) {
   const steps = replay.actions;
   let at = steps.length; // starts at the end: the last step
+  let seat = null; // whose view the board shows (null: the public view)
+  let asked = 0; // the latest board request: an older answer arriving late is dropped
   const line = h("p", { id: "replay-step", "aria-live": "polite" });
+  const board = h("div", { id: "replay-board", class: `board board-${replay.game}`, dataset: { step: "" } });
+  const seats = seatCount(replay);
+  const whose = h(
+    "select",
+    {
+      id: "replay-seat",
+      "aria-label": t("replay_seat"),
+      onchange: () => {
+        seat = whose.value === "" ? null : Number(whose.value);
+        drawStep();
+      },
+    },
+    h("option", { value: "" }, t("replay_public")),
+    Array.from({ length: seats }, (_, s) => h("option", { value: String(s) }, who(s))),
+  );
+  const drawStep = async () => {
+    const mine = ++asked;
+    const step = at;
+    // The plies that are moves, up to this step; a resign or a timeout changes no state.
+    const actions = steps
+      .slice(0, step)
+      .filter((a) => a.kind === "move" && a.action !== null)
+      .map((a) => ({ action: a.action, seat: a.seat }));
+    try {
+      const out = await request(`/v1/games/${encodeURIComponent(replay.game)}/view`, {
+        method: "POST",
+        body: { state: JSON.stringify(replay.initial_state), options: replay.options, seat, actions },
+      });
+      if (mine !== asked) return;
+      drawBoard(board, replay.game, out.view, seat, who);
+      board.dataset.step = String(step);
+      board.dataset.seat = seat === null ? "" : String(seat);
+    } catch (error) {
+      if (mine !== asked) return;
+      board.replaceChildren(h("p", { class: "notice refused" }, t("error", { detail: error.message })));
+    }
+  };
   const list = h(
     "ol",
     { id: "replay-list", class: "history" },
@@ -45,6 +120,7 @@ function show(box, replay, who) {
     list.querySelectorAll("li").forEach((li, i) => li.classList.toggle("current", i === at - 1));
     prev.disabled = at <= 0;
     next.disabled = at >= steps.length;
+    drawStep();
   };
   const go = (delta) => {
     at = Math.max(0, Math.min(steps.length, at + delta));
@@ -52,13 +128,21 @@ function show(box, replay, who) {
   };
   const prev = h("button", { type: "button", id: "replay-prev", onclick: () => go(-1) }, t("replay_prev"));
   const next = h("button", { type: "button", id: "replay-next", onclick: () => go(+1) }, t("replay_next"));
-  const controls = h("div", { class: "replay-controls" }, prev, next, line);
+  const controls = h("div", { class: "replay-controls" }, prev, next, whose, line);
   controls.addEventListener("keydown", (event) => {
     if (event.key === "ArrowLeft") go(-1);
     else if (event.key === "ArrowRight") go(+1);
     else return;
     event.preventDefault();
   });
-  box.replaceChildren(box.firstChild, controls, list);
+  box.replaceChildren(box.firstChild, controls, board, list);
   draw();
+}
+
+// How many seats the match had: the engine's state names them, else the plies' seats.
+function seatCount(replay) {
+  const state = replay.initial_state || {};
+  for (const key of ["players", "num_players"]) if (Number.isInteger(state[key])) return state[key];
+  if (Number.isInteger(replay.options && replay.options.players)) return replay.options.players;
+  return Math.max(2, ...replay.actions.map((a) => (a.seat === null ? 0 : a.seat + 1)));
 }

@@ -1,0 +1,327 @@
+// The prepared positions of the tutorials (tutorial.js): a game, its options and seed, the
+// plies that lead to the position (action ids with the seat that played them), the seat the
+// person plays, and the steps, each with its text and the move it teaches. The positions
+// were chosen with the engine; tests/web/test_replay_tutorial.py plays every lesson through
+// the page and tests/api/test_tutorials.py checks each taught move is legal where it is taught.
+
+export const TUTORIALS = {
+  "schotten_totten": {
+    "game": "schotten_totten",
+    "options": {},
+    "seed": 1,
+    "seat": 0,
+    "prepared": [
+      {
+        "action": 233,
+        "seat": 0
+      },
+      {
+        "action": 288,
+        "seat": 1
+      },
+      {
+        "action": 465,
+        "seat": 0
+      },
+      {
+        "action": 381,
+        "seat": 1
+      },
+      {
+        "action": 76,
+        "seat": 0
+      },
+      {
+        "action": 34,
+        "seat": 1
+      },
+      {
+        "action": 106,
+        "seat": 0
+      },
+      {
+        "action": 166,
+        "seat": 1
+      },
+      {
+        "action": 408,
+        "seat": 0
+      },
+      {
+        "action": 244,
+        "seat": 1
+      },
+      {
+        "action": 363,
+        "seat": 0
+      },
+      {
+        "action": 284,
+        "seat": 1
+      },
+      {
+        "action": 303,
+        "seat": 0
+      },
+      {
+        "action": 356,
+        "seat": 1
+      },
+      {
+        "action": 112,
+        "seat": 0
+      },
+      {
+        "action": 15,
+        "seat": 1
+      },
+      {
+        "action": 418,
+        "seat": 0
+      },
+      {
+        "action": 19,
+        "seat": 1
+      },
+      {
+        "action": 387,
+        "seat": 0
+      },
+      {
+        "action": 261,
+        "seat": 1
+      }
+    ],
+    "steps": [
+      {
+        "move": {
+          "type": "play",
+          "card": "O7",
+          "stone": 6
+        },
+        "text": {
+          "de": "Lege die O7 an Stein 7: mit deinen zwei Siebenern dort wird das ein Drilling.",
+          "en": "Play O7 at stone 7: with your two sevens there it makes three of a kind."
+        }
+      },
+      {
+        "move": {
+          "type": "claim",
+          "stone": 6
+        },
+        "text": {
+          "de": "Kein Rest der Karten kann deinen Drilling dort noch schlagen (S5): Stein 7 ist beweisbar. Drück Nehmen.",
+          "en": "No cards left can beat your three of a kind there (S5): stone 7 is provable. Press Claim."
+        }
+      }
+    ]
+  },
+  "caravan": {
+    "game": "caravan",
+    "options": {},
+    "seed": 2,
+    "seat": 0,
+    "prepared": [],
+    "steps": [
+      {
+        "move": {
+          "type": "play",
+          "card": "4D",
+          "caravan": 0
+        },
+        "text": {
+          "de": "Eröffnung: gründe deine erste Karawane. Lege die 4D auf Karawane 1.",
+          "en": "Opening: start your first caravan. Play 4D on caravan 1."
+        }
+      },
+      {
+        "move": {
+          "type": "play",
+          "card": "7C",
+          "caravan": 1
+        },
+        "text": {
+          "de": "Jede deiner drei Karawanen bekommt zuerst eine Zahlenkarte: lege die 7C auf Karawane 2.",
+          "en": "Each of your three caravans first gets a number card: play 7C on caravan 2."
+        }
+      },
+      {
+        "move": {
+          "type": "play",
+          "card": "9H",
+          "caravan": 2
+        },
+        "text": {
+          "de": "Und die 9H auf Karawane 3: damit ist deine Eröffnung vorbei.",
+          "en": "And 9H on caravan 3: that ends your opening."
+        }
+      },
+      {
+        "move": {
+          "type": "play",
+          "card": "6H",
+          "caravan": 0
+        },
+        "text": {
+          "de": "Die zweite Zahlenkarte legt die Richtung fest: die 6H auf Karawane 1 (4 → 6) macht sie aufsteigend.",
+          "en": "The second number card sets the direction: 6H on caravan 1 (4 → 6) makes it ascending."
+        }
+      }
+    ]
+  },
+  "the_game": {
+    "game": "the_game",
+    "options": {},
+    "seed": 2,
+    "seat": 0,
+    "prepared": [
+      {
+        "action": 20,
+        "seat": 0
+      },
+      {
+        "action": 44,
+        "seat": 0
+      },
+      {
+        "action": 392,
+        "seat": 0
+      },
+      {
+        "action": 52,
+        "seat": 1
+      },
+      {
+        "action": 128,
+        "seat": 1
+      },
+      {
+        "action": 392,
+        "seat": 1
+      },
+      {
+        "action": 132,
+        "seat": 0
+      },
+      {
+        "action": 156,
+        "seat": 0
+      },
+      {
+        "action": 392,
+        "seat": 0
+      },
+      {
+        "action": 160,
+        "seat": 1
+      },
+      {
+        "action": 184,
+        "seat": 1
+      },
+      {
+        "action": 392,
+        "seat": 1
+      },
+      {
+        "action": 362,
+        "seat": 0
+      },
+      {
+        "action": 232,
+        "seat": 0
+      },
+      {
+        "action": 392,
+        "seat": 0
+      },
+      {
+        "action": 240,
+        "seat": 1
+      },
+      {
+        "action": 300,
+        "seat": 1
+      },
+      {
+        "action": 392,
+        "seat": 1
+      }
+    ],
+    "steps": [
+      {
+        "move": {
+          "type": "play",
+          "card": 67,
+          "pile": 0
+        },
+        "text": {
+          "de": "Der Rückwärtstrick: auf einen aufsteigenden Stapel darf genau 10 weniger. Lege die 67 auf die 77.",
+          "en": "The backwards trick: an ascending pile takes exactly 10 less. Play 67 on the 77."
+        }
+      },
+      {
+        "move": {
+          "type": "play",
+          "card": 16,
+          "pile": 1
+        },
+        "text": {
+          "de": "Pro Zug mindestens zwei Karten: lege die 16 auf den aufsteigenden Stapel mit der 1.",
+          "en": "At least two cards a turn: play 16 on the ascending pile at 1."
+        }
+      },
+      {
+        "move": {
+          "type": "end_turn"
+        },
+        "text": {
+          "de": "Genug gelegt: beende deinen Zug, dann ziehst du nach.",
+          "en": "Enough played: end your turn, then you draw up."
+        }
+      }
+    ]
+  },
+  "dog": {
+    "game": "dog",
+    "options": {},
+    "seed": 1,
+    "seat": 0,
+    "prepared": [],
+    "steps": [
+      {
+        "move": {
+          "type": "exchange",
+          "card": "5"
+        },
+        "text": {
+          "de": "Zuerst der Tausch mit dem Partner gegenüber: gib ihm eine 5.",
+          "en": "First the exchange with your partner opposite: give them a 5."
+        }
+      },
+      {
+        "move": {
+          "type": "start",
+          "card": "A"
+        },
+        "text": {
+          "de": "Ass oder König bringen eine Murmel aus dem Zwinger auf dein Startfeld: spiel das Ass.",
+          "en": "An ace or a king brings a marble from the kennel to your start field: play the ace."
+        }
+      },
+      {
+        "move": {
+          "card": "6",
+          "goal": false,
+          "marble": 0,
+          "steps": 6,
+          "type": "move"
+        },
+        "text": {
+          "de": "Jetzt zieh die Murmel mit der 6 sechs Felder vor: Karte, dann Murmel, dann Ziel.",
+          "en": "Now move that marble six fields with the 6: card, then marble, then target."
+        }
+      }
+    ]
+  }
+};
