@@ -1,4 +1,4 @@
-//! The `heuristic` bot of the_game: a cooperative player without table talk (T7) that
+//! The `heuristic` bot of The Game: a cooperative player without table talk (T7) that
 //! a good human would recognise. It reads only what its seat may see: its own hand,
 //! the piles, the played cards (public, so the cards nobody can see are the rest) and
 //! the size of the draw pile.
