@@ -206,7 +206,10 @@ GERMAN: dict[str, tuple[str, str]] = {
     ),
     "invalid_rules": ("Ungültige Partieregeln", "Eine Regel der Partie passt nicht zu diesem Spiel"),
     "no_table_talk": ("Kein Tischgespräch", "Tischgespräch gehört zu The Game (T7)"),
-    "chat_full": ("Tischgespräch voll", "Diese Partie hat die höchste Zahl gespeicherter Nachrichten erreicht"),
+    "chat_full": (
+        "Tischgespräch voll",
+        "Diese Partie hat die höchste Zahl gespeicherter Nachrichten erreicht",
+    ),
     "waiting_for_players": (
         "Warten auf Mitspieler",
         "Die Partie beginnt, sobald jeder Platz für Personen vergeben ist",
