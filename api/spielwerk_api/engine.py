@@ -48,4 +48,7 @@ def game_info(name: str) -> dict[str, Any]:
         "defaults": game.options(),
         # Caravan's variants are its boolean options that carry a German name from the seed.
         "variants": [s["name"] for s in specs if s["type"] == "bool" and s.get("name_de")],
+        # What the engine says the game has, so that clients need not know games by name.
+        "table_talk": game.has_table_talk(),
+        "playing_time": game.has_playing_time(),
     }

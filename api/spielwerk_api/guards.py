@@ -23,7 +23,7 @@ from urllib.parse import quote, unquote
 import spielwerk
 from litestar import Litestar
 
-from .problems import PROBLEM_JSON, TYPE_PREFIX, ProblemDetails
+from .problems import PROBLEM_JSON, TYPE_PREFIX, ProblemDetails, german, preferred_language
 from .schemas import encode
 
 log = logging.getLogger("spielwerk_api")
@@ -55,7 +55,13 @@ async def send_problem(
     title: str,
     detail: str,
     extra_headers: list[tuple[bytes, bytes]] | None = None,
+    headers_in: list[tuple[bytes, bytes]] | None = None,
 ) -> None:
+    """Sends a problem before routing; in German (the catalogue's title and detail) when
+    the request's raw headers ``headers_in`` prefer it, as the app's own problems are."""
+    accept = next((v for n, v in headers_in or [] if n == b"accept-language"), b"")
+    if preferred_language(accept.decode("latin-1")) == "de":
+        title, detail = german(code, status)
     body = problem_message(status, code, title, detail)
     headers = [
         (b"content-type", PROBLEM_JSON.encode()),
@@ -130,6 +136,7 @@ class SpielwerkApp(Litestar):
                 "Request Header Fields Too Large",
                 f"the request line and headers take {size} bytes; at most {self.max_header_bytes} are read",
                 [(b"connection", b"close")],
+                headers,
             )
             return
         method = scope["method"]
@@ -143,6 +150,7 @@ class SpielwerkApp(Litestar):
                 "games are spelled with underscores, as GET /v1/games names them:"
                 f" {location[:200].decode('latin-1')}",
                 [(b"location", location)],
+                headers,
             )
             return
         if has_body and content_type is not None and method in WRITES and not is_json(content_type):
@@ -154,6 +162,7 @@ class SpielwerkApp(Litestar):
                 f"request bodies are JSON (Content-Type: application/json), not"
                 f" '{content_type[:80].decode('latin-1')}'",
                 [(b"accept", b"application/json")],
+                headers,
             )
             return
         started = False
@@ -190,4 +199,5 @@ class SpielwerkApp(Litestar):
                 "engine_panic",
                 "Internal Server Error",
                 "the engine failed on this input instead of refusing it; the fault was logged",
+                headers_in=headers,
             )

@@ -25,7 +25,7 @@ from litestar.response import Redirect, ServerSentEvent, ServerSentEventMessage
 
 from . import schemas
 from .guards import WRITES
-from .matches import Match, Matches
+from .matches import STATUS_DE, Match, Matches
 from .problems import Problem, language, problem_responses
 from .rules import legal_moves, rejection
 from .streams import CHAT_BATCH, Streams, Ticket
@@ -261,7 +261,7 @@ class MatchRoutes(Controller):
         self, matches: NamedDependency[Matches], request: Request[Any, Any, Any], id: MatchId
     ) -> schemas.Moves:
         m, seat = await self._seat(matches, request, id, required=True)
-        if m.status != "running" or seat not in m.to_move():
+        if m.status != "running" or m.waiting() or seat not in m.to_move():
             return schemas.Moves(moves=[])
         return legal_moves(m.state, seat, language(request))
 
@@ -297,9 +297,22 @@ class MatchRoutes(Controller):
         data: JSONBody[schemas.CheckBody],
     ) -> schemas.Rejection:
         m, seat = await self._seat(matches, request, id, required=True)
+        lang = language(request)
         if m.status != "running":
-            return schemas.Rejection(legal=False, reason=f"the match is {m.status}", code="match_over")
-        return rejection(m.state.check_move(data.move, seat), language(request))
+            reason = (
+                f"die Partie ist {STATUS_DE.get(m.status, m.status)}"
+                if lang == "de"
+                else f"the match is {m.status}"
+            )
+            return schemas.Rejection(legal=False, reason=reason, code="match_over")
+        if m.waiting():
+            reason = (
+                "die Partie beginnt, sobald jeder Platz für Personen vergeben ist"
+                if lang == "de"
+                else "the match begins once every person seat is taken"
+            )
+            return schemas.Rejection(legal=False, reason=reason, code="waiting_for_players")
+        return rejection(m.state.check_move(data.move, seat), lang)
 
     @post(
         "/{id:str}/resign",

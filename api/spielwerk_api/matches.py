@@ -422,7 +422,9 @@ class Match:
             if self.result is not None and status != "running"
             else None
         )
-        to_move = [] if status != "running" or state.is_terminal() else state.seats_to_move()
+        waiting = latest and status == "running" and self.waiting()
+        # A match waiting for a person moves nobody (its moves are refused): none to move.
+        to_move = [] if status != "running" or waiting or state.is_terminal() else state.seats_to_move()
         return schemas.MatchOut(
             id=self.id,
             game=self.game.name,
@@ -437,6 +439,7 @@ class Match:
             clocks=self.clocks_at(now),
             result=result,
             last_move=last_move.get(lang, last_move["en"]) if last_move is not None else None,
+            open_seats=self.free_seats() if waiting else [],
         )
 
 

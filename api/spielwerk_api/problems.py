@@ -114,8 +114,19 @@ LANGUAGE_ENTRIES = 16
 
 
 def language(request: Request[Any, Any, Any]) -> str:
-    """``"de"`` or ``"en"``, the first of them the client prefers (English if neither)."""
-    header = request.headers.get("accept-language", "")[:LANGUAGE_BYTES]
+    """``"de"`` or ``"en"``: the query's ``lang`` where it names one (a browser's
+    EventSource cannot set headers), else the first of them the client prefers by
+    ``Accept-Language`` (English if neither)."""
+    asked = request.query_params.get("lang")
+    if asked in ("de", "en"):
+        return str(asked)
+    return preferred_language(request.headers.get("accept-language", ""))
+
+
+def preferred_language(header: str) -> str:
+    """``"de"`` or ``"en"`` from an ``Accept-Language`` value (English if neither); for
+    answers sent before routing too, which have only the raw headers."""
+    header = header[:LANGUAGE_BYTES]
     ranked: list[tuple[float, int, str]] = []
     for i, part in enumerate(header.split(",", LANGUAGE_ENTRIES)[:LANGUAGE_ENTRIES]):
         tag, _, params = part.strip().partition(";")
@@ -179,6 +190,14 @@ GERMAN: dict[str, tuple[str, str]] = {
     "body_too_large": ("Anfrage zu groß", "Der Rumpf der Anfrage ist zu groß"),
     "unsupported_media_type": ("Falscher Medientyp", "Der Rumpf muss JSON sein"),
     "headers_too_large": ("Kopfzeilen zu groß", "Anfragezeile und Kopfzeilen sind zu groß"),
+    "moved": (
+        "Dauerhaft verschoben",
+        "Spiele werden mit Unterstrichen geschrieben, wie GET /v1/games sie nennt",
+    ),
+    "engine_panic": (
+        "Interner Fehler",
+        "Die Engine ist an dieser Eingabe gescheitert, statt sie abzulehnen; der Fehler wurde protokolliert",
+    ),
     # Seats (401, 403).
     "token_required": (
         "Token nötig",

@@ -124,11 +124,14 @@ class GameRules(Controller):
         ),
         responses=GAME_BODY_PROBLEMS,
     )
-    async def view(self, game: GameName, data: JSONBody[schemas.ViewBody]) -> schemas.ViewOut:
+    async def view(
+        self, request: Request[Any, Any, Any], game: GameName, data: JSONBody[schemas.ViewBody]
+    ) -> schemas.ViewOut:
         state = engine.load_game(game, data.options).deserialize_state(data.state)
+        lang = language(request)
         last_move = None
         for step in data.actions:
-            last_move = state.action_to_string(step.action)
+            last_move = state.action_to_string(step.action, lang)
             state.apply_action(step.action, step.seat)
         view = state.view(data.seat) if data.seat is not None else state.public_view()
         terminal = state.is_terminal()

@@ -152,6 +152,9 @@ class GameInfo(Struct):
     options: list[JSONObject]
     defaults: JSONObject
     variants: list[str]
+    # The game has table talk (The Game's T7) / a playing time (Dog's D13).
+    table_talk: bool = False
+    playing_time: bool = False
 
 
 class GameList(Struct):
@@ -296,6 +299,9 @@ class MatchOut(Struct):
     clocks: list[float] | None
     result: MatchResult | None
     last_move: str | None = None
+    # The person seats still open while the match waits for them (it begins, and its
+    # clocks run, once every one is taken); empty once it has begun.
+    open_seats: list[int] = []
 
 
 class PlayBody(Struct, forbid_unknown_fields=True):

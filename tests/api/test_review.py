@@ -278,6 +278,8 @@ def test_playing_time_and_table_talk_are_offered_where_the_engine_says(client: C
     players = ["p"] * game.num_players()
     assert game.has_playing_time() == (name == "dog")  # D13
     assert game.has_table_talk() == (name == "the_game")  # T7
+    (info,) = [g for g in client.get("/v1/games").json()["games"] if g["name"] == name]
+    assert info["playing_time"] == game.has_playing_time() and info["table_talk"] == game.has_table_talk()
     body = {"game": name, "seats": [PERSON] * game.num_players(), "rules": {"playing_time_s": 600}}
     r = client.post("/v1/matches", json=body)
     if game.has_playing_time():
@@ -337,7 +339,12 @@ def test_a_waiting_match_runs_no_clock_and_begins_when_the_last_seat_is_taken(
     assert sweep(client) == 0
     out = show(client, match_id, token)
     assert out["status"] == "running" and out["clocks"] == [100.0, 100.0]
-    move = client.get(f"/v1/matches/{match_id}/moves", headers=bearer(token)).json()["moves"][0]["move"]
+    # Nobody is to move and no move is offered while the match waits; its open seat is named.
+    assert out["seats_to_move"] == [] and out["open_seats"] == [1]
+    assert client.get(f"/v1/matches/{match_id}/moves", headers=bearer(token)).json()["moves"] == []
+    move = {"type": "play", "card": out["view"]["hand"][0], "stone": 0}  # legal once it begins
+    check = client.post(f"/v1/matches/{match_id}/check", headers=bearer(token), json={"move": move}).json()
+    assert check["legal"] is False and check["code"] == "waiting_for_players"
     r = client.post(f"/v1/matches/{match_id}/moves", headers=bearer(token), json={"version": 0, "move": move})
     body = problem(r, 409, "waiting_for_players")
     assert "1" in body["detail"]
@@ -346,7 +353,8 @@ def test_a_waiting_match_runs_no_clock_and_begins_when_the_last_seat_is_taken(
     assert client.post(f"/v1/matches/{match_id}/seats/1/join", json={}).status_code == 200
     client.cookies.clear()
     clock.advance(10)
-    assert show(client, match_id, token)["clocks"] == [90.0, 100.0]
+    begun = show(client, match_id, token)
+    assert begun["clocks"] == [90.0, 100.0] and begun["open_seats"] == [] and begun["seats_to_move"] == [0]
     first_move(client, match_id, token)
     clock.advance(40)  # seat 1's first minute (C11) has not passed since the start
     assert sweep(client) == 0
@@ -389,3 +397,27 @@ def test_an_open_match_nobody_joins_expires_and_is_listed_no_longer(tmp_path: Pa
         lobby = client.get("/v1/matches").json()
         assert match_id not in [m["id"] for m in lobby["open"] + lobby["finished"]]
         problem(client.post(f"/v1/matches/{match_id}/seats/1/join", json={}), 409, "match_over")
+
+
+# -- problems sent before routing speak the client's language too -----------------------------
+
+
+def test_problems_sent_before_routing_are_german_when_asked(client: Client) -> None:
+    headers = {"content-type": "text/plain", "accept-language": "de"}
+    r = client.post("/v1/matches", content=b"x", headers=headers)
+    body = problem(r, 415, "unsupported_media_type")
+    assert body["title"] == "Falscher Medientyp"
+    r = client.post("/v1/matches", content=b"x", headers={"content-type": "text/plain"})
+    assert problem(r, 415, "unsupported_media_type")["title"] == "Unsupported Media Type"
+    moved = client.get("/v1/games/schotten-totten", headers={"accept-language": "de"}, follow_redirects=False)
+    assert moved.status_code == 308 and moved.json()["title"] == "Dauerhaft verschoben"
+
+
+def test_the_query_lang_wins_over_accept_language_for_event_streams(client: Client) -> None:
+    # A browser's EventSource cannot send our Accept-Language: the page names it in the query.
+    r = client.get("/v1/matches/nope?lang=de", headers={"accept-language": "en"})
+    assert problem(r, 404, "unknown_match")["detail"].startswith("keine Partie")
+    r = client.get("/v1/matches/nope?lang=en", headers={"accept-language": "de"})
+    assert problem(r, 404, "unknown_match")["detail"].startswith("no match")
+    r = client.get("/v1/matches/nope?lang=fr", headers={"accept-language": "de"})
+    assert problem(r, 404, "unknown_match")["detail"].startswith("keine Partie")

@@ -43,6 +43,17 @@ def test_every_seats_view_after_the_actions_is_the_engines(client: Client, name:
         assert out["view"] == (truth.public_view() if seat is None else truth.view(seat))
         assert out["terminal"] == truth.is_terminal()
         assert out["seats_to_move"] == ([] if truth.is_terminal() else truth.seats_to_move())
+    # The last move's text in the client's language, from the engine.
+    before = spielwerk.load_game(name).new_initial_state(seed)
+    for step in steps[:-1]:
+        before.apply_action(step["action"], step["seat"])
+    for lang in ("de", "en"):
+        r = client.post(
+            f"/v1/games/{name}/view",
+            json={"state": initial, "actions": steps},
+            headers={"accept-language": lang},
+        )
+        assert r.json()["last_move"] == before.action_to_string(steps[-1]["action"], lang)
     # No actions: the view of the state as sent.
     r = client.post(f"/v1/games/{name}/view", json={"state": initial, "seat": 0})
     assert r.json()["view"] == spielwerk.load_game(name).new_initial_state(seed).view(0)

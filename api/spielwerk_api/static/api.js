@@ -51,10 +51,13 @@ export const api = {
   lobby: () => request("/v1/matches"),
   join: (id, seat, body) =>
     request(`/v1/matches/${encodeURIComponent(id)}/seats/${seat}/join`, { method: "POST", body }),
-  chat: (id, token) => request(`/v1/matches/${encodeURIComponent(id)}/chat`, { token }),
+  // One page of the table talk: the messages after message `after`, at most `limit`.
+  chat: (id, token, after = 0, limit = 500) =>
+    request(`/v1/matches/${encodeURIComponent(id)}/chat?after=${after}&limit=${limit}`, { token }),
   say: (id, token, text) =>
     request(`/v1/matches/${encodeURIComponent(id)}/chat`, { method: "POST", token, body: { text } }),
-  eventsUrl: (id) => `/v1/matches/${encodeURIComponent(id)}/events`,
+  // EventSource sends no Accept-Language of ours: the language goes in the query.
+  eventsUrl: (id) => `/v1/matches/${encodeURIComponent(id)}/events?lang=${lang()}`,
 };
 
 // Which bots a seat may hold: the API's list where it gives one, else the engine's three.

@@ -294,7 +294,7 @@ function lobbyLists(root) {
               h(
                 "li",
                 { dataset: { match: m.id } },
-                h("a", { href: `#/match/${m.id}` }, `${gameName(m.game)}: ${m.result ? m.result.text : m.status}`),
+                h("a", { href: `#/match/${m.id}` }, `${gameName(m.game)}: ${m.result ? m.result.text : t(m.status)}`),
                 " ",
                 h("a", { href: m.replay, class: "replay" }, t("replay")),
               ),

@@ -83,7 +83,7 @@ export class MatchScreen {
       this.busy(-1);
     }
     if (this.stopped) return; // left for another screen while loading
-    if (this.out && this.out.game === "the_game") await this.loadChat();
+    if (this.hasTableTalk()) await this.loadChat();
     if (this.out && this.out.status === "running") this.openStream();
     this.clockTimer = setInterval(() => this.tickClocks(), 1000);
   }
@@ -98,7 +98,9 @@ export class MatchScreen {
   openStream() {
     this.stream = openStream(api.eventsUrl(this.id), {
       onStatus: (status) => {
+        const reconnected = status === "live" && this.streamStatus === "reconnecting";
         this.streamStatus = status;
+        if (reconnected && this.hasTableTalk()) this.loadChat();
         const el = this.section.querySelector("#stream-status");
         if (el) el.textContent = status === "live" ? t("stream_live") : t("stream_reconnecting");
       },
@@ -220,10 +222,24 @@ export class MatchScreen {
     if (list) list.append(h("li", {}, `${this.who(said.seat)}: `, said.text));
   }
 
+  // Whether the engine says this game has table talk (GET /v1/games: The Game's T7).
+  hasTableTalk() {
+    const info = this.out && this.games[this.out.game];
+    return Boolean(info && info.table_talk);
+  }
+
+  // Every message not heard yet, page by page (the API keeps at most 1,000 per match, so
+  // this ends after a few pages); again after a reconnect, which may have skipped some.
   async loadChat() {
     try {
-      const log = await api.chat(this.id, this.token);
-      for (const said of log.messages || log) this.heard(said);
+      let after = Math.max(0, ...this.chat.keys());
+      for (let page = 0; page < 20; page += 1) {
+        const log = await api.chat(this.id, this.token, after);
+        const messages = log.messages || log;
+        if (!messages.length) break;
+        for (const said of messages) this.heard(said);
+        after = Math.max(after, ...messages.map((said) => said.id));
+      }
     } catch {
       // no table talk in this game or match
     }
@@ -338,6 +354,8 @@ export class MatchScreen {
     const out = this.out;
     let turn;
     if (out.status !== "running") turn = t("match_over");
+    else if (out.open_seats && out.open_seats.length)
+      turn = t("waiting_for_players", { seats: out.open_seats.join(", ") });
     else if (this.seat !== null && out.seats_to_move.includes(this.seat)) turn = t("your_turn");
     else if (out.seats_to_move.length) turn = t("to_move", { who: out.seats_to_move.map((s) => this.who(s)).join(", ") });
     else turn = t("nobody_to_move");

@@ -100,7 +100,7 @@ export const TUTORIALS = {
           "stone": 6
         },
         "text": {
-          "de": "Lege die O7 an Stein 7: mit deinen zwei Siebenern dort wird das ein Drilling.",
+          "de": "Lege die O7 an Stein 7: mit deinen zwei Siebenern dort wird das ein Dreierpasch.",
           "en": "Play O7 at stone 7: with your two sevens there it makes three of a kind."
         }
       },
@@ -110,7 +110,7 @@ export const TUTORIALS = {
           "stone": 6
         },
         "text": {
-          "de": "Kein Rest der Karten kann deinen Drilling dort noch schlagen (S5): Stein 7 ist beweisbar. Drück Nehmen.",
+          "de": "Kein Rest der Karten kann deinen Dreierpasch dort noch schlagen (S5): Stein 7 ist beweisbar. Drück Nehmen.",
           "en": "No cards left can beat your three of a kind there (S5): stone 7 is provable. Press Claim."
         }
       }

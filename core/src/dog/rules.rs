@@ -203,17 +203,17 @@ impl Game for Dog {
         Utility::TeamZeroSum
     }
 
+    /// D13: a match may end at a playing time, the marbles home scored.
+    fn has_playing_time(&self) -> bool {
+        true
+    }
+
     /// At most `max_turns` turns (T); a turn is one action, except a seven split into
     /// up to seven parts of one step (7 actions). Before each round's turns come its four
     /// exchange picks; every round has at least four turns (each seat plays or sits out at
     /// least once), and the turn that reaches T ends the game before a new deal, so there
     /// are at most 1 + (T - 1) / 4 rounds: 7·T + 4·(1 + (T - 1) / 4) actions. Without a
     /// limit (0) a game can go on for ever (marbles can be sent home again and again).
-    /// D13: a match may end at a playing time, the marbles home scored.
-    fn has_playing_time(&self) -> bool {
-        true
-    }
-
     fn max_game_length(&self) -> u64 {
         match u64::from(self.max_turns) {
             0 => u64::MAX,
