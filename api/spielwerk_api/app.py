@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import itertools
 import logging
 import math
 import os
@@ -135,6 +136,10 @@ class Settings:
         )
 
 
+# Clients whose buckets are kept at most; above it, ClientLimit.prune forgets some.
+MAX_BUCKETS = 100_000
+
+
 class ClientLimit:
     """Requests per client address on this worker: a token bucket (``client_rate_per_s``
     refills it, ``client_burst`` is its size); an empty bucket answers 429 with the seconds
@@ -150,6 +155,18 @@ class ClientLimit:
         # Litestar wraps every route in its own instance: they share one store of buckets,
         # so a client's requests count together on every route.
         self.buckets = buckets if buckets is not None else {}
+
+    def prune(self, now: float) -> None:
+        """Forgets the full buckets (the default: forgetting them changes nothing), then, if
+        more than half the cap are left (a flood from many addresses), the least recently
+        used down to half: a prune then comes only after half the cap of new clients, so
+        its cost per request stays constant however many addresses send."""
+        for k, v in list(self.buckets.items()):
+            if v[0] + (now - v[1]) * self.rate >= self.burst:
+                del self.buckets[k]
+        excess = len(self.buckets) - MAX_BUCKETS // 2
+        for k in list(itertools.islice(self.buckets, max(0, excess))):
+            del self.buckets[k]
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == ScopeType.HTTP and self.rate > 0:
@@ -170,11 +187,10 @@ class ClientLimit:
                     de=f"höchstens {self.rate:g} Anfragen je Sekunde (Schübe von {self.burst:g}) je Client;"
                     f" versuche es in {wait} s wieder",
                 )
-            if len(self.buckets) > 100_000:
-                # Full buckets are the default: forgetting them changes nothing.
-                for k, v in list(self.buckets.items()):
-                    if v[0] + (now - v[1]) * self.rate >= self.burst:
-                        del self.buckets[k]
+            if len(self.buckets) > MAX_BUCKETS:
+                self.prune(now)
+            # Popped and set again: the dict's order is the order of last use.
+            self.buckets.pop(key, None)
             self.buckets[key] = (tokens - 1.0, now)
         await self.app(scope, receive, send)
 

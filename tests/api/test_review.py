@@ -421,3 +421,25 @@ def test_the_query_lang_wins_over_accept_language_for_event_streams(client: Clie
     assert problem(r, 404, "unknown_match")["detail"].startswith("no match")
     r = client.get("/v1/matches/nope?lang=fr", headers={"accept-language": "de"})
     assert problem(r, 404, "unknown_match")["detail"].startswith("keine Partie")
+
+
+def test_a_flood_of_addresses_keeps_the_rate_limits_store_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Every address empty (rate-limited): none is full, yet the store stays within its cap
+    # and a prune leaves half, so pruning is not paid on every request.
+    import asyncio
+
+    from spielwerk_api import app as app_module
+
+    monkeypatch.setattr(app_module, "MAX_BUCKETS", 100)
+
+    async def downstream(scope: Any, receive: Any, send: Any) -> None:
+        return None
+
+    limit = app_module.ClientLimit(downstream, rate=0.001, burst=1)
+    sizes = []
+    for i in range(1000):
+        scope = {"type": "http", "client": (f"10.0.{i // 256}.{i % 256}", 1)}
+        asyncio.run(limit(scope, None, None))
+        sizes.append(len(limit.buckets))
+    assert max(sizes) <= 101
+    assert sizes.count(51) >= 15  # a prune every ~50 new clients, down to half the cap
