@@ -438,8 +438,9 @@ def test_a_flood_of_addresses_keeps_the_rate_limits_store_bounded(monkeypatch: p
     limit = app_module.ClientLimit(downstream, rate=0.001, burst=1)
     sizes = []
     for i in range(1000):
-        scope = {"type": "http", "client": (f"10.0.{i // 256}.{i % 256}", 1)}
-        asyncio.run(limit(scope, None, None))
+        scope: Any = {"type": "http", "client": (f"10.0.{i // 256}.{i % 256}", 1)}
+        nothing: Any = None
+        asyncio.run(limit(scope, nothing, nothing))
         sizes.append(len(limit.buckets))
     assert max(sizes) <= 101
     assert sizes.count(51) >= 15  # a prune every ~50 new clients, down to half the cap
