@@ -82,9 +82,11 @@ impl State {
             let suit = c
                 .suit(&self.rules)
                 .map_or("-", |s| lang.pick(SUIT_NAMES_DE, SUIT_NAMES)[s as usize]);
+            // The direction's column as wide as its longest word ("steigt", "down").
+            let width = lang.pick(6, 4);
             let _ = writeln!(
                 out,
-                "{} {} ({} {}): {:>2} {dir:<6} {suit:<8} {}",
+                "{} {} ({} {}): {:>2} {dir:<width$} {suit:<8} {}",
                 lang.pick("Route", "caravan"),
                 shown(i),
                 lang.pick("Spieler", "player"),
