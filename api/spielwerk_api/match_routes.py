@@ -174,14 +174,7 @@ class MatchRoutes(Controller):
             token = await matches.join(id, seat)
             joined = schemas.Joined(id=id, seat=seat, token=token)
             return Response(joined, cookies=[seat_cookie(request, id, token)])
-        m = await matches.known(id)
-        if await matches.seat_for(m, f"Bearer {data.token}", required=True) != seat:
-            raise Problem(
-                403,
-                "wrong_token",
-                f"this token opens no seat {seat} of this match",
-                de=f"dieses Token öffnet nicht Platz {seat} dieser Partie",
-            )
+        await matches.require_seat(await matches.known(id), data.token, seat)
         return Response(schemas.Joined(id=id, seat=seat), cookies=[seat_cookie(request, id, data.token)])
 
     @get(
@@ -212,14 +205,7 @@ class MatchRoutes(Controller):
         seat: Annotated[int, Parameter(ge=0, le=7)],
         token: Annotated[str, Parameter(max_length=200, description="the seat's token")],
     ) -> Redirect:
-        m = await matches.known(id)
-        if await matches.seat_for(m, f"Bearer {token}", required=True) != seat:
-            raise Problem(
-                403,
-                "wrong_token",
-                f"this token opens no seat {seat} of this match",
-                de=f"dieses Token öffnet nicht Platz {seat} dieser Partie",
-            )
+        await matches.require_seat(await matches.known(id), token, seat)
         return Redirect(
             f"/#/match/{id}",
             status_code=303,

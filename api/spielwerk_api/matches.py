@@ -895,6 +895,17 @@ class Matches:
         await self.taken_seats(m)
         return self.seat_of(m, authorization, required=required)
 
+    async def require_seat(self, m: Match, token: str, seat: int) -> None:
+        """Refuses (403 ``wrong_token``) a token that does not open ``seat``: the invitation
+        link and ``POST …/join`` with a token, one check for both."""
+        if await self.seat_for(m, f"Bearer {token}", required=True) != seat:
+            raise Problem(
+                403,
+                "wrong_token",
+                f"this token opens no seat {seat} of this match",
+                de=f"dieses Token öffnet nicht Platz {seat} dieser Partie",
+            )
+
     async def touch(self, m: Match, seat: int | None, *, force: bool = False) -> None:
         """A sign of life from a person's seat (C11: leaving for a minute loses)."""
         if seat is None or m.status != "running":

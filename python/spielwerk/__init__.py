@@ -12,8 +12,9 @@ The engine is written in Rust (``spielwerk-core``); this package is a thin bindi
 machine or on a Ray cluster: ``spielwerk.evaluation``), and
 ``spielwerk.errors`` the exceptions (all of them ``ValueError``\\ s under ``SpielwerkError``).
 ``spielwerk.pettingzoo`` and ``spielwerk.gymnasium`` are reinforcement-learning
-environments (extra ``spielwerk[rl]``), imported only when asked for, so that
-``import spielwerk`` needs neither library.
+environments (extra ``spielwerk[rl]``), and ``spielwerk.openspiel`` registers the games
+as OpenSpiel games (extra ``spielwerk[openspiel]``); they are imported only when asked
+for, so that ``import spielwerk`` needs none of these libraries.
 """
 
 from spielwerk import bots, errors, evaluation, schotten_totten, the_game
