@@ -21,16 +21,39 @@ from __future__ import annotations
 
 import asyncio
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from .app import Settings
 from .guards import problem_message
-from .problems import PROBLEM_JSON
+from .problems import LANGUAGE_BYTES, PROBLEM_JSON, preferred_language
 
 END_OF_HEAD = b"\r\n\r\n"
 # How long a refused head's connection drops what still arrives before it closes.
 LINGER_S = 1.0
+
+
+# How much of a head is kept for the language of a refusal sent before it was parsed: the
+# request line and the first headers (Accept-Language is read only at its start anyway).
+HEAD_SAMPLE = 4 * LANGUAGE_BYTES
+
+
+def head_language(head: bytes) -> str:
+    """``"de"`` or ``"en"`` for a refusal sent before the head was parsed, as the app's
+    ``language()`` decides: the request line's ``lang`` query, else ``Accept-Language``
+    among the header lines read so far (English if neither)."""
+    request_line, _, headers = head.partition(b"\r\n")
+    parts = request_line.split(b" ")
+    if len(parts) >= 2:
+        asked = parse_qs(urlsplit(parts[1].decode("latin-1")).query).get("lang", [])
+        if asked and asked[0] in ("de", "en"):
+            return asked[0]
+    for line in headers.split(b"\r\n"):
+        name, colon, value = line.partition(b":")
+        if colon and name.strip().lower() == b"accept-language":
+            return preferred_language(value.decode("latin-1"))
+    return "en"
 
 
 def refusal(status: int, phrase: str, code: str, detail: str) -> bytes:
@@ -57,6 +80,8 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         self.reading_head = True
         self.head_bytes = 0
         self.head_tail = b""
+        # The head's first bytes, for the language of a 408 or 431 (HEAD_SAMPLE).
+        self.head_sample = b""
         self.deadline: asyncio.TimerHandle | None = None
         self.refused = False
 
@@ -84,15 +109,13 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
                 cycle.disconnected = True
                 cycle.message_event.set()
             limit = self.head_timeout if phase == "head" else self.body_timeout
-            self.transport.write(
-                refusal(
-                    408,
-                    "Request Timeout",
-                    "request_timeout",
-                    f"the request's {'headers' if phase == 'head' else 'body'} did not arrive within"
-                    f" {limit:g} s",
-                )
-            )
+            if head_language(self.head_sample) == "de":
+                part = "Kopfzeilen" if phase == "head" else "der Rumpf"
+                title, detail = "Zeitüberschreitung", f"die Anfrage kam nicht binnen {limit:g} s an ({part})"
+            else:
+                part = "headers" if phase == "head" else "body"
+                title, detail = "Request Timeout", f"the request's {part} did not arrive within {limit:g} s"
+            self.transport.write(refusal(408, title, "request_timeout", detail))
         self.transport.close()
 
     # -- the protocol ---------------------------------------------------------------
@@ -113,7 +136,10 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
                 # The next request's first byte (the time between requests is uvicorn's
                 # keep-alive timeout).
                 self._arm(self.head_timeout, "head")
-            self.head_bytes += self._head_part(data)
+            part = self._head_part(data)
+            if len(self.head_sample) < HEAD_SAMPLE:
+                self.head_sample += data[: min(part, HEAD_SAMPLE - len(self.head_sample))]
+            self.head_bytes += part
             if self.head_bytes > self.max_head:
                 self._refuse_head()
                 return
@@ -140,14 +166,13 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         if self.cycle is not None and not self.cycle.response_complete:
             self.transport.close()  # a pipelined head while an answer is being written
             return
-        self.transport.write(
-            refusal(
-                431,
-                "Request Header Fields Too Large",
-                "headers_too_large",
-                f"the request line and headers are at most {self.max_head} bytes",
-            )
-        )
+        if head_language(self.head_sample) == "de":
+            title = "Kopfzeilen zu groß"
+            detail = f"Anfragezeile und Kopfzeilen sind höchstens {self.max_head} Bytes groß"
+        else:
+            title = "Request Header Fields Too Large"
+            detail = f"the request line and headers are at most {self.max_head} bytes"
+        self.transport.write(refusal(431, title, "headers_too_large", detail))
         # A close with unread bytes would reset the connection, and the client might lose
         # the answer: it is sent in full, and what the client still sends is dropped for a
         # moment (never parsed) before the connection closes.
@@ -168,3 +193,4 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         self._disarm()
         # What arrives next is the next request's head; its time runs from its first byte.
         self.reading_head = True
+        self.head_sample = b""

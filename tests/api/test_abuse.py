@@ -26,6 +26,7 @@ from spielwerk_api import Settings, create_app
 from spielwerk_api.clock import ManualClock
 from spielwerk_api.matches import Matches
 from spielwerk_api.problems import preferred_language
+from spielwerk_api.serving import head_language
 from spielwerk_api.streams import Watch
 
 from .conftest import bearer, serve_in_thread, spielwerk_serve
@@ -101,7 +102,9 @@ def test_a_huge_header_is_refused_before_it_is_read(served: str) -> None:
     assert status == 431
     assert headers["content-type"] == "application/problem+json"
     assert headers["connection"] == "close"
-    assert problem["code"] == "headers_too_large" and "16384 bytes" in problem["detail"]
+    # The head asked for German (its first bytes): the refusal is German, as the app's are.
+    assert problem["code"] == "headers_too_large" and "16384 Bytes" in problem["detail"]
+    assert problem["title"] == "Kopfzeilen zu groß"
     # The limit is the head's: a request with ordinary headers is served as before.
     assert httpx.get(served + "/v1/games", headers={"Accept-Language": "de"}).status_code == 200
 
@@ -126,6 +129,47 @@ def test_headers_sent_slowly_are_cut_off_with_408(served: str) -> None:
     assert "headers" in problem["detail"] and "1 s" in problem["detail"]
     # The limit is 1 s here (10 s by default): the connection is closed soon after it.
     assert closed_after < 4
+
+
+def test_a_huge_header_is_refused_in_english_unless_german_is_asked(served: str) -> None:
+    with socket.create_connection(address(served), timeout=10) as sock:
+        sock.sendall(b"GET /v1/games HTTP/1.1\r\nHost: spielwerk\r\nX-Big: " + b"x" * 20_000)
+        answer, _ = answer_of(sock, within=10)
+    status, _, problem = problem_of(answer)
+    assert status == 431 and problem["title"] == "Request Header Fields Too Large"
+    assert "16384 bytes" in problem["detail"]
+
+
+@pytest.mark.parametrize(
+    ("head", "title", "detail"),
+    [
+        (b"Accept-Language: de\r\n", "Zeitüberschreitung", "binnen 1 s an (der Rumpf)"),
+        (b"", "Request Timeout", "body did not arrive within 1 s"),
+    ],
+)
+def test_a_slow_body_is_refused_in_the_heads_language(
+    served: str, head: bytes, title: str, detail: str
+) -> None:
+    with socket.create_connection(address(served), timeout=10) as sock:
+        sock.sendall(
+            b"POST /v1/games/schotten_totten/new HTTP/1.1\r\nHost: spielwerk\r\n"
+            + head
+            + b"Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"
+        )
+        answer, _ = answer_of(sock, within=5)
+    status, _, problem = problem_of(answer)
+    assert (status, problem["title"]) == (408, title) and detail in problem["detail"]
+
+
+def test_the_language_of_a_refusal_comes_from_the_heads_first_bytes() -> None:
+    """Before the head is parsed only its first bytes tell the language: ``?lang=`` in the
+    request line first, then Accept-Language, English otherwise (as ``language()``)."""
+    assert head_language(b"GET /v1/games?lang=de HTTP/1.1\r\nAccept-Language: en\r\n") == "de"
+    assert head_language(b"GET /v1/games HTTP/1.1\r\nHost: x\r\naccept-language: de-CH, en;q=0.5\r\n") == "de"
+    assert head_language(b"GET /v1/games HTTP/1.1\r\nAccept-Language: fr, en\r\n") == "en"
+    assert head_language(b"GET /v1/games?lang=xx HTTP/1.1\r\nHost") == "en"
+    assert head_language(b"") == "en"
+    assert head_language(b"\xff\xfe garbage \r\n:::\r\n") == "en"
 
 
 def test_a_body_sent_slowly_is_cut_off_with_408(served: str) -> None:
