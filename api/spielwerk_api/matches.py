@@ -1131,7 +1131,11 @@ class Matches:
             if await self._settle(m):
                 m = await self.get(match_id)
             self._running(m)
-            await self._commit(m, [Ply("resigned", seat, None, self.clock.now())])
+            # A match still waiting for a person never began: its player withdraws it, and
+            # it ends as an open match nobody joins does (aborted, naming the seat, counted
+            # for nobody), not as a lost game.
+            kind = "aborted" if m.waiting() else "resigned"
+            await self._commit(m, [Ply(kind, seat, None, self.clock.now())])
             return m
 
     async def _settle(self, m: Match) -> bool:
