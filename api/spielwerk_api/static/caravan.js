@@ -65,8 +65,6 @@ export function renderCaravan(board, ctx) {
     const cv = view.caravans[c];
     const pair = c % 3;
     const soldBy = view.pairs[pair] ? view.pairs[pair].sold_by : null;
-    // `sells` is the engine's fact (value 21–26, C9) where the view carries it.
-    const sells = cv.sells === true;
     const arrow = cv.direction === "ascending" ? "↑" : cv.direction === "descending" ? "↓" : "–";
     const dirText = cv.direction ? t(`dir_${cv.direction}`) : t("dir_none");
     const suitText = cv.suit ? `${SUIT[SUIT_LETTER[cv.suit]]} ${SUIT_LETTER[cv.suit]} ${t(`suit_${SUIT_LETTER[cv.suit]}`)}` : "—";
@@ -93,7 +91,7 @@ export function renderCaravan(board, ctx) {
     return h(
       "section",
       {
-        class: `caravan${cv.owner === mine && ctx.seat !== null ? " mine" : ""}${sells ? " sells" : ""}${target ? " target" : ""}`,
+        class: `caravan${cv.owner === mine && ctx.seat !== null ? " mine" : ""}${target ? " target" : ""}`,
         "aria-label": t("caravan_n", { n: c + 1 }),
         dataset: { caravan: String(c) },
       },
@@ -104,7 +102,6 @@ export function renderCaravan(board, ctx) {
         h("span", { class: "cv-value", title: t("value") }, `${t("value")} ${cv.value}`),
         h("span", { class: "cv-dir", title: dirText, "aria-label": dirText }, arrow),
         h("span", { class: "cv-suit" }, suitText),
-        sells ? h("span", { class: "badge sells" }, t("sells")) : null,
         soldBy !== null && soldBy !== undefined && soldBy === cv.owner ? h("span", { class: "badge sold" }, t("sells_pair")) : null,
       ),
       h("ol", { class: "caravan-cards" }, cards),
