@@ -185,11 +185,12 @@ class MatchRoutes(Controller):
     )
     async def lobby(
         self,
+        request: Request[Any, Any, Any],
         matches: NamedDependency[Matches],
         limit: Annotated[int, Parameter(ge=1, le=50, description="matches per list")] = 20,
         offset: Annotated[int, Parameter(ge=0, le=10_000, description="matches skipped per list")] = 0,
     ) -> schemas.Lobby:
-        return await matches.lobby(limit, offset)
+        return await matches.lobby(limit, offset, language(request))
 
     @get(
         "/{id:str}/seats/{seat:int}/join",

@@ -40,6 +40,14 @@ T = TypeVar("T")
 
 # The languages of texts for people; a match keeps its last move in each.
 LANGUAGES = ("de", "en")
+
+
+def result_out(result: dict[str, Any], text: str) -> schemas.MatchResult:
+    """A stored result as it is sent: its line ``text`` in the asked language (the stored
+    ``texts`` hold the line in each language, for lists that have no state to ask)."""
+    return schemas.MatchResult(**{**{k: v for k, v in result.items() if k != "texts"}, "text": text})
+
+
 Texts = dict[str, str]
 # A match's status in German, for texts.
 STATUS_DE = {"running": "im Gange", "finished": "beendet", "aborted": "abgebrochen"}
@@ -210,12 +218,14 @@ class Match:
                 points = self.state.public_view().get("outcome", {}).get("points")
                 if points is not None:
                     self.result["points"] = points
+                self.result["texts"] = {lang: self.result_text(lang) for lang in LANGUAGES}
         else:
             self.charge(ply.at)
             self.status = "aborted" if ply.kind == "aborted" else "finished"
             self.result = self.ending(ply.kind, ply.seat)
             self.to_move_since = {}
             self.last_move = {lang: self.result_text(lang) for lang in LANGUAGES}
+            self.result["texts"] = dict(self.last_move)
             self.last_is_action = False
         self.plies.append(ply)
         self.version += 1
@@ -418,7 +428,7 @@ class Match:
         status = self.status if latest else "running"
         view = state.view(seat) if seat is not None else state.public_view()
         result = (
-            schemas.MatchResult(**{**self.result, "text": self.result_text(lang)})
+            result_out(self.result, self.result_text(lang))
             if self.result is not None and status != "running"
             else None
         )
@@ -633,8 +643,9 @@ class Matches:
             await self.advance_bots(m)  # bots to move first move now
         return token
 
-    async def lobby(self, limit: int, offset: int) -> schemas.Lobby:
-        """Running matches with an open seat, and finished ones with a person, newest first."""
+    async def lobby(self, limit: int, offset: int, lang: str = "en") -> schemas.Lobby:
+        """Running matches with an open seat, and finished ones with a person, newest first;
+        result lines in ``lang``."""
         waiting = (
             select(MatchRow)
             .where(MatchRow.open_seats > 0, MatchRow.status == "running")
@@ -678,7 +689,10 @@ class Matches:
                 free_seats=free,
                 clock=r.clock,
                 created_at=r.created_at,
-                result=schemas.MatchResult(**r.result) if finished and r.result else None,
+                # The stored line in each language (a result stored before both were: English).
+                result=result_out(r.result, r.result.get("texts", {}).get(lang) or r.result["text"])
+                if finished and r.result
+                else None,
                 replay=f"/v1/matches/{r.id}/replay" if finished else None,
             )
 
@@ -1546,7 +1560,7 @@ class Matches:
             else:
                 text = m.result_text(lang) if m.result else p.kind
                 actions.append(schemas.ReplayAction(i, p.seat, p.kind, None, None, text, p.at))
-        result = schemas.MatchResult(**{**m.result, "text": m.result_text(lang)}) if m.result else None
+        result = result_out(m.result, m.result_text(lang)) if m.result else None
         return schemas.Replay(
             id=m.id,
             game=m.game.name,

@@ -53,6 +53,22 @@ def test_the_lobby_lists_open_and_finished_matches(client: TestClient[Litestar])
     problem(client.get("/v1/matches?limit=51"), 400, "invalid_parameter")
 
 
+def test_the_lobbys_result_lines_are_in_the_asked_language(client: TestClient[Litestar]) -> None:
+    """The engine's line of each ending, stored in both languages when the match ended (the
+    lobby has no state to ask), equal to the line the match itself gives in that language."""
+    resigned = create(client, [PERSON, BOT], seed=3)
+    client.post(f"/v1/matches/{resigned['id']}/resign", headers=bearer(resigned["seats"][0]["token"]))
+    lines = {}
+    for lang in ("de", "en"):
+        lobby = client.get("/v1/matches", headers={"Accept-Language": lang}).json()
+        lines[lang] = {m["id"]: m["result"]["text"] for m in lobby["finished"]}[resigned["id"]]
+        own = client.get(f"/v1/matches/{resigned['id']}", headers={"Accept-Language": lang}).json()
+        assert lines[lang] == own["result"]["text"] != ""
+        assert client.get(f"/v1/matches?lang={lang}").json()["finished"] == lobby["finished"]
+    assert lines["de"] != lines["en"]
+    assert "texts" not in str(client.get("/v1/matches").json())  # the stored pair stays inside
+
+
 def test_an_open_seat_goes_to_whoever_joins_first(client: TestClient[Litestar]) -> None:
     m = create(client, [OPEN, BOT])
     r = client.post(f"/v1/matches/{m['id']}/seats/0/join", json={})
