@@ -1145,11 +1145,11 @@ class Matches:
             if await self._settle(m):
                 m = await self.get(match_id)
             self._running(m)
-            # A match still waiting for a person never began: its player withdraws it, and
-            # it ends as an open match nobody joins does (aborted, naming the seat, counted
-            # for nobody), not as a lost game.
-            kind = "aborted" if m.waiting() else "resigned"
-            await self._commit(m, [Ply(kind, seat, None, self.clock.now())])
+            # A match still waiting for a person has not begun: nobody can lose it, and the
+            # engine has no ending for a withdrawn one (its C11 abort names a missed first
+            # move), so resigning is refused as moves are; it ends at Limits.open_match_s.
+            self._begun(m)
+            await self._commit(m, [Ply("resigned", seat, None, self.clock.now())])
             return m
 
     async def _settle(self, m: Match) -> bool:

@@ -364,21 +364,17 @@ def test_a_waiting_match_runs_no_clock_and_begins_when_the_last_seat_is_taken(
     assert out["status"] == "aborted" and out["result"]["seat"] == 1
 
 
-def test_resigning_a_match_that_waits_for_a_person_withdraws_it(client: Client) -> None:
-    """Nobody loses a match that never began: it is aborted, as an expired open match is."""
+def test_resigning_a_match_that_waits_for_a_person_is_refused(client: Client) -> None:
+    """Nobody loses a match that has not begun: 409 waiting_for_players, as for moves."""
     created = client.post(
         "/v1/matches", json={"game": "schotten_totten", "seed": 1, "seats": [PERSON, OPEN]}
     ).json()
     match_id, token = created["id"], created["seats"][0]["token"]
-    open_ids = [m["id"] for m in client.get("/v1/matches").json()["open"]]
-    assert match_id in open_ids
-    assert client.post(f"/v1/matches/{match_id}/resign", headers=bearer(token)).status_code == 200
+    r = client.post(f"/v1/matches/{match_id}/resign", headers=bearer(token))
+    problem(r, 409, "waiting_for_players")
     out = show(client, match_id, token)
-    assert out["status"] == "aborted" and out["result"]["seat"] == 0
-    assert out["result"]["returns"] is None or all(r == 0 for r in out["result"]["returns"])
-    assert match_id not in [m["id"] for m in client.get("/v1/matches").json()["open"]]
-    # Its open seat can no longer be taken.
-    assert client.post(f"/v1/matches/{match_id}/seats/1/join", json={}).status_code == 409
+    assert out["status"] == "running" and out["version"] == 0 and out["open_seats"] == [1]
+    assert match_id in [m["id"] for m in client.get("/v1/matches").json()["open"]]
 
 
 def test_bots_wait_for_the_person_and_move_once_the_seat_is_taken(client: Client) -> None:
