@@ -117,10 +117,15 @@ def language(request: Request[Any, Any, Any]) -> str:
     """``"de"`` or ``"en"``: the query's ``lang`` where it names one (a browser's
     EventSource cannot set headers), else the first of them the client prefers by
     ``Accept-Language`` (English if neither)."""
-    asked = request.query_params.get("lang")
+    return chosen_language(request.query_params.get("lang"), request.headers.get("accept-language", ""))
+
+
+def chosen_language(asked: str | None, accept_language: str) -> str:
+    """The one rule for every answer, routed or not: the query's ``lang`` where it names
+    ``"de"`` or ``"en"``, else the client's preference by ``Accept-Language``."""
     if asked in ("de", "en"):
         return str(asked)
-    return preferred_language(request.headers.get("accept-language", ""))
+    return preferred_language(accept_language)
 
 
 def preferred_language(header: str) -> str:

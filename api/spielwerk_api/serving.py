@@ -27,7 +27,7 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from .app import Settings
 from .guards import problem_message
-from .problems import LANGUAGE_BYTES, PROBLEM_JSON, preferred_language
+from .problems import LANGUAGE_BYTES, PROBLEM_JSON, chosen_language, german
 
 END_OF_HEAD = b"\r\n\r\n"
 # How long a refused head's connection drops what still arrives before it closes.
@@ -45,15 +45,15 @@ def head_language(head: bytes) -> str:
     among the header lines read so far (English if neither)."""
     request_line, _, headers = head.partition(b"\r\n")
     parts = request_line.split(b" ")
-    if len(parts) >= 2:
-        asked = parse_qs(urlsplit(parts[1].decode("latin-1")).query).get("lang", [])
-        if asked and asked[0] in ("de", "en"):
-            return asked[0]
+    target = parts[1].decode("latin-1") if len(parts) >= 2 else ""
+    asked = parse_qs(urlsplit(target).query).get("lang", [None])[0]
+    accept = ""
     for line in headers.split(b"\r\n"):
         name, colon, value = line.partition(b":")
         if colon and name.strip().lower() == b"accept-language":
-            return preferred_language(value.decode("latin-1"))
-    return "en"
+            accept = value.decode("latin-1")
+            break
+    return chosen_language(asked, accept)
 
 
 def refusal(status: int, phrase: str, code: str, detail: str) -> bytes:
@@ -111,7 +111,8 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
             limit = self.head_timeout if phase == "head" else self.body_timeout
             if head_language(self.head_sample) == "de":
                 part = "Kopfzeilen" if phase == "head" else "der Rumpf"
-                title, detail = "Zeitüberschreitung", f"die Anfrage kam nicht binnen {limit:g} s an ({part})"
+                title = german("request_timeout", 408)[0]
+                detail = f"die Anfrage kam nicht binnen {limit:g} s an ({part})"
             else:
                 part = "headers" if phase == "head" else "body"
                 title, detail = "Request Timeout", f"the request's {part} did not arrive within {limit:g} s"
@@ -167,7 +168,7 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
             self.transport.close()  # a pipelined head while an answer is being written
             return
         if head_language(self.head_sample) == "de":
-            title = "Kopfzeilen zu groß"
+            title = german("headers_too_large", 431)[0]
             detail = f"Anfragezeile und Kopfzeilen sind höchstens {self.max_head} Bytes groß"
         else:
             title = "Request Header Fields Too Large"
