@@ -103,3 +103,39 @@ def test_the_lobby_lists_open_and_finished_matches_and_a_free_seat_is_taken(page
     expect(page.locator(".seat-line")).to_have_text("Du sitzt auf Sitz 2.")
     # The seat is taken: the lobby no longer offers it.
     assert waiting["id"] not in [m["id"] for m in api(server, "/v1/matches")["open"]]
+
+
+def test_the_lobby_offers_each_bot_by_name_and_a_search_by_strength(page: Page, server: str) -> None:
+    """The seat choices are the API's bots (GET /v1/games): a searching bot at each strength
+    the server offers, its parameters sent with the seat; option texts in German."""
+    info = api(server, "/v1/games/schotten_totten")
+    page.goto("/")
+    page.check("#game-schotten_totten")
+    offered = page.locator("#seat-1 option").evaluate_all(
+        "options => options.map(o => [o.value, o.textContent])"
+    )
+    bots = [(value, text) for value, text in offered if value.startswith("bot:")]
+    expected = [
+        f"bot:{b['name']}@{s['name']}" if b["strengths"] else f"bot:{b['name']}"
+        for b in info["bots"]
+        for s in (b["strengths"] or [None])
+    ]
+    assert [value for value, _ in bots] == expected
+    assert ("bot:ismcts@strong", "Bot: ismcts, stark") in bots
+    assert ("bot:random", "Bot: random") in bots
+    page.check("#game-caravan")
+    queens = next(o for o in api(server, "/v1/games/caravan")["options"] if o["name"] == "queens_anywhere")
+    description = page.locator("#opt-queens_anywhere").locator("xpath=..").locator(".description")
+    expect(description).to_have_text(queens["description_de"])
+    page.check("#game-schotten_totten")
+    page.select_option("#seat-1", "bot:ismcts@easy")
+    page.fill("#seed", "3")
+    with page.expect_request(lambda r: r.url.endswith("/v1/matches") and r.method == "POST") as request:
+        page.click("#start")
+    ismcts = next(b for b in info["bots"] if b["name"] == "ismcts")
+    easy = next(s["params"] for s in ismcts["strengths"] if s["name"] == "easy")
+    sent = request.value.post_data_json
+    assert sent is not None
+    assert sent["seats"][1] == {"kind": "bot", "bot": "ismcts", "params": easy}
+    page.wait_for_url("**/#/match/*")
+    expect(page.locator("#turn")).to_have_text("Du bist am Zug.")

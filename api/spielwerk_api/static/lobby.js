@@ -1,7 +1,7 @@
 // The lobby: a game, its options and variants, who sits where, a time control; then
 // POST /v1/matches. The seat token is kept in sessionStorage under the match id.
 
-import { api, botNames } from "./api.js";
+import { api, botChoices } from "./api.js";
 import { h } from "./dom.js";
 import { gameName, lang, t } from "./i18n.js";
 import { seatKey, storeSeat } from "./match.js";
@@ -119,15 +119,17 @@ export function renderLobby(root, games) {
       "div",
       { class: `field${box ? " check" : ""}` },
       box ? [input, " ", h("label", { for: id }, optionLabel(spec))] : [h("label", { for: id }, optionLabel(spec)), " ", input],
-      // The engine's description of the option (in English until the engine has German ones).
-      h("small", { class: "description", lang: "en" }, spec.description),
+      // The engine's description of the option, in German where the engine words it so.
+      lang() === "de" && spec.description_de
+        ? h("small", { class: "description" }, spec.description_de)
+        : h("small", { class: "description", lang: "en" }, spec.description),
     );
   };
   const variants = new Set(info.variants);
   const plain = info.options.filter((o) => !variants.has(o.name));
   const variantSpecs = info.options.filter((o) => variants.has(o.name));
 
-  const bots = botNames(info);
+  const bots = botChoices(info);
   const seatChoice = h(
     "fieldset",
     { class: "seats" },
@@ -151,7 +153,13 @@ export function renderLobby(root, games) {
             },
           },
           h("option", { value: "you", selected: choice === "you" }, t("you")),
-          bots.map((b) => h("option", { value: `bot:${b}`, selected: choice === `bot:${b}` }, t("bot", { name: b }))),
+          bots.map((b) =>
+            h(
+              "option",
+              { value: b.value, selected: choice === b.value },
+              b.strength ? t("bot_strength", { name: b.bot, strength: t(`strength_${b.strength}`) }) : t("bot", { name: b.bot }),
+            ),
+          ),
           h("option", { value: "person", selected: choice === "person" }, t("person")),
           h("option", { value: "open", selected: choice === "open" }, t("open_seat")),
         ),
@@ -214,9 +222,12 @@ export function renderLobby(root, games) {
 }
 
 async function start(info) {
-  const seats = draft.seats.map((c) =>
-    c.startsWith("bot:") ? { kind: "bot", bot: c.slice(4) } : c === "open" ? { kind: "person", open: true } : { kind: "person" },
-  );
+  const bots = new Map(botChoices(info).map((b) => [b.value, b]));
+  const seats = draft.seats.map((c) => {
+    const bot = bots.get(c);
+    if (bot) return Object.keys(bot.params).length ? { kind: "bot", bot: bot.bot, params: bot.params } : { kind: "bot", bot: bot.bot };
+    return c === "open" ? { kind: "person", open: true } : { kind: "person" };
+  });
   const options = {};
   for (const [name, value] of Object.entries(draft.options)) {
     if (value !== info.defaults[name]) options[name] = value;
