@@ -91,8 +91,25 @@ def test_the_lobby_lists_open_and_finished_matches_and_a_free_seat_is_taken(page
         server, "/v1/matches", body={"game": "schotten_totten", "seed": 6, "seats": [{"kind": "person"}] * 2}
     )
     api(server, f"/v1/matches/{done['id']}/resign", done["seats"][0]["token"], body={})
+    unranked = api(
+        server,
+        "/v1/matches",
+        body={
+            "game": "caravan",
+            "options": {"kings_add": True},
+            "seats": [{"kind": "bot"}, {"kind": "person", "open": True}],
+            "clock": {"initial_s": 90, "increment_s": 2},
+        },
+    )
     page.goto("/")
     entry = page.locator(f'#open-matches li[data-match="{waiting["id"]}"]')
+    expect(entry).to_contain_text("Schotten Totten · ohne Uhr Sitz 2 nehmen")
+    # A variant makes a match unranked (C10): the engine says so, the lobby shows it.
+    listed = next(m for m in api(server, "/v1/matches")["open"] if m["id"] == unranked["id"])
+    assert listed["ranked"] is False
+    expect(page.locator(f'#open-matches li[data-match="{unranked["id"]}"]')).to_contain_text(
+        "Caravan · 1,5 Minuten + 2 s pro Zug · ungewertet"
+    )
     expect(entry.locator("button.join")).to_have_text("Sitz 2 nehmen")
     finished = page.locator(f'#finished-matches li[data-match="{done["id"]}"]')
     expect(finished.locator("a.replay")).to_have_attribute("href", f"/v1/matches/{done['id']}/replay")

@@ -34,6 +34,14 @@ function resetSeats(info) {
   if (!draft.seats.includes("you") && !old.length) draft.seats[0] = "you";
 }
 
+// A listed match's time control, as the lobby's choices word it.
+function clockOf(clock) {
+  if (!clock) return t("no_clock");
+  const number = (x) => x.toLocaleString(lang(), { maximumFractionDigits: 1 });
+  const m = number(clock.initial_s / 60);
+  return clock.increment_s ? t("clock_min_inc", { m, s: number(clock.increment_s) }) : t("clock_min", { m });
+}
+
 function clockText(key) {
   if (key === "none") return t("no_clock");
   const [m, s] = key.split("+");
@@ -211,7 +219,7 @@ export function renderLobby(root, games) {
     h("h2", {}, t("new_match")),
     gameChoice,
     plain.length ? h("fieldset", { class: "options" }, h("legend", {}, t("options")), plain.map(field)) : null,
-    variantSpecs.length ? h("fieldset", { class: "variants" }, h("legend", {}, t("variants")), variantSpecs.map(field)) : null,
+    variantSpecs.length ? h("fieldset", { class: "variants" }, h("legend", {}, t("variants_unranked")), variantSpecs.map(field)) : null,
     seatChoice,
     h("fieldset", { class: "more" }, h("legend", {}, t("clock_and_seed")), clock, seed),
     h("p", {}, h("button", { type: "submit", id: "start", class: "primary" }, t("start"))),
@@ -275,7 +283,7 @@ function lobbyLists(root) {
               h(
                 "li",
                 { dataset: { match: m.id } },
-                `${gameName(m.game)} `,
+                `${gameName(m.game)} · ${clockOf(m.clock)}${m.ranked === false ? ` · ${t("unranked")}` : ""} `,
                 m.free_seats.map((seat) =>
                   h(
                     "button",
