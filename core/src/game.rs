@@ -441,23 +441,6 @@ fn wrong_field(schema: &Value, mv: &Value) -> Option<String> {
             None => s.clone(),
         }
     };
-    fn fits(schema: &Value, value: &Value) -> bool {
-        let kind = |t: &str| match t {
-            "integer" => value.is_i64() || value.is_u64(),
-            "number" => value.is_number(),
-            "string" => value.is_string(),
-            "boolean" => value.is_boolean(),
-            "null" => value.is_null(),
-            "object" => value.is_object(),
-            "array" => value.is_array(),
-            _ => true,
-        };
-        match &schema["type"] {
-            Value::String(t) => kind(t),
-            Value::Array(ts) => ts.iter().filter_map(Value::as_str).any(kind),
-            _ => true,
-        }
-    }
     let tag = mv.get("type")?.as_str()?;
     let variants = schema.get("oneOf").or_else(|| schema.get("anyOf"))?.as_array()?;
     let variant = variants
@@ -474,6 +457,25 @@ fn wrong_field(schema: &Value, mv: &Value) -> Option<String> {
                 .is_some_and(|alts| alts.iter().any(|alt| fits(&resolve(alt), value)));
         (!ok).then(|| key.clone())
     })
+}
+
+/// Whether `value`'s JSON type is one that `schema`'s `"type"` allows (any without one).
+fn fits(schema: &Value, value: &Value) -> bool {
+    let kind = |t: &str| match t {
+        "integer" => value.is_i64() || value.is_u64(),
+        "number" => value.is_number(),
+        "string" => value.is_string(),
+        "boolean" => value.is_boolean(),
+        "null" => value.is_null(),
+        "object" => value.is_object(),
+        "array" => value.is_array(),
+        _ => true,
+    };
+    match &schema["type"] {
+        Value::String(t) => kind(t),
+        Value::Array(ts) => ts.iter().filter_map(Value::as_str).any(kind),
+        _ => true,
+    }
 }
 
 /// The result line of [`GameState::result_text`] from the returns alone.

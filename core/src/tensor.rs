@@ -76,6 +76,7 @@ impl Layout {
         Layout::default()
     }
     /// Appends a slice of `shape` after the ones before.
+    #[must_use]
     pub fn add(mut self, name: &'static str, shape: &[usize], meaning: &'static str) -> Layout {
         let slice = TensorSlice {
             name,

@@ -283,8 +283,8 @@ impl EvaluationPart {
 
 #[pyfunction]
 pub fn _restore_evaluation_part(py: Python<'_>, data: Text) -> PyResult<EvaluationPart> {
-    let inner: bots::Evaluation = serde_json::from_str(&data.0)
-        .map_err(|e| raise(py, Error::InvalidState(format!("pickled evaluation: {e}"))))?;
+    let inner: bots::Evaluation = serde_json::from_str(data.0)
+        .map_err(|e| raise(py, &Error::InvalidState(format!("pickled evaluation: {e}"))))?;
     // Read from outside: derived figures are trusted only once they add up.
     inner.validate().map_err(err(py))?;
     Ok(EvaluationPart { inner })

@@ -78,7 +78,7 @@ impl Game {
         let stored = if let Ok(bytes) = data.cast::<PyBytes>() {
             Stored::Bytes(bytes.as_bytes())
         } else if let Ok(s) = data.cast::<PyString>() {
-            Stored::Text(text(s, Error::InvalidState)?)
+            Stored::Text(text(s.as_borrowed(), Error::InvalidState)?)
         } else {
             return Err(PyTypeError::new_err(format!(
                 "a serialized state is a str (JSON) or bytes (a snapshot), not {}",
@@ -118,7 +118,7 @@ impl Game {
         self.inner.num_distinct_actions()
     }
 
-    /// How returns relate: "zero_sum", "team_zero_sum" or "cooperative".
+    /// How returns relate: `"zero_sum"`, `"team_zero_sum"` or `"cooperative"`.
     fn utility(&self) -> &'static str {
         self.inner.utility().name()
     }
@@ -252,14 +252,14 @@ pub fn list_games() -> Vec<&'static str> {
 #[pyo3(signature = (name, **options))]
 pub fn load_game(py: Python<'_>, name: Text, options: Option<&Bound<'_, PyDict>>) -> PyResult<Py<Game>> {
     let options = kwargs_json(options, "options")?;
-    Game::create(py, spielwerk_core::load_game(&name.0, &options).map_err(err(py))?)
+    Game::create(py, spielwerk_core::load_game(name.0, &options).map_err(err(py))?)
 }
 
 #[pyfunction]
 pub fn _restore_game(py: Python<'_>, name: Text, options: Text) -> PyResult<Py<Game>> {
-    let options: Map<String, Value> = serde_json::from_str(&options.0)
-        .map_err(|e| raise(py, Error::InvalidState(format!("pickled options: {e}"))))?;
-    Game::create(py, spielwerk_core::load_game(&name.0, &options).map_err(err(py))?)
+    let options: Map<String, Value> = serde_json::from_str(options.0)
+        .map_err(|e| raise(py, &Error::InvalidState(format!("pickled options: {e}"))))?;
+    Game::create(py, spielwerk_core::load_game(name.0, &options).map_err(err(py))?)
 }
 
 /// A `game` argument: a `spielwerk.Game`, or a game's name (with its default options).
@@ -275,6 +275,6 @@ pub fn game_arg(py: Python<'_>, game: &Bound<'_, PyAny>) -> PyResult<Py<Game>> {
     let name: Text = game.extract()?;
     Game::create(
         py,
-        spielwerk_core::load_game(&name.0, &Map::new()).map_err(err(py))?,
+        spielwerk_core::load_game(name.0, &Map::new()).map_err(err(py))?,
     )
 }

@@ -397,8 +397,8 @@ impl State {
     }
 
     /// How the match ends if a match rule stops it now (C11; Dog's playing time, D13):
-    /// `kind` is one of aborted, left, no_move, playing_time, resigned, time, `seat` the
-    /// seat it concerns (none for playing_time). A dict with `returns` (R1), `points`
+    /// `kind` is one of aborted, left, `no_move`, `playing_time`, resigned, time, `seat` the
+    /// seat it concerns (none for `playing_time`). A dict with `returns` (R1), `points`
     /// (D13's, or None) and `text`; the state does not change.
     /// The text is in `lang` ("de" or "en", default "en").
     #[pyo3(signature = (kind, seat=None, lang = None))]
@@ -410,7 +410,7 @@ impl State {
         lang: Option<LangArg>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let seat = self.seat(py, seat)?;
-        let end = spielwerk_core::game::MatchEnd::parse(&kind.0, seat).map_err(err(py))?;
+        let end = spielwerk_core::game::MatchEnd::parse(kind.0, seat).map_err(err(py))?;
         let held = self.lock(py);
         // A capability of the rules trait, reached through the registered game's own type.
         let ending = spielwerk_core::with_state!(held.state.as_ref(), s => s.match_ending_in(end, lang.unwrap_or(DEFAULT_LANG).0));

@@ -132,7 +132,7 @@ impl VectorEnv {
         let n = usize::try_from(count_arg(py, n_envs, "n_envs")?)
             .map_err(|_| invalid_argument(py, "n_envs is too large".into()))?;
         let opponents = opponents
-            .map(|o| Opponents::parse(&o.0))
+            .map(|o| Opponents::parse(o.0))
             .transpose()
             .map_err(err(py))?;
         let threads = threads_arg(py, threads)?;

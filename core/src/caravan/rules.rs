@@ -156,11 +156,10 @@ impl CaravanGame {
         }
     }
 
-    pub(super) fn face_base(&self) -> Action {
-        (NUM_NUMBER_CARDS * NUM_CARAVANS) as Action
-    }
+    /// The first face card action: after every number card's (the same under every option).
+    pub(super) const FACE_BASE: Action = (NUM_NUMBER_CARDS * NUM_CARAVANS) as Action;
     pub(super) fn discard_base(&self) -> Action {
-        self.face_base() + (NUM_FACE_CARDS * NUM_CARAVANS * self.positions()) as Action
+        Self::FACE_BASE + (NUM_FACE_CARDS * NUM_CARAVANS * self.positions()) as Action
     }
     pub(super) fn disband_base(&self) -> Action {
         self.discard_base() + NUM_FACES as Action
