@@ -8,7 +8,7 @@ use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 use serde_json::{Map, Value};
 use spielwerk_core::stored::{self, Deal, Stored};
 use spielwerk_core::tensor::TensorSlice;
-use spielwerk_core::{DynGame, Error, Game as _, GameState as _};
+use spielwerk_core::{DynGame, Error, GameState as _, ObservationTensor as _};
 
 use crate::convert::{Int, Seed, Text, kwargs_json, text, to_json, to_py};
 use crate::errors::{err, raise};
@@ -47,8 +47,8 @@ impl Game {
         )
     }
 
-    /// The observation tensor's shape and slices: capabilities of the rules trait
-    /// (`Game::observation_tensor_shape`, `Game::describe_observation`). The typed game is
+    /// The observation tensor's shape and slices: capabilities of the game's tensor
+    /// (`ObservationTensor::observation_tensor_shape`, `describe_observation`). The typed game is
     /// reached through a state of it (`with_state!`, `s.game()`): they depend on the
     /// options only, so they are read once.
     pub fn tensor_layout(&self) -> &TensorLayout {

@@ -240,22 +240,6 @@ impl Game for Dog {
         State::from_view(*self, view, seed)
     }
 
-    fn observation_tensor_shape(&self) -> Vec<usize> {
-        super::tensor::observation_tensor_shape(self)
-    }
-
-    fn observation_tensor_len(&self) -> usize {
-        super::tensor::observation_tensor_len(self)
-    }
-
-    fn describe_observation(&self) -> Vec<crate::tensor::TensorSlice> {
-        super::tensor::describe_observation(self)
-    }
-
-    fn write_observation(&self, view: &View, out: &mut [f32]) {
-        super::tensor::write_observation(self, view, out);
-    }
-
     /// D3: one seeded shuffle of the 110 cards; the first round is dealt at once.
     fn new_initial_state(&self, seed: u64) -> State {
         let mut pile: Vec<Card> = (0..NUM_KINDS)

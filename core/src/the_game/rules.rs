@@ -195,22 +195,6 @@ impl Game for TheGame {
         super::view::state_from_view(*self, view, seed)
     }
 
-    fn observation_tensor_shape(&self) -> Vec<usize> {
-        super::tensor::observation_tensor_shape(self)
-    }
-
-    fn observation_tensor_len(&self) -> usize {
-        super::tensor::observation_tensor_len(self)
-    }
-
-    fn describe_observation(&self) -> Vec<crate::tensor::TensorSlice> {
-        super::tensor::describe_observation(self)
-    }
-
-    fn write_observation(&self, view: &View, out: &mut [f32]) {
-        super::tensor::write_observation(self, view, out);
-    }
-
     /// One seeded shuffle of the 98 cards; player `i` gets the `i`-th run of
     /// hand-size cards, the rest is the draw pile, drawn from its end. Player 0 starts.
     fn new_initial_state(&self, seed: u64) -> State {
