@@ -12,7 +12,8 @@ use spielwerk_core::{Action, DynState, bots};
 
 use crate::convert::{Int, Seed, Text, kwargs_json, lock, run_interruptibly, shown, to_json, to_py};
 use crate::errors::{err, invalid_argument};
-use crate::games::{Game, game_arg};
+use crate::games::game_arg;
+use crate::ruleset::Game;
 use crate::states::State;
 
 /// Chooses uniformly among the legal actions, from its own seeded stream: the core's

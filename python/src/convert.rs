@@ -52,6 +52,9 @@ pub fn shown(obj: &Bound<'_, PyAny>) -> String {
     spielwerk_core::error::shorten(&repr)
 }
 
+/// What `__reduce__` returns: a callable and its arguments.
+pub type Reduce<'py, Args> = (Bound<'py, PyAny>, Args);
+
 /// An integer argument: a Python int or anything with `__index__` (numpy integers), of
 /// any width up to 128 bits (a wider one is a `SpielwerkError`; the engine says which
 /// values a seat, an action or a count may take). A non-integer is a `TypeError`.

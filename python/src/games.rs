@@ -1,94 +1,17 @@
-//! `spielwerk.Game` (a rule set with its options) and the registry by name.
+//! `spielwerk.Game`'s Python methods (its data is [`crate::ruleset`]) and the registry by
+//! name.
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use std::sync::OnceLock;
-
-use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
+use pyo3::types::{PyDict, PyList, PyString};
 use serde_json::{Map, Value};
-use spielwerk_core::stored::{self, Deal, Stored};
-use spielwerk_core::tensor::TensorSlice;
-use spielwerk_core::{DynGame, Error, GameState as _, ObservationTensor as _};
+use spielwerk_core::Error;
+use spielwerk_core::stored::Deal;
 
-use crate::convert::{Int, Seed, Text, kwargs_json, text, to_json, to_py};
+use crate::convert::{Reduce, Seed, Text, kwargs_json, to_json, to_py};
 use crate::errors::{err, raise};
+use crate::ruleset::Game;
 use crate::states::State;
-
-/// What `__reduce__` returns: a callable and its arguments.
-pub type Reduce<'py, Args> = (Bound<'py, PyAny>, Args);
-
-/// A rule set with its options: `spielwerk.load_game(name, **options)`.
-#[pyclass(frozen, module = "spielwerk")]
-pub struct Game {
-    pub inner: Box<dyn DynGame>,
-    /// The Python ints `0..num_distinct_actions()`, shared by every `legal_actions()` list.
-    pub action_ints: Py<PyTuple>,
-    /// The observation tensor's shape and slices, read once from the typed game.
-    tensor_layout: OnceLock<TensorLayout>,
-}
-
-/// The observation tensor's shape and its slices by name.
-pub struct TensorLayout {
-    pub shape: Vec<usize>,
-    pub len: usize,
-    pub slices: Vec<TensorSlice>,
-}
-
-impl Game {
-    pub fn create(py: Python<'_>, inner: Box<dyn DynGame>) -> PyResult<Py<Game>> {
-        let action_ints = PyTuple::new(py, 0..inner.num_distinct_actions() as u32)?.unbind();
-        Py::new(
-            py,
-            Game {
-                inner,
-                action_ints,
-                tensor_layout: OnceLock::new(),
-            },
-        )
-    }
-
-    /// The observation tensor's shape and slices: capabilities of the game's tensor
-    /// (`ObservationTensor::observation_tensor_shape`, `describe_observation`). The typed game is
-    /// reached through a state of it (`with_state!`, `s.game()`): they depend on the
-    /// options only, so they are read once.
-    pub fn tensor_layout(&self) -> &TensorLayout {
-        self.tensor_layout.get_or_init(|| {
-            let state = self.inner.new_initial_state(0);
-            let (shape, slices) = spielwerk_core::with_state!(state.as_ref(), s => {
-                let game = s.game();
-                (game.observation_tensor_shape(), game.describe_observation())
-            });
-            TensorLayout {
-                len: shape.iter().product(),
-                shape,
-                slices,
-            }
-        })
-    }
-
-    /// The seat `player`, refused unless it is one of this game's.
-    pub fn check_player(&self, py: Python<'_>, player: Int) -> PyResult<usize> {
-        stored::seat(player.0, self.inner.num_players()).map_err(err(py))
-    }
-
-    /// `deserialize_state` and unpickling: any of the three serialized forms (the engine
-    /// tells them apart). `seed` is the deal's seed a pickled snapshot claims.
-    pub fn read_state(slf: &Bound<'_, Self>, data: &Bound<'_, PyAny>, seed: Option<u64>) -> PyResult<State> {
-        let py = slf.py();
-        let stored = if let Ok(bytes) = data.cast::<PyBytes>() {
-            Stored::Bytes(bytes.as_bytes())
-        } else if let Ok(s) = data.cast::<PyString>() {
-            Stored::Text(text(s.as_borrowed(), Error::InvalidState)?)
-        } else {
-            return Err(PyTypeError::new_err(format!(
-                "a serialized state is a str (JSON) or bytes (a snapshot), not {}",
-                data.get_type().name()?
-            )));
-        };
-        let (state, deal) = stored::read(slf.get().inner.as_ref(), stored, seed).map_err(err(py))?;
-        Ok(State::new(py, &slf.clone().unbind(), state, deal))
-    }
-}
 
 #[pymethods]
 impl Game {
@@ -190,7 +113,7 @@ impl Game {
     /// `str`), or by `State.serialize_snapshot()` (`bytes`); an inconsistent one raises
     /// `InvalidStateError`. Bytes that are no snapshot are read as UTF-8 JSON.
     fn deserialize_state(slf: &Bound<'_, Self>, data: &Bound<'_, PyAny>) -> PyResult<State> {
-        Self::read_state(slf, data, None)
+        State::read(slf, data, None)
     }
 
     /// A full state whose view for the view's seat equals `view`, with every card that

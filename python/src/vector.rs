@@ -11,7 +11,8 @@ use spielwerk_core::vector::{AnyVectorEnv, Buffers, Opponents};
 
 use crate::convert::{Int, Seed, Text, count_arg, lock, threads_arg};
 use crate::errors::{err, invalid_argument};
-use crate::games::{Game, game_arg};
+use crate::games::game_arg;
+use crate::ruleset::Game;
 use crate::states::State;
 
 /// `n_envs` games of one rule set stepped together in Rust, without the GIL, over the
