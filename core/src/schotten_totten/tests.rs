@@ -982,6 +982,7 @@ fn resample_depends_on_the_view_only() {
 fn resample_deals_every_unseen_card_to_the_other_hand_uniformly() {
     // A chi-square-like check: over N resamples every unseen card lands in the other
     // hand about N * hand / unseen times.
+    const N: u64 = 600;
     let mut state = SchottenTotten::default().new_initial_state(4);
     let mut bot = RandomBot::new(4);
     for _ in 0..12 {
@@ -992,7 +993,6 @@ fn resample_deals_every_unseen_card_to_the_other_hand_uniformly() {
     let seen = state.hand_set(p).union(state.table());
     let unseen: Vec<Card> = CardSet::ALL.minus(seen).iter().collect();
     let hand = f64::from(state.hand_set(1 - p).len());
-    const N: u64 = 600;
     let mut counts = vec![0u32; 54];
     for seed in 0..N {
         let r = state.resample(p, seed).unwrap();

@@ -30,7 +30,7 @@ use crate::rng;
 #[serde(deny_unknown_fields)]
 #[schemars(rename = "TheGameView")]
 pub struct View {
-    /// The game: always "the_game".
+    /// The game: always `"the_game"`.
     pub game: GameName,
     /// The seat this view belongs to (0-based); null in the public view for spectators.
     pub player: Option<u8>,
@@ -175,7 +175,7 @@ enum Constraint {
 }
 
 /// See [`crate::game::Game::state_from_view`]: checks the view whole, then deals the unseen cards.
-pub(super) fn state_from_view(rules: &TheGame, view: &View, seed: u64) -> Result<State> {
+pub(super) fn state_from_view(rules: TheGame, view: &View, seed: u64) -> Result<State> {
     let bad = |m: String| Err(Error::InvalidView(m));
     if (view.players, view.pro) != (rules.players, rules.pro) {
         return bad(format!(
@@ -225,7 +225,7 @@ pub(super) fn state_from_view(rules: &TheGame, view: &View, seed: u64) -> Result
             played.len()
         ));
     }
-    check_piles(&tops, &sizes, played).map_err(Error::InvalidView)?;
+    check_piles(tops, sizes, played).map_err(Error::InvalidView)?;
     // The cards: own hand, played cards and the unseen rest (T1).
     if let Some(c) = own.iter().find(|&c| played.contains(c)) {
         return bad(format!("card {c} is both in the hand and played"));
@@ -317,9 +317,8 @@ pub(super) fn state_from_view(rules: &TheGame, view: &View, seed: u64) -> Result
     .map_err(Error::InvalidView)?;
     let constraint = match view.outcome {
         Some(o) if !o.won => Some(Constraint::HoldsNoFit),
-        Some(_) => None,
         None if usize::from(view.played_this_turn) < minimum => Some(Constraint::HoldsAFit),
-        None => None,
+        Some(_) | None => None,
     };
     let fitting: Hand = unseen
         .iter()
@@ -391,7 +390,7 @@ pub(super) fn state_from_view(rules: &TheGame, view: &View, seed: u64) -> Result
         }
     }
     let mut state = State {
-        rules: *rules,
+        rules,
         draw_pile: rest,
         hands,
         tops,
