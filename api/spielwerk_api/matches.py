@@ -54,7 +54,7 @@ STATUS_DE = {"running": "im Gange", "finished": "beendet", "aborted": "abgebroch
 
 # Which rule counts where several end a match at the same moment: a match whose first
 # move never came is aborted rather than lost.
-PRECEDENCE = {"bot": -1, "aborted": 0, "time": 1, "no_move": 2, "left": 3, "playing_time": 4}
+PRECEDENCE = {"bot": -1, "withdrawn": 0, "aborted": 0, "time": 1, "no_move": 2, "left": 3, "playing_time": 4}
 # How many past versions each worker keeps per match, so an event stream that falls a few
 # versions behind (bots answering at once) still sends every version's own view; a stream
 # further behind skips to the oldest version kept.
@@ -94,8 +94,9 @@ class Limits:
     # ``outage_after_s`` counts the silence as an outage that runs on nobody's time.
     heartbeat_s: float = 1.0
     outage_after_s: float = 2.5
-    # A match with an open seat nobody took for this long is aborted (it never began) and
-    # no longer listed; 0: it waits as long as it takes.
+    # A match with an open seat nobody took for this long is withdrawn (it never began:
+    # status "aborted", the engine's "withdrawn" ending) and no longer listed; 0: it waits
+    # as long as it takes.
     open_match_s: float = 3_600.0
     # Messages of table talk stored per match; more are refused (409 chat_full).
     chat_messages_per_match: int = 1_000
@@ -221,7 +222,8 @@ class Match:
                 self.result["texts"] = {lang: self.result_text(lang) for lang in LANGUAGES}
         else:
             self.charge(ply.at)
-            self.status = "aborted" if ply.kind == "aborted" else "finished"
+            # Nobody wins a match whose first move never came (C11) or that never began.
+            self.status = "aborted" if ply.kind in ("aborted", "withdrawn") else "finished"
             self.result = self.ending(ply.kind, ply.seat)
             self.to_move_since = {}
             self.last_move = {lang: self.result_text(lang) for lang in LANGUAGES}
@@ -351,11 +353,12 @@ class Match:
             return []
         out: list[tuple[float, str, int | None]] = []
         if self.waiting():
-            # Nobody took the open seat in time: the match never began, and it is aborted
-            # (listed no longer). 0 (or a match stored before this rule): it waits on.
+            # Nobody took the open seat in time: the match never began, and it is withdrawn
+            # (the engine's ending names no seat, nobody missed a first move; listed no
+            # longer). 0 (or a match stored before this rule): it waits on.
             open_s = self.rules.get("open_s", 0)
             if open_s > 0:
-                out.append((self.later(self.created_at, open_s), "aborted", self.free_seats()[0]))
+                out.append((self.later(self.created_at, open_s), "withdrawn", None))
             return out
         persons = set(self.persons())
         last = self.since(self.last_at)

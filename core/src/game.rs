@@ -223,6 +223,18 @@ pub trait GameState: Clone + Send + Sync + Serialize + DeserializeOwned + 'stati
                         }
                     },
                 },
+                (MatchEnd::Withdrawn, _) => Ending {
+                    returns: vec![0.0; n],
+                    points: None,
+                    text: lang
+                        .pick(
+                            "zurückgezogen: ein offener Platz wurde nicht rechtzeitig besetzt, \
+                             die Partie hat also nie begonnen (niemand gewinnt)",
+                            "withdrawn: nobody took an open seat in time, so the match never began \
+                             (nobody wins)",
+                        )
+                        .to_string(),
+                },
                 (_, Some([a, b])) => Ending {
                     returns: vec![0.0; n],
                     points: Some([a, b]),
@@ -524,14 +536,20 @@ pub enum MatchEnd {
     Aborted(usize),
     /// The playing time ran out ("nach Ablauf der Spielzeit", D13).
     PlayingTime,
+    /// The match never began: a seat left open for a person was not taken in the time
+    /// the match waits for one. Nobody played, so nobody wins or loses, and no seat is to
+    /// blame (unlike [`MatchEnd::Aborted`], which names the seat whose first move never
+    /// came, C11).
+    Withdrawn,
 }
 
 impl MatchEnd {
     /// Every kind, as [`MatchEnd::parse`] takes it.
     pub const KINDS: &'static [&'static str] =
-        &["aborted", "left", "no_move", "playing_time", "resigned", "time"];
+        &["aborted", "left", "no_move", "playing_time", "resigned", "time", "withdrawn"];
 
-    /// The kind by name, with the seat it concerns (none for `playing_time`).
+    /// The kind by name, with the seat it concerns (none for `playing_time` and
+    /// `withdrawn`).
     pub fn parse(kind: &str, seat: Option<usize>) -> Result<Self> {
         let need = |seat: Option<usize>| {
             seat.ok_or_else(|| {
@@ -548,6 +566,12 @@ impl MatchEnd {
             "playing_time" => {
                 return Err(Error::InvalidArgument(
                     "the playing time ends the match for every seat: give no seat".to_string(),
+                ));
+            }
+            "withdrawn" if seat.is_none() => MatchEnd::Withdrawn,
+            "withdrawn" => {
+                return Err(Error::InvalidArgument(
+                    "a withdrawn match never began, so no seat is to blame: give no seat".to_string(),
                 ));
             }
             _ => {
@@ -568,7 +592,7 @@ impl MatchEnd {
             | MatchEnd::Left(s)
             | MatchEnd::NoMove(s)
             | MatchEnd::Aborted(s) => Some(s),
-            MatchEnd::PlayingTime => None,
+            MatchEnd::PlayingTime | MatchEnd::Withdrawn => None,
         }
     }
 
@@ -591,7 +615,7 @@ impl MatchEnd {
                     "did not move in time (C11)",
                 ),
             )),
-            MatchEnd::Aborted(_) | MatchEnd::PlayingTime => None,
+            MatchEnd::Aborted(_) | MatchEnd::PlayingTime | MatchEnd::Withdrawn => None,
         }
     }
 }

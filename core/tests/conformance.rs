@@ -22,7 +22,7 @@ use rand_chacha::ChaCha8Rng;
 use serde_json::{Map, Value, json};
 use spielwerk_core::caravan::CaravanGame;
 use spielwerk_core::dog::Dog;
-use spielwerk_core::game::{Action, Game, GameState};
+use spielwerk_core::game::{Action, Game, GameState, Lang};
 use spielwerk_core::schotten_totten::SchottenTotten;
 use spielwerk_core::the_game::TheGame;
 use spielwerk_core::{DynGame, DynState, list_games, load_game};
@@ -968,6 +968,20 @@ fn match_rules_end_a_match_as_r1_and_d13_say() {
             assert!(aborted.returns.iter().all(|&r| r == 0.0), "{at}");
             assert!(aborted.text.contains("aborted"), "{at}");
         }
+        // An open seat nobody took: the match never began, so nobody wins and no seat is
+        // named (it is not C11's missed first move).
+        let withdrawn = spielwerk_core::with_state!(state, s => s.match_ending(MatchEnd::Withdrawn));
+        assert!(withdrawn.returns.iter().all(|&r| r == 0.0), "{at}");
+        assert_eq!(withdrawn.returns.len(), n, "{at}");
+        assert_eq!(withdrawn.points, None, "{at}");
+        assert!(
+            withdrawn.text.starts_with("withdrawn: ") && !withdrawn.text.contains("C11"),
+            "{at}: {}",
+            withdrawn.text
+        );
+        let german = spielwerk_core::with_state!(state, s => s.match_ending_in(MatchEnd::Withdrawn, Lang::De));
+        assert!(german.text.starts_with("zurückgezogen: "), "{at}: {}", german.text);
+        assert_eq!(german.returns, withdrawn.returns, "{at}");
         let stopped = spielwerk_core::with_state!(state, s => s.match_ending(MatchEnd::PlayingTime));
         assert!(stopped.returns.iter().all(|&r| r == 0.0), "{at}");
         if game.name() == "dog" {
@@ -1000,6 +1014,12 @@ fn match_rules_by_name_say_which_exist() {
             .contains("aborted, left, no_move, playing_time, resigned, time"),
         "{e}"
     );
+    assert_eq!(
+        MatchEnd::parse("withdrawn", None).unwrap(),
+        MatchEnd::Withdrawn
+    );
+    assert!(MatchEnd::parse("withdrawn", Some(1)).is_err());
+    assert!(e.to_string().contains("withdrawn"), "{e}");
     assert!(MatchEnd::parse("resigned", None).is_err());
     assert!(MatchEnd::parse("playing_time", Some(0)).is_err());
 }

@@ -397,8 +397,9 @@ impl State {
     }
 
     /// How the match ends if a match rule stops it now (C11; Dog's playing time, D13):
-    /// `kind` is one of aborted, left, no_move, playing_time, resigned, time, `seat` the
-    /// seat it concerns (none for playing_time). A dict with `returns` (R1), `points`
+    /// `kind` is one of aborted, left, no_move, playing_time, resigned, time, withdrawn,
+    /// `seat` the seat it concerns (none for playing_time and withdrawn: an open seat
+    /// nobody took, so the match never began). A dict with `returns` (R1), `points`
     /// (D13's, or None) and `text`; the state does not change.
     /// The text is in `lang` ("de" or "en", default "en").
     #[pyo3(signature = (kind, seat=None, lang = None))]

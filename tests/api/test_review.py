@@ -406,7 +406,16 @@ def test_an_open_match_nobody_joins_expires_and_is_listed_no_longer(tmp_path: Pa
         clock.advance(2)
         assert sweep(client) >= 1
         out = show(client, match_id)
-        assert out["status"] == "aborted" and out["result"]["reason"] == "aborted"
+        # The engine's ending for a match that never began: nobody wins, no seat is named,
+        # and the text is not C11's missed first move (nobody was to move).
+        assert out["status"] == "aborted" and out["result"]["reason"] == "withdrawn"
+        assert out["result"]["returns"] == [0.0, 0.0] and out["result"].get("seat") is None
+        state = spielwerk.load_game("schotten_totten").new_initial_state(0)
+        assert out["result"]["text"] == state.match_ending("withdrawn")["text"]
+        de = client.get(f"/v1/matches/{match_id}", headers={"Accept-Language": "de"}).json()
+        assert de["result"]["text"] == state.match_ending("withdrawn", lang="de")["text"]
+        assert de["result"]["text"].startswith("zurückgezogen: ") and de["last_move"] == de["result"]["text"]
+        assert "C11" not in out["result"]["text"] + de["result"]["text"]
         lobby = client.get("/v1/matches").json()
         assert match_id not in [m["id"] for m in lobby["open"] + lobby["finished"]]
         problem(client.post(f"/v1/matches/{match_id}/seats/1/join", json={}), 409, "match_over")
