@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 from typing import Any
+from urllib.parse import parse_qs
 
 import msgspec
 import spielwerk
@@ -126,6 +127,17 @@ def chosen_language(asked: str | None, accept_language: str) -> str:
     if asked in ("de", "en"):
         return str(asked)
     return preferred_language(accept_language)
+
+
+# A raw query is searched this far for its ``lang`` (answers sent before routing): the
+# whole query of any head the server accepts (16 KiB by default).
+QUERY_BYTES = 16 * 1024
+
+
+def query_language(query: str) -> str | None:
+    """The ``lang`` a raw query string names (its first, as Litestar's ``query_params``
+    reads it), for answers sent before routing; ``None`` if it names none."""
+    return parse_qs(query[:QUERY_BYTES]).get("lang", [None])[0]
 
 
 def preferred_language(header: str) -> str:

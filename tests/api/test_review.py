@@ -15,6 +15,7 @@ from litestar import Litestar
 from litestar.testing import TestClient
 from spielwerk_api import Settings, create_app
 from spielwerk_api import match_routes as match_routes_module
+from spielwerk_api import problems
 from spielwerk_api.clock import ManualClock
 from spielwerk_api.guards import HYPHENATED, hyphen_redirect
 from spielwerk_api.matches import Limits
@@ -433,6 +434,62 @@ def test_problems_sent_before_routing_are_german_when_asked(client: Client) -> N
     assert problem(r, 415, "unsupported_media_type")["title"] == "Unsupported Media Type"
     moved = client.get("/v1/games/schotten-totten", headers={"accept-language": "de"}, follow_redirects=False)
     assert moved.status_code == 308 and moved.json()["title"] == "Dauerhaft verschoben"
+
+
+PanicException = type("PanicException", (BaseException,), {"__module__": "pyo3_runtime"})
+
+
+def test_problems_sent_before_routing_follow_the_query_lang_as_every_answer(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """415, the hyphen's 308, 431 and 500 are sent by the guard before routing: the one
+    language rule (``?lang=`` first, then Accept-Language) holds for them too."""
+    from spielwerk_api import rules
+
+    def panics(*args: Any) -> Any:
+        raise PanicException("index out of bounds")
+
+    monkeypatch.setattr(rules, "check_claim", panics)
+    text = {"content-type": "text/plain"}
+    cases: list[tuple[int, str, Any]] = [
+        (415, "unsupported_media_type", lambda q, h: client.post(f"/v1/matches{q}", content=b"x", headers={**text, **h})),
+        (
+            308,
+            "moved",
+            lambda q, h: client.get(f"/v1/games/schotten-totten{q}", headers=h, follow_redirects=False),
+        ),
+        (431, "headers_too_large", lambda q, h: client.get(f"/v1/games{q}", headers={**h, "x-pad": "x" * 20_000})),
+        (
+            500,
+            "engine_panic",
+            lambda q, h: client.post(
+                f"/v1/schotten_totten/claim-check{q}", json={"mine": ["R1"], "theirs": []}, headers=h
+            ),
+        ),
+    ]
+    for status, code, send in cases:
+        answers = {
+            "de": send("?lang=de", {"accept-language": "en"}),
+            "en": send("?lang=en", {"accept-language": "de"}),
+            "header": send("", {"accept-language": "de"}),
+            "neither": send("?lang=fr", {"accept-language": "de"}),
+        }
+        bodies = {}
+        for case, r in answers.items():
+            assert r.status_code == status, (code, case, r.text)
+            assert r.headers["content-type"] == "application/problem+json"
+            bodies[case] = r.json()
+            assert bodies[case]["code"] == code
+        title_de = problems.GERMAN[code][0]
+        assert bodies["de"]["title"] == bodies["header"]["title"] == bodies["neither"]["title"] == title_de, code
+        assert bodies["en"]["title"] != title_de and bodies["en"]["detail"] != bodies["de"]["detail"], code
+        assert bodies["en"]["detail"] != bodies["neither"]["detail"], code
+    # The German details keep the English one's values (the size, the place, the media type).
+    moved = client.get("/v1/games/schotten-totten?lang=de", follow_redirects=False)
+    assert moved.headers["location"] == "/v1/games/schotten_totten?lang=de"
+    assert moved.json()["detail"].endswith(": /v1/games/schotten_totten?lang=de")
+    refused = client.post("/v1/matches?lang=de", content=b"x", headers=text)
+    assert refused.json()["detail"].endswith("nicht 'text/plain'")
 
 
 def test_the_query_lang_wins_over_accept_language_for_event_streams(client: Client) -> None:
