@@ -1391,7 +1391,25 @@ class Matches:
             reason = engine_fields(refused, lang)["reason"]
             raise Problem(422, refused.code, f"{refused.rule}: {reason}", rule=refused.rule)
         now = self.clock.now()
-        row = ChatRow(match_id=match_id, seat=seat, text=text, at=now)
+        cap = self.limits.chat_messages_per_match
+        said = select(func.count()).select_from(ChatRow).where(ChatRow.match_id == match_id)
+        # One statement counts and inserts: the message is stored only while the match has
+        # fewer than `cap`. On SQLite a statement that writes holds the database's write
+        # lock from its start (the count included), whichever worker process runs it,
+        # while a count before the insert would let two workers both see cap - 1 (the
+        # worker's own lock, `writing`, orders only its own writers). On PostgreSQL the
+        # advisory lock below orders them too.
+        message = select(
+            sqlalchemy.literal(match_id, ChatRow.match_id.type),
+            sqlalchemy.literal(seat, ChatRow.seat.type),
+            sqlalchemy.literal(text, ChatRow.text.type),
+            sqlalchemy.literal(now, ChatRow.at.type),
+        ).where(said.scalar_subquery() < cap)
+        stored = (
+            insert(ChatRow)
+            .from_select([ChatRow.match_id, ChatRow.seat, ChatRow.text, ChatRow.at], message)
+            .returning(ChatRow.id)
+        )
         async with self.writing() as session:
             if self.engine.dialect.name == "postgresql":
                 # Messages of one match are numbered in the order they commit (a stream that
@@ -1399,28 +1417,24 @@ class Matches:
                 await session.execute(
                     sqlalchemy.text("SELECT pg_advisory_xact_lock(hashtext(:m))"), {"m": match_id}
                 )
-            # Counted inside the write (after the lock on PostgreSQL, after this worker's
-            # other writers on SQLite), so the cap holds for messages said at once.
-            said = (
-                await session.execute(
-                    select(func.count()).select_from(ChatRow).where(ChatRow.match_id == match_id)
-                )
-            ).scalar_one()
-            cap = self.limits.chat_messages_per_match
-            if said >= cap:
-                raise Problem(
-                    409,
-                    "chat_full",
-                    f"at most {cap} messages of table talk are kept per match; this match has {said}",
-                    de=f"je Partie werden höchstens {cap} Nachrichten des Tischgesprächs gespeichert;"
-                    f" diese Partie hat {said}",
-                )
-            session.add(row)
-            await session.flush()
-        # Like a version, the note says only that message `row.id` was said: every stream
+            # (On SQLite the first statement of its transaction, so it takes the write lock
+            # with no older read to upgrade: it waits for another worker's commit and then
+            # counts what that one stored.)
+            message_id = (await session.execute(stored)).scalar_one_or_none()
+        if message_id is None:
+            async with self.sessions() as session:
+                full = (await session.execute(said)).scalar_one()
+            raise Problem(
+                409,
+                "chat_full",
+                f"at most {cap} messages of table talk are kept per match; this match has {full}",
+                de=f"je Partie werden höchstens {cap} Nachrichten des Tischgesprächs gespeichert;"
+                f" diese Partie hat {full}",
+            )
+        # Like a version, the note says only that message `message_id` was said: every stream
         # reads it from the database (streams.py), so it reaches the streams of all workers.
-        await self.publish(match_id, {"kind": "chat", "chat": row.id})
-        return schemas.ChatOut(seat=seat, text=text, at=now, id=row.id)
+        await self.publish(match_id, {"kind": "chat", "chat": message_id})
+        return schemas.ChatOut(seat=seat, text=text, at=now, id=message_id)
 
     async def chat_log(
         self, match_id: str, after: int = 0, limit: int | None = None

@@ -100,6 +100,98 @@ def test_the_chat_of_a_match_is_capped_with_a_problem_naming_the_cap(tmp_path: P
         assert said.status_code == 201
 
 
+# One process of the test below: its own engine and service on the shared database (a
+# worker of `spielwerk serve --workers N`), saying POSTS messages at once from START on.
+CHAT_WORKER = """
+import asyncio, sys, time
+from spielwerk_api import db
+from spielwerk_api.clock import SystemClock
+from spielwerk_api.matches import Limits, Matches
+from spielwerk_api.problems import Problem
+
+url, match_id, cap, posts, start = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), float(sys.argv[5])
+
+async def nothing(_m, _p):
+    return None
+
+async def say(matches, n):
+    try:
+        await matches.chat(match_id, n % 2, "hoch", "en")
+        return 201
+    except Problem as e:
+        assert e.code == "chat_full", e.code
+        return e.status_code
+
+async def main():
+    engine = db.create_engine(url)
+    matches = Matches(engine, SystemClock(), nothing, limits=Limits(chat_messages_per_match=cap))
+    await matches.get(match_id)
+    time.sleep(max(0.0, start - time.time()))
+    codes = await asyncio.gather(*(say(matches, n) for n in range(posts)))
+    await engine.dispose()
+    print(codes.count(201), codes.count(409))
+
+asyncio.run(main())
+"""
+
+
+def test_the_chat_cap_holds_for_messages_said_at_once_on_several_workers(database_url: str) -> None:
+    """The count and the insert are one step on SQLite too (where each worker is a process
+    of its own and a worker's lock reaches only its own writers): of many messages said at
+    once by four processes, exactly the cap is stored and the rest refused."""
+    import asyncio
+    import subprocess
+    import sys
+    import time
+
+    from spielwerk_api import db, schemas
+    from spielwerk_api.matches import Matches
+    from sqlalchemy import func, select
+
+    async def nothing(_m: str, _p: dict[str, Any]) -> None:
+        return None
+
+    async def create() -> str:
+        engine = db.create_engine(database_url)
+        try:
+            await db.migrate(engine)
+            matches = Matches(engine, ManualClock(), nothing)
+            seats = [schemas.PersonSeat(), schemas.PersonSeat()]
+            return (await matches.create(schemas.NewMatch(game="the_game", seed=1, seats=seats))).id
+        finally:
+            await engine.dispose()
+
+    async def stored(match_id: str) -> int:
+        engine = db.create_engine(database_url)
+        try:
+            async with engine.connect() as conn:
+                count = select(func.count()).select_from(db.ChatRow).where(db.ChatRow.match_id == match_id)
+                return int((await conn.execute(count)).scalar_one())
+        finally:
+            await engine.dispose()
+
+    cap, processes, posts = 30, 4, 24
+    for _ in range(3):  # a race shows itself in some rounds, not in every one
+        match_id = asyncio.run(create())
+        start = time.time() + 6  # every process has started and read the match by then
+        workers = [
+            subprocess.Popen(
+                [sys.executable, "-c", CHAT_WORKER, database_url, match_id, str(cap), str(posts), str(start)],
+                stdout=subprocess.PIPE,
+                text=True,
+            )
+            for _ in range(processes)
+        ]
+        said, refused = 0, 0
+        for w in workers:
+            out, _ = w.communicate(timeout=120)
+            assert w.returncode == 0
+            ok, full = map(int, out.split())
+            said, refused = said + ok, refused + full
+        assert (said, refused) == (cap, processes * posts - cap)
+        assert asyncio.run(stored(match_id)) == cap
+
+
 def test_the_chat_log_comes_in_pages(client: Client) -> None:
     match_id, tokens = new_match(client, "the_game", ["p", "p"], seed=1)
     ids = []
