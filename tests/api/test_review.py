@@ -13,9 +13,8 @@ import pytest
 import spielwerk
 from litestar import Litestar
 from litestar.testing import TestClient
-from spielwerk_api import Settings, create_app
+from spielwerk_api import Settings, create_app, problems
 from spielwerk_api import match_routes as match_routes_module
-from spielwerk_api import problems
 from spielwerk_api.clock import ManualClock
 from spielwerk_api.guards import HYPHENATED, hyphen_redirect
 from spielwerk_api.matches import Limits
@@ -109,7 +108,8 @@ from spielwerk_api.clock import SystemClock
 from spielwerk_api.matches import Limits, Matches
 from spielwerk_api.problems import Problem
 
-url, match_id, cap, posts, start = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), float(sys.argv[5])
+url, match_id = sys.argv[1], sys.argv[2]
+cap, posts, start = int(sys.argv[3]), int(sys.argv[4]), float(sys.argv[5])
 
 async def nothing(_m, _p):
     return None
@@ -544,13 +544,21 @@ def test_problems_sent_before_routing_follow_the_query_lang_as_every_answer(
     monkeypatch.setattr(rules, "check_claim", panics)
     text = {"content-type": "text/plain"}
     cases: list[tuple[int, str, Any]] = [
-        (415, "unsupported_media_type", lambda q, h: client.post(f"/v1/matches{q}", content=b"x", headers={**text, **h})),
+        (
+            415,
+            "unsupported_media_type",
+            lambda q, h: client.post(f"/v1/matches{q}", content=b"x", headers={**text, **h}),
+        ),
         (
             308,
             "moved",
             lambda q, h: client.get(f"/v1/games/schotten-totten{q}", headers=h, follow_redirects=False),
         ),
-        (431, "headers_too_large", lambda q, h: client.get(f"/v1/games{q}", headers={**h, "x-pad": "x" * 20_000})),
+        (
+            431,
+            "headers_too_large",
+            lambda q, h: client.get(f"/v1/games{q}", headers={**h, "x-pad": "x" * 20_000}),
+        ),
         (
             500,
             "engine_panic",
@@ -573,7 +581,9 @@ def test_problems_sent_before_routing_follow_the_query_lang_as_every_answer(
             bodies[case] = r.json()
             assert bodies[case]["code"] == code
         title_de = problems.GERMAN[code][0]
-        assert bodies["de"]["title"] == bodies["header"]["title"] == bodies["neither"]["title"] == title_de, code
+        assert bodies["de"]["title"] == bodies["header"]["title"] == bodies["neither"]["title"] == title_de, (
+            code
+        )
         assert bodies["en"]["title"] != title_de and bodies["en"]["detail"] != bodies["de"]["detail"], code
         assert bodies["en"]["detail"] != bodies["neither"]["detail"], code
     # The German details keep the English one's values (the size, the place, the media type).
