@@ -156,7 +156,7 @@ def test_the_chat_cap_holds_for_messages_said_at_once_on_several_workers(databas
         try:
             await db.migrate(engine)
             matches = Matches(engine, ManualClock(), nothing)
-            seats = [schemas.PersonSeat(), schemas.PersonSeat()]
+            seats: list[schemas.PersonSeat | schemas.BotSeat] = [schemas.PersonSeat(), schemas.PersonSeat()]
             return (await matches.create(schemas.NewMatch(game="the_game", seed=1, seats=seats))).id
         finally:
             await engine.dispose()
