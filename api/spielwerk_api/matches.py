@@ -877,6 +877,7 @@ class Matches:
                     "token_required",
                     "this needs a seat's token: send 'Authorization: Bearer <token>'",
                     headers={"WWW-Authenticate": 'Bearer realm="spielwerk"'},
+                    de="dafür braucht es das Token eines Platzes: 'Authorization: Bearer <Token>'",
                 )
             return None
         scheme, _, token = authorization.partition(" ")
@@ -886,6 +887,7 @@ class Matches:
                 "token_required",
                 "the Authorization header must be 'Bearer <token>'",
                 headers={"WWW-Authenticate": 'Bearer realm="spielwerk"'},
+                de="die Kopfzeile Authorization ist 'Bearer <Token>'",
             )
         presented = hash_token(token.strip())
         seat = None
@@ -953,6 +955,8 @@ class Matches:
                 "wrong_seat_count",
                 f"{game.name} with these options has {game.num_players()} seats;"
                 f" {len(spec.seats)} were given",
+                de=f"{game.name} hat mit diesen Optionen {game.num_players()} Plätze;"
+                f" angegeben wurden {len(spec.seats)}",
             )
         if spec.rules.playing_time_s > 0 and not game.has_playing_time():
             # The engine says which games have one (Dog's D13).
@@ -1315,6 +1319,8 @@ class Matches:
                 f"at most {self.limits.bot_matches_per_client} matches of search bots alone per client"
                 " run at once; wait for one to end",
                 headers={"Retry-After": "30"},
+                de=f"je Client laufen höchstens {self.limits.bot_matches_per_client} Partien nur zwischen"
+                " Such-Bots zugleich; warte, bis eine endet",
             )
         async with self.sessions() as session:
             running = (
@@ -1330,6 +1336,8 @@ class Matches:
                 "too_many_bot_matches",
                 f"this server runs at most {self.limits.bot_matches} matches of search bots alone at once",
                 headers={"Retry-After": "30"},
+                de=f"dieser Server führt höchstens {self.limits.bot_matches} Partien nur zwischen Such-Bots"
+                " zugleich",
             )
 
     async def resume_bots(self) -> int:
