@@ -213,11 +213,12 @@ fn replay(game: &dyn DynGame, record: &Record) -> Result<Box<dyn DynState>> {
         };
         applied.map_err(|e| {
             Error::InvalidState(e.texts().map(|text, lang| match lang {
-                Lang::De => format!("Aktion {i} des Datensatzes ({action}) lässt sich nicht nachspielen: {text}"),
+                Lang::De => {
+                    format!("Aktion {i} des Datensatzes ({action}) lässt sich nicht nachspielen: {text}")
+                }
                 Lang::En => format!("action {i} of the record ({action}) cannot be replayed: {text}"),
             }))
         })?;
-
     }
     Ok(state)
 }

@@ -92,7 +92,6 @@ impl IllegalAction {
     }
 
     /// Adds a value the reason refers to (`"stone"`, `"card"`, …) for clients to show
-
     /// in their own words.
     #[must_use]
     pub fn with(mut self, key: &str, value: impl Into<Value>) -> Self {
@@ -270,7 +269,10 @@ impl Error {
         }
         match self {
             Error::UnknownGame { name, available } => {
-                format!("unbekanntes Spiel '{}': es gibt die Spiele {available}", shorten(name))
+                format!(
+                    "unbekanntes Spiel '{}': es gibt die Spiele {available}",
+                    shorten(name)
+                )
             }
             Error::InvalidOption { game, message } => {
                 format!("ungültige Option für {game}: {}", message.de)
@@ -372,8 +374,14 @@ fn serde_german(en: &str) -> String {
 fn serde_head_german(head: &str) -> String {
     const FIXED: &[(&str, &str)] = &[
         ("EOF while parsing a list", "das JSON endet mitten in einer Liste"),
-        ("EOF while parsing an object", "das JSON endet mitten in einem Objekt"),
-        ("EOF while parsing a string", "das JSON endet mitten in einer Zeichenkette"),
+        (
+            "EOF while parsing an object",
+            "das JSON endet mitten in einem Objekt",
+        ),
+        (
+            "EOF while parsing a string",
+            "das JSON endet mitten in einer Zeichenkette",
+        ),
         ("EOF while parsing a value", "das JSON endet, bevor ein Wert kam"),
         ("expected `:`", "erwartet: `:`"),
         ("expected `,` or `]`", "erwartet: `,` oder `]`"),
@@ -390,7 +398,10 @@ fn serde_head_german(head: &str) -> String {
             "Steuerzeichen (\\u0000-\\u001F) in einer Zeichenkette",
         ),
         ("key must be a string", "Schlüssel müssen Zeichenketten sein"),
-        ("lone leading surrogate in hex escape", "einzelnes Ersatzzeichen in einer Escape-Folge"),
+        (
+            "lone leading surrogate in hex escape",
+            "einzelnes Ersatzzeichen in einer Escape-Folge",
+        ),
         ("trailing comma", "Komma am Ende"),
         ("trailing characters", "Zeichen nach dem Ende des JSON"),
         ("unexpected end of hex escape", "unvollständige Escape-Folge"),
@@ -513,7 +524,10 @@ fn expected_german(text: &str) -> String {
         ("a tuple", "eine Liste fester Länge"),
         ("a byte array", "eine Bytefolge"),
         ("an entry in range", "ein Eintrag im Bereich"),
-        ("the index of one of the game's cards", "die Nummer einer Karte des Spiels"),
+        (
+            "the index of one of the game's cards",
+            "die Nummer einer Karte des Spiels",
+        ),
         ("map with a single key", "ein Objekt mit genau einem Schlüssel"),
         ("unit variant", "eine Art ohne Felder"),
         ("newtype variant", "eine Art mit Wert"),
@@ -552,7 +566,10 @@ fn expected_german(text: &str) -> String {
     {
         let what = match what {
             "tuple" => "eine Liste".to_string(),
-            _ => match what.strip_prefix("tuple struct ").or_else(|| what.strip_prefix("struct ")) {
+            _ => match what
+                .strip_prefix("tuple struct ")
+                .or_else(|| what.strip_prefix("struct "))
+            {
                 Some(name) => format!("ein Objekt {name}"),
                 None => what.to_string(),
             },
@@ -646,7 +663,12 @@ mod tests {
                 available: "random".into(),
             },
             Error::InvalidBotParams(message()),
-            Error::Illegal(IllegalAction::new("S5", "not_provable", "not provable", "nicht beweisbar")),
+            Error::Illegal(IllegalAction::new(
+                "S5",
+                "not_provable",
+                "not provable",
+                "nicht beweisbar",
+            )),
             Error::Interrupted,
         ];
         for e in errors {
@@ -660,7 +682,10 @@ mod tests {
             }
         }
         let m = message().map(|text, lang| format!("{} 3: {text}", lang.pick("Stein", "stone")));
-        assert_eq!((m.get(Lang::En), m.get(Lang::De)), ("stone 3: a card twice", "Stein 3: eine Karte zweimal"));
+        assert_eq!(
+            (m.get(Lang::En), m.get(Lang::De)),
+            ("stone 3: a card twice", "Stein 3: eine Karte zweimal")
+        );
         assert_eq!(m.to_string(), m.en);
     }
 
@@ -700,14 +725,26 @@ mod tests {
         );
         assert_eq!(expected_german("string or map"), "Zeichenkette oder Objekt");
         assert_eq!(expected_german("`a` or `b`"), "`a` oder `b`");
-        assert_eq!(expected_german("struct Stone with 4 elements"), "ein Objekt Stone mit 4 Elementen");
-        assert_eq!(expected_german("tuple of 2 elements"), "eine Liste mit 2 Elementen");
-        assert_eq!(expected_german("map with a single key"), "ein Objekt mit genau einem Schlüssel");
+        assert_eq!(
+            expected_german("struct Stone with 4 elements"),
+            "ein Objekt Stone mit 4 Elementen"
+        );
+        assert_eq!(
+            expected_german("tuple of 2 elements"),
+            "eine Liste mit 2 Elementen"
+        );
+        assert_eq!(
+            expected_german("map with a single key"),
+            "ein Objekt mit genau einem Schlüssel"
+        );
         // The place is serde_json's (where it gives one), in German words.
         let place = |m: &Message| match m.en.rsplit_once(" at line ") {
             Some((_, at)) => {
                 let (line, column) = at.split_once(" column ").unwrap();
-                assert!(m.de.ends_with(&format!(" (Zeile {line}, Spalte {column})")), "{m:?}");
+                assert!(
+                    m.de.ends_with(&format!(" (Zeile {line}, Spalte {column})")),
+                    "{m:?}"
+                );
                 m.de[..m.de.rfind(" (Zeile ").unwrap()].to_string()
             }
             None => {
@@ -717,14 +754,26 @@ mod tests {
         };
         let of = |json: &str| serde_message(&serde_json::from_str::<Two>(json).unwrap_err());
         assert_eq!(place(&of("{")), "das JSON endet mitten in einem Objekt");
-        assert_eq!(place(&of(r#"{"a": 1, "b": []} x"#)), "Zeichen nach dem Ende des JSON");
+        assert_eq!(
+            place(&of(r#"{"a": 1, "b": []} x"#)),
+            "Zeichen nach dem Ende des JSON"
+        );
         // A message of ours through serde: the German it was given with.
-        let e = serde_json::from_str::<crate::schotten_totten::cards::CardSet>(r#"["R1", "R1"]"#).unwrap_err();
+        let e =
+            serde_json::from_str::<crate::schotten_totten::cards::CardSet>(r#"["R1", "R1"]"#).unwrap_err();
         assert_eq!(place(&serde_message(&e)), "eine Karte kommt zweimal vor");
         let e = serde_json::from_str::<crate::caravan::cards::Card>(r#""ZZ""#).unwrap_err();
         let m = serde_message(&e);
-        assert!(m.en.starts_with("invalid card 'ZZ': a card is a rank"), "{}", m.en);
-        assert!(place(&m).starts_with("ungültige Karte 'ZZ': eine Karte ist ein Rang"), "{}", m.de);
+        assert!(
+            m.en.starts_with("invalid card 'ZZ': a card is a rank"),
+            "{}",
+            m.en
+        );
+        assert!(
+            place(&m).starts_with("ungültige Karte 'ZZ': eine Karte ist ein Rang"),
+            "{}",
+            m.de
+        );
     }
 
     #[test]

@@ -21,7 +21,6 @@ use serde::{Serialize, de::DeserializeOwned};
 use serde_json::{Map, Value};
 
 use crate::error::{Error, IllegalAction, Message, Result};
-
 pub use crate::history::History;
 pub use crate::lang::Lang;
 use crate::meta::{OptionSpec, Utility};
@@ -322,7 +321,6 @@ pub trait GameState: Clone + Send + Sync + Serialize + DeserializeOwned + 'stati
                 "the observation tensor of {game} under these options has {len} elements, the buffer {given}",
                 "der Beobachtungstensor von {game} hat mit diesen Optionen {len} Elemente, der Puffer {given}"
             )));
-
         }
         game.write_observation(&self.view_of(seat), out);
         Ok(())
@@ -399,16 +397,19 @@ pub trait GameState: Clone + Send + Sync + Serialize + DeserializeOwned + 'stati
                 Some(path)
             };
             Error::InvalidMove(with_syntax(match field {
-                Some(field) => what.map(|text, lang| format!("{} `{field}`: {text}", lang.pick("Feld", "field"))),
+                Some(field) => {
+                    what.map(|text, lang| format!("{} `{field}`: {text}", lang.pick("Feld", "field")))
+                }
                 None => what,
             }))
         })?;
         self.encode_move(&parsed).map_err(|e| match e {
             // A game's own message may already end with the syntax: say it once.
-            Error::InvalidMove(what) if !what.en.contains(&syntax.en) => Error::InvalidMove(with_syntax(what)),
+            Error::InvalidMove(what) if !what.en.contains(&syntax.en) => {
+                Error::InvalidMove(with_syntax(what))
+            }
             other => other,
         })
-
     }
     /// The same position with `player`'s unseen cards dealt anew: exactly
     /// `state_from_view(view_of(player), seed)`, so it depends on nothing the seat
@@ -555,8 +556,15 @@ pub enum MatchEnd {
 
 impl MatchEnd {
     /// Every kind, as [`MatchEnd::parse`] takes it.
-    pub const KINDS: &'static [&'static str] =
-        &["aborted", "left", "no_move", "playing_time", "resigned", "time", "withdrawn"];
+    pub const KINDS: &'static [&'static str] = &[
+        "aborted",
+        "left",
+        "no_move",
+        "playing_time",
+        "resigned",
+        "time",
+        "withdrawn",
+    ];
 
     /// The kind by name, with the seat it concerns (none for `playing_time` and
     /// `withdrawn`).
@@ -595,7 +603,6 @@ impl MatchEnd {
                     "no match rule '{kind}' (one of {kinds})",
                     "keine Partieregel '{kind}' (eine von {kinds})"
                 )));
-
             }
         })
     }
@@ -716,7 +723,6 @@ pub fn reject_unknown_options(
         if !known.contains(&name.as_str()) {
             let (name, known) = (crate::error::shorten(name), known.join(", "));
             return Err(Error::InvalidOption {
-
                 game,
                 message: if known.is_empty() {
                     crate::msg!(
@@ -730,7 +736,6 @@ pub fn reject_unknown_options(
                     )
                 },
             });
-
         }
     }
     Ok(())

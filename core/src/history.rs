@@ -308,7 +308,6 @@ impl<'de, T: Copy + Default + Deserialize<'de> + TryFrom<u64>> Deserialize<'de> 
                         "the last entry's varint is cut short",
                         "der Varint des letzten Eintrags ist abgeschnitten"
                     )));
-
                 }
                 Ok(log.finish())
             }

@@ -62,7 +62,6 @@ impl FromStr for Lang {
                 "no language '{s}': 'de' (German) or 'en' (English)",
                 "keine Sprache '{s}': 'de' (Deutsch) oder 'en' (Englisch)"
             )))
-
         }
     }
 }

@@ -173,7 +173,6 @@ pub fn simulate_until<G: Game>(
             "threads must be at least 1 (or None for all cores)",
             "threads ist mindestens 1 (oder None für alle Kerne)"
         )));
-
     }
     let players = game.num_players();
     let utility = game.utility();

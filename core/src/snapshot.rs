@@ -139,17 +139,39 @@ pub fn read<T: DeserializeOwned>(game: &str, bytes: &[u8]) -> Result<T> {
 fn explain<T: DeserializeOwned>(body: &[u8], error: postcard::Error) -> Message {
     let what = match error {
         postcard::Error::DeserializeUnexpectedEnd => crate::msg!("it ends too early", "er endet zu früh"),
-        postcard::Error::SerdeDeCustom => crate::msg!("a value is out of range", "ein Wert liegt außerhalb seines Bereichs"),
-        postcard::Error::DeserializeBadVarint => crate::msg!("a number is not a valid varint", "eine Zahl ist kein gültiger Varint"),
-        postcard::Error::DeserializeBadBool => crate::msg!("a truth value is neither 0 nor 1", "ein Wahrheitswert ist weder 0 noch 1"),
-        postcard::Error::DeserializeBadUtf8 => crate::msg!("a text is not valid UTF-8", "ein Text ist kein gültiges UTF-8"),
-        postcard::Error::DeserializeBadEnum => crate::msg!("a kind of value is unknown", "eine Art von Wert ist unbekannt"),
-        postcard::Error::DeserializeBadOption => crate::msg!("an optional value is malformed", "ein optionaler Wert ist fehlerhaft"),
-        postcard::Error::DeserializeBadChar => crate::msg!("a character is not valid Unicode", "ein Zeichen ist kein gültiges Unicode"),
+        postcard::Error::SerdeDeCustom => crate::msg!(
+            "a value is out of range",
+            "ein Wert liegt außerhalb seines Bereichs"
+        ),
+        postcard::Error::DeserializeBadVarint => crate::msg!(
+            "a number is not a valid varint",
+            "eine Zahl ist kein gültiger Varint"
+        ),
+        postcard::Error::DeserializeBadBool => crate::msg!(
+            "a truth value is neither 0 nor 1",
+            "ein Wahrheitswert ist weder 0 noch 1"
+        ),
+        postcard::Error::DeserializeBadUtf8 => {
+            crate::msg!("a text is not valid UTF-8", "ein Text ist kein gültiges UTF-8")
+        }
+        postcard::Error::DeserializeBadEnum => {
+            crate::msg!("a kind of value is unknown", "eine Art von Wert ist unbekannt")
+        }
+        postcard::Error::DeserializeBadOption => crate::msg!(
+            "an optional value is malformed",
+            "ein optionaler Wert ist fehlerhaft"
+        ),
+        postcard::Error::DeserializeBadChar => crate::msg!(
+            "a character is not valid Unicode",
+            "ein Zeichen ist kein gültiges Unicode"
+        ),
         other => {
             // (postcard's other errors are the writer's, or of formats no snapshot uses.)
             let shown = other.to_string();
-            crate::msg!("{shown}", "die Bytes passen nicht zum Aufbau einer Stellung: `{shown}`")
+            crate::msg!(
+                "{shown}",
+                "die Bytes passen nicht zum Aufbau einer Stellung: `{shown}`"
+            )
         }
     };
     let mut deserializer = postcard::Deserializer::from_bytes(body);
@@ -164,7 +186,6 @@ fn explain<T: DeserializeOwned>(body: &[u8], error: postcard::Error) -> Message 
         _ => what,
     }
 }
-
 
 #[cfg(test)]
 mod tests {

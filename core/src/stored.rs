@@ -92,13 +92,12 @@ pub fn read(
             let state = game.deserialize_snapshot(bytes)?;
             return Ok((state, claimed.map_or(Deal::Unknown, Deal::Claimed)));
         }
-        Stored::Bytes(bytes) => std::str::from_utf8(bytes)
-            .map_err(|_| {
-                Error::InvalidState(crate::msg!(
-                    "bytes that are neither a snapshot nor UTF-8 JSON",
-                    "Bytes, die weder ein Schnappschuss noch JSON in UTF-8 sind"
-                ))
-            })?,
+        Stored::Bytes(bytes) => std::str::from_utf8(bytes).map_err(|_| {
+            Error::InvalidState(crate::msg!(
+                "bytes that are neither a snapshot nor UTF-8 JSON",
+                "Bytes, die weder ein Schnappschuss noch JSON in UTF-8 sind"
+            ))
+        })?,
         Stored::Text(text) => text,
     };
     if compact::is_compact(text) {
@@ -121,7 +120,6 @@ pub fn seat(player: i128, players: usize) -> Result<usize> {
                 "player {player} does not exist: players are 0-{last}",
                 "Spieler {player} gibt es nicht: die Spieler sind 0-{last}"
             ))
-
         })
 }
 

@@ -356,7 +356,10 @@ where
                     ),
                     Some(a) => match env.state.check_action_for(env.seat, a) {
                         Err(e) => e.texts(),
-                        Ok(()) => crate::msg!("action {a} is not legal now", "Aktion {a} ist jetzt nicht erlaubt"),
+                        Ok(()) => crate::msg!(
+                            "action {a} is not legal now",
+                            "Aktion {a} ist jetzt nicht erlaubt"
+                        ),
                     },
                 };
                 return Err(Error::InvalidArgument(reason.map(|reason, lang| match lang {

@@ -504,9 +504,9 @@ fn exercise(game: &dyn DynGame, state: Box<dyn DynState>, seed: u64) {
 
 /// Words of the English messages that no German one has (whole words, any case).
 const ENGLISH_WORDS: &[&str] = &[
-    "the", "is", "are", "but", "not", "must", "does", "exist", "and", "or", "of", "with", "has",
-    "holds", "cards", "card", "player", "players", "seat", "seats", "expected", "missing",
-    "unknown", "field", "invalid", "view", "state", "move", "only", "cannot", "no",
+    "the", "is", "are", "but", "not", "must", "does", "exist", "and", "or", "of", "with", "has", "holds",
+    "cards", "card", "player", "players", "seat", "seats", "expected", "missing", "unknown", "field",
+    "invalid", "view", "state", "move", "only", "cannot", "no",
 ];
 
 /// A refusal says it in German too (`Error::message`): a German message unlike the English
@@ -1026,8 +1026,13 @@ fn match_rules_end_a_match_as_r1_and_d13_say() {
             "{at}: {}",
             withdrawn.text
         );
-        let german = spielwerk_core::with_state!(state, s => s.match_ending_in(MatchEnd::Withdrawn, Lang::De));
-        assert!(german.text.starts_with("zurückgezogen: "), "{at}: {}", german.text);
+        let german =
+            spielwerk_core::with_state!(state, s => s.match_ending_in(MatchEnd::Withdrawn, Lang::De));
+        assert!(
+            german.text.starts_with("zurückgezogen: "),
+            "{at}: {}",
+            german.text
+        );
         assert_eq!(german.returns, withdrawn.returns, "{at}");
         let stopped = spielwerk_core::with_state!(state, s => s.match_ending(MatchEnd::PlayingTime));
         assert!(stopped.returns.iter().all(|&r| r == 0.0), "{at}");
@@ -1061,10 +1066,7 @@ fn match_rules_by_name_say_which_exist() {
             .contains("aborted, left, no_move, playing_time, resigned, time"),
         "{e}"
     );
-    assert_eq!(
-        MatchEnd::parse("withdrawn", None).unwrap(),
-        MatchEnd::Withdrawn
-    );
+    assert_eq!(MatchEnd::parse("withdrawn", None).unwrap(), MatchEnd::Withdrawn);
     assert!(MatchEnd::parse("withdrawn", Some(1)).is_err());
     assert!(e.to_string().contains("withdrawn"), "{e}");
     assert!(MatchEnd::parse("resigned", None).is_err());

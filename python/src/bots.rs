@@ -47,8 +47,7 @@ impl RandomBot {
     fn step(&self, py: Python<'_>, state: &State) -> PyResult<Action> {
         let mut bot = lock(py, &self.inner);
         let held = state.lock(py);
-        bot.step_dyn(held.state.as_ref())
-            .ok_or_else(|| game_over(py))
+        bot.step_dyn(held.state.as_ref()).ok_or_else(|| game_over(py))
     }
 }
 
@@ -105,9 +104,7 @@ impl Bot {
         let inner: &dyn DynState = held.state.as_ref();
         let chosen = py.detach(|| bot.step(inner, seat));
         drop(held);
-        chosen
-            .map_err(err(py))?
-            .ok_or_else(|| game_over(py))
+        chosen.map_err(err(py))?.ok_or_else(|| game_over(py))
     }
 
     /// `[bot.step(s) for s in states]`, decided in parallel on all cores without the GIL;

@@ -219,15 +219,13 @@ pub fn to_json(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Value> {
         } else if let Ok(d) = obj.cast::<PyDict>() {
             let mut map = Map::new();
             for (k, v) in d.iter() {
-                let key = k
-                    .cast::<PyString>()
-                    .map_err(|_| {
-                        let key = shown(&k);
-                        refuse(msg!(
-                            "the key {key} is not a string",
-                            "der Schlüssel {key} ist keine Zeichenkette"
-                        ))
-                    })?;
+                let key = k.cast::<PyString>().map_err(|_| {
+                    let key = shown(&k);
+                    refuse(msg!(
+                        "the key {key} is not a string",
+                        "der Schlüssel {key} ist keine Zeichenkette"
+                    ))
+                })?;
                 map.insert(string(key)?, convert(&v, depth + 1, what, family)?);
             }
             Ok(Value::Object(map))
@@ -317,7 +315,10 @@ pub fn count_arg(py: Python<'_>, n: Int, what: &str) -> PyResult<u64> {
             if n < 0 {
                 msg!("{what} {n} must be 0 or more", "{what} {n} ist 0 oder mehr")
             } else {
-                msg!("{what} {n} must be at most 2**64 - 1", "{what} {n} ist höchstens 2**64 - 1")
+                msg!(
+                    "{what} {n} must be at most 2**64 - 1",
+                    "{what} {n} ist höchstens 2**64 - 1"
+                )
             },
         )
     })

@@ -283,17 +283,16 @@ impl EvaluationPart {
 
 #[pyfunction]
 pub fn _restore_evaluation_part(py: Python<'_>, data: Text) -> PyResult<EvaluationPart> {
-    let inner: bots::Evaluation = serde_json::from_str(&data.0)
-        .map_err(|e| {
-            let what = spielwerk_core::error::serde_message(&e);
-            raise(
-                py,
-                Error::InvalidState(what.map(|text, lang| match lang {
-                    spielwerk_core::Lang::De => format!("gepickelte Auswertung: {text}"),
-                    spielwerk_core::Lang::En => format!("pickled evaluation: {text}"),
-                })),
-            )
-        })?;
+    let inner: bots::Evaluation = serde_json::from_str(&data.0).map_err(|e| {
+        let what = spielwerk_core::error::serde_message(&e);
+        raise(
+            py,
+            Error::InvalidState(what.map(|text, lang| match lang {
+                spielwerk_core::Lang::De => format!("gepickelte Auswertung: {text}"),
+                spielwerk_core::Lang::En => format!("pickled evaluation: {text}"),
+            })),
+        )
+    })?;
     // Read from outside: derived figures are trusted only once they add up.
     inner.validate().map_err(err(py))?;
     Ok(EvaluationPart { inner })

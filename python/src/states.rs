@@ -106,17 +106,15 @@ impl State {
     fn tensor_into(&self, py: Python<'_>, seat: Option<usize>, out: &Bound<'_, PyAny>) -> PyResult<()> {
         let layout = self.game.get().tensor_layout();
         let mut array = tensor_buffer(py, out, &layout.shape)?;
-        let slice = array
-            .as_slice_mut()
-            .map_err(|_| {
-                invalid_argument(
-                    py,
-                    spielwerk_core::msg!(
-                        "the buffer must be C-contiguous",
-                        "der Puffer muss C-zusammenhängend sein"
-                    ),
-                )
-            })?;
+        let slice = array.as_slice_mut().map_err(|_| {
+            invalid_argument(
+                py,
+                spielwerk_core::msg!(
+                    "the buffer must be C-contiguous",
+                    "der Puffer muss C-zusammenhängend sein"
+                ),
+            )
+        })?;
         self.write_tensor(py, seat, slice)
     }
 

@@ -132,8 +132,12 @@ impl VectorEnv {
         legal_actions: bool,
     ) -> PyResult<VectorEnv> {
         let game = game_arg(py, game)?;
-        let n = usize::try_from(count_arg(py, n_envs, "n_envs")?)
-            .map_err(|_| invalid_argument(py, spielwerk_core::msg!("n_envs is too large", "n_envs ist zu groß")))?;
+        let n = usize::try_from(count_arg(py, n_envs, "n_envs")?).map_err(|_| {
+            invalid_argument(
+                py,
+                spielwerk_core::msg!("n_envs is too large", "n_envs ist zu groß"),
+            )
+        })?;
         let opponents = opponents
             .map(|o| Opponents::parse(&o.0))
             .transpose()

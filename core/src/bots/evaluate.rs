@@ -256,7 +256,6 @@ impl Evaluation {
                     "die Zählung des Bots '{name}' geht nicht auf: {games} Spiele von {all}, {wins} Siege, \
                      {draws} Unentschieden, {losses} Niederlagen"
                 )));
-
             }
         }
         Ok(())

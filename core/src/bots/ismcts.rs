@@ -143,52 +143,70 @@ impl IsmctsParams {
             out.iterations = v
                 .as_u64()
                 .filter(|&n| (1..=Self::MAX_ITERATIONS).contains(&n))
-                .ok_or_else(|| bad(
-                    "iterations",
-                    crate::msg!(
-                        "a whole number from 1 to 100000000",
-                        "eine ganze Zahl von 1 bis 100000000"
-                    ),
-                ))?;
+                .ok_or_else(|| {
+                    bad(
+                        "iterations",
+                        crate::msg!(
+                            "a whole number from 1 to 100000000",
+                            "eine ganze Zahl von 1 bis 100000000"
+                        ),
+                    )
+                })?;
         }
         if let Some(v) = params.get("c") {
             out.c = v
                 .as_f64()
                 .filter(|c| c.is_finite() && (0.0..=100.0).contains(c))
-                .ok_or_else(|| bad("c", crate::msg!("a number from 0 to 100", "eine Zahl von 0 bis 100")))?;
+                .ok_or_else(|| {
+                    bad(
+                        "c",
+                        crate::msg!("a number from 0 to 100", "eine Zahl von 0 bis 100"),
+                    )
+                })?;
         }
         if let Some(v) = params.get("prior") {
             out.prior = v
                 .as_f64()
                 .filter(|p| p.is_finite() && (0.0..=100.0).contains(p))
-                .ok_or_else(|| bad("prior", crate::msg!("a number from 0 to 100", "eine Zahl von 0 bis 100")))?;
+                .ok_or_else(|| {
+                    bad(
+                        "prior",
+                        crate::msg!("a number from 0 to 100", "eine Zahl von 0 bis 100"),
+                    )
+                })?;
         }
         if let Some(v) = params.get("rollout_depth").filter(|v| !v.is_null()) {
             out.rollout_depth = Some(
                 v.as_u64()
                     .and_then(|d| u32::try_from(d).ok())
                     .filter(|&d| d <= 10_000)
-                    .ok_or_else(|| bad(
-                        "rollout_depth",
-                        crate::msg!(
-                            "a whole number from 0 to 10000, or null",
-                            "eine ganze Zahl von 0 bis 10000, oder null"
-                        ),
-                    ))?,
+                    .ok_or_else(|| {
+                        bad(
+                            "rollout_depth",
+                            crate::msg!(
+                                "a whole number from 0 to 10000, or null",
+                                "eine ganze Zahl von 0 bis 10000, oder null"
+                            ),
+                        )
+                    })?,
             );
         }
         if let Some(v) = params.get("dominant") {
-            out.dominant = v.as_bool().ok_or_else(|| bad("dominant", crate::msg!("true or false", "true oder false")))?;
+            out.dominant = v
+                .as_bool()
+                .ok_or_else(|| bad("dominant", crate::msg!("true or false", "true oder false")))?;
         }
         if let Some(v) = params.get("widen") {
             out.widen = v
                 .as_u64()
                 .and_then(|k| u32::try_from(k).ok())
                 .filter(|&k| k <= 1000)
-                .ok_or_else(|| bad(
-                    "widen",
-                    crate::msg!("a whole number from 0 to 1000", "eine ganze Zahl von 0 bis 1000"),
-                ))?;
+                .ok_or_else(|| {
+                    bad(
+                        "widen",
+                        crate::msg!("a whole number from 0 to 1000", "eine ganze Zahl von 0 bis 1000"),
+                    )
+                })?;
         }
         if let Some(v) = params.get("rollout") {
             out.rollout = match v.as_str() {

@@ -192,7 +192,6 @@ impl FromStr for Card {
         let invalid = || Error::InvalidCard {
             card: s.to_string(),
             allowed: crate::error::Message::new(CARD_SYNTAX, CARD_SYNTAX_DE),
-
         };
         if let Some(n) = s.strip_prefix("JK") {
             return match n {

@@ -118,15 +118,12 @@ pub enum Move {
 /// German), checked against `0..below`.
 fn index(field: [&str; 2], value: i64, below: usize, allowed: Message) -> Result<usize> {
     let [en, de] = field;
-    usize::try_from(value)
-        .ok()
-        .filter(|&n| n < below)
-        .ok_or_else(|| {
-            Error::InvalidMove(allowed.map(|allowed, lang| match lang {
-                Lang::De => format!("{de} {value} gibt es nicht: {allowed}"),
-                Lang::En => format!("{en} {value} does not exist: {allowed}"),
-            }))
-        })
+    usize::try_from(value).ok().filter(|&n| n < below).ok_or_else(|| {
+        Error::InvalidMove(allowed.map(|allowed, lang| match lang {
+            Lang::De => format!("{de} {value} gibt es nicht: {allowed}"),
+            Lang::En => format!("{en} {value} does not exist: {allowed}"),
+        }))
+    })
 }
 
 /// Which caravans there are, in each language.
@@ -185,7 +182,6 @@ impl CaravanGame {
             }
             Move::Discard { card } => Decoded::Discard(card),
             Move::Disband { caravan } => Decoded::Disband(index(CARAVAN, caravan, NUM_CARAVANS, caravans())?),
-
         };
         Ok(self.encode(decoded))
     }

@@ -166,7 +166,12 @@ impl State {
             for c in pile {
                 in_pile[c.index()] += 1;
             }
-            if let Some(e) = too_many(p, ["reshuffled pile", "die neu gemischten Karten"], &in_pile, &cards) {
+            if let Some(e) = too_many(
+                p,
+                ["reshuffled pile", "die neu gemischten Karten"],
+                &in_pile,
+                &cards,
+            ) {
                 return Err(e);
             }
             if used > 0 {
@@ -207,7 +212,12 @@ impl State {
                 for c in hand {
                     in_hand[c.index()] += 1;
                 }
-                if let Some(e) = too_many(p, ["shown starting hand", "die gezeigte Starthand"], &in_hand, &cards) {
+                if let Some(e) = too_many(
+                    p,
+                    ["shown starting hand", "die gezeigte Starthand"],
+                    &in_hand,
+                    &cards,
+                ) {
                     return Err(e);
                 }
             }

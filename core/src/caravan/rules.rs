@@ -210,7 +210,6 @@ impl Game for CaravanGame {
                     "{name} must be true or false, got {value}",
                     "{name} ist true oder false, nicht {value}"
                 ),
-
             })?;
         }
         Ok(game)

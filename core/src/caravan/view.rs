@@ -665,7 +665,10 @@ fn first_difference(given: &View, implied: &View) -> Message {
     let (Ok(Value::Object(given)), Ok(Value::Object(implied))) =
         (serde_json::to_value(given), serde_json::to_value(implied))
     else {
-        return crate::msg!("the view contradicts itself", "die Sicht widerspricht sich selbst");
+        return crate::msg!(
+            "the view contradicts itself",
+            "die Sicht widerspricht sich selbst"
+        );
     };
     let field = given
         .iter()

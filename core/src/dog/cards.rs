@@ -176,7 +176,6 @@ impl<'de> Deserialize<'de> for Hand {
                     "more than {copies} cards {card} in one set: the deck has {copies}",
                     "mehr als {copies} Karten {card} in einer Menge: das Spiel hat {copies}"
                 )));
-
             }
             hand.add(card);
         }

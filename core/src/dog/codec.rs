@@ -259,12 +259,15 @@ pub enum Move {
 
 /// A marble of a JSON move (`what`: its field, as the move names it).
 fn marble_id(what: &str, m: i64) -> Result<usize> {
-    usize::try_from(m).ok().filter(|&m| m < NUM_MARBLES).ok_or_else(|| {
-        move_error(crate::msg!(
-            "{what} {m} does not exist: marbles are 0-15",
-            "{what} {m} gibt es nicht: die Murmeln sind 0-15"
-        ))
-    })
+    usize::try_from(m)
+        .ok()
+        .filter(|&m| m < NUM_MARBLES)
+        .ok_or_else(|| {
+            move_error(crate::msg!(
+                "{what} {m} does not exist: marbles are 0-15",
+                "{what} {m} gibt es nicht: die Murmeln sind 0-15"
+            ))
+        })
 }
 
 impl Move {
@@ -343,7 +346,7 @@ impl Move {
                     other => {
                         return Err(move_error(crate::msg!(
                             "{other} is no seven: card is 7 or JK",
-                            "{other} ist keine Sieben: card ist 7 oder JK"
+                            "{other} ist keine Sieben: `card` ist 7 oder JK"
                         )));
                     }
                 };
@@ -367,7 +370,7 @@ impl Move {
                     other => {
                         return Err(move_error(crate::msg!(
                             "{other} is no jack: card is J or JK",
-                            "{other} ist kein Bube: card ist J oder JK"
+                            "{other} ist kein Bube: `card` ist J oder JK"
                         )));
                     }
                 };

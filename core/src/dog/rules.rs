@@ -188,7 +188,6 @@ impl Game for Dog {
                             "max_turns must be a whole number from 0 (no limit) to 4294967295, got {v}",
                             "max_turns ist eine ganze Zahl von 0 (keine Grenze) bis 4294967295, nicht {v}"
                         ),
-
                     })?;
         }
         Ok(game)

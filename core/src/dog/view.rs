@@ -375,7 +375,7 @@ impl State {
         if view.hand.is_some() != seat.is_some() || view.own_face_down.is_some() != seat.is_some() {
             return bad(crate::msg!(
                 "hand and own_face_down are given exactly when player is a seat",
-                "hand und own_face_down stehen genau dann da, wenn player ein Platz ist"
+                "`hand` und `own_face_down` stehen genau dann da, wenn `player` ein Platz ist"
             ));
         }
         if seat.is_none() && (view.exchange.given.is_some() || view.exchange.received.is_some()) {

@@ -179,7 +179,6 @@ impl<G: Game, B: Bot<G::State> + Params + Clone + 'static> DynBot for ForGame<G,
                 "this {name} bot plays {game}: the state is of another game",
                 "dieser Bot {name} spielt {game}: die Stellung ist von einem anderen Spiel"
             ))
-
         })?;
         self.bot.choose_until(state, seat, seed, stop)
     }

@@ -99,7 +99,6 @@ pub fn evaluate_games<G: Game>(
             "the games {start}..{end} run backwards",
             "die Spiele {start}..{end} laufen rückwärts"
         )));
-
     }
     let first = games.start;
     let run = || games.into_par_iter().map(play).collect::<Vec<_>>();

@@ -199,7 +199,6 @@ fn playable<S: GameState>(state: S) -> Result<Box<dyn DynState>> {
                 "nobody has a legal action, yet the game is not over",
                 "niemand hat eine erlaubte Aktion, doch das Spiel ist nicht vorbei"
             )));
-
         }
     }
     Ok(Box::new(state))

@@ -231,7 +231,6 @@ pub fn parse_cards<S: AsRef<str>>(cards: &[S]) -> Result<Vec<Card>, Error> {
                     "each card exists once; it was given twice",
                     "jede Karte gibt es einmal; sie wurde zweimal angegeben"
                 ),
-
             });
         }
         seen.insert(card);

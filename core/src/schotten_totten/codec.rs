@@ -82,7 +82,6 @@ impl Move {
                     "stone {stone} does not exist: stones are numbered 0-8 (S1; shown as 1-9)",
                     "Stein {stone} gibt es nicht: die Steine sind 0-8 nummeriert (S1; gezeigt als 1-9)"
                 )))
-
             }
         };
         Ok(match self {

@@ -251,7 +251,12 @@ impl State {
             ));
         }
         if turn.is_some_and(|t| t != self.current) {
-            let (n, other, current, first) = (self.pile.len(), 1 - self.current, self.current, self.rules.first_player);
+            let (n, other, current, first) = (
+                self.pile.len(),
+                1 - self.current,
+                self.current,
+                self.rules.first_player,
+            );
             return Err(crate::msg!(
                 "with {n} cards in the pile it is player {other}'s turn, not {current}'s: turns alternate from player {first} \
                  and each one draws a card (S2, S3c)",

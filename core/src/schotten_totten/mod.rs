@@ -106,7 +106,6 @@ pub fn formation_notation<S: AsRef<str>>(cards: &[S]) -> Result<Formation> {
             "a formation is exactly 3 cards, got {n}",
             "eine Formation sind genau 3 Karten, nicht {n}"
         ))
-
     })?;
     Ok(formation(three))
 }

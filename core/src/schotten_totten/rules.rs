@@ -51,7 +51,6 @@ impl Game for SchottenTotten {
                             "first_player ist 0 oder 1, nicht {v}"
                         ),
                     });
-
                 }
             };
         }

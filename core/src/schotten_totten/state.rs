@@ -70,7 +70,6 @@ impl<'de> Deserialize<'de> for Side {
                 "a side of a stone holds at most 3 cards, got {n}",
                 "eine Seite eines Steins hält höchstens 3 Karten, nicht {n}"
             )));
-
         }
         let mut side = Side::default();
         for c in cards {

@@ -290,7 +290,7 @@ pub(super) fn state_from_view(rules: SchottenTotten, view: &View, seed: u64) -> 
         (None, Some(_)) => {
             return bad(crate::msg!(
                 "the public view (player null) shows no hand: hand must be null",
-                "die öffentliche Sicht (player null) zeigt keine Hand: hand ist null"
+                "die öffentliche Sicht (`player` null) zeigt keine Hand: `hand` ist null"
             ));
         }
         (None, None) => CardSet::EMPTY,

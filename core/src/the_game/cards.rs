@@ -96,7 +96,6 @@ impl<'de> Deserialize<'de> for Hand {
                     "card {c} appears twice in a set of cards",
                     "Karte {c} kommt in einer Menge von Karten zweimal vor"
                 )));
-
             }
             hand.insert(c);
         }

@@ -70,7 +70,6 @@ pub(super) fn encode_move(mv: &Move) -> Result<Action> {
                     "Stapel {pile} gibt es nicht: die Stapel sind 0-3 (0 und 1 steigen ab 1 auf, \
                      2 und 3 fallen ab 100 ab)"
                 )));
-
             }
             Ok(play_action(card as u8, pile as usize))
         }

@@ -82,7 +82,9 @@ impl State {
         let derived = self.derived_outcome();
         if derived != self.outcome {
             let show = |o: Option<Outcome>, lang: Lang| match o {
-                None => lang.pick("null (das Spiel geht weiter)", "null (the game goes on)").to_string(),
+                None => lang
+                    .pick("null (das Spiel geht weiter)", "null (the game goes on)")
+                    .to_string(),
                 Some(o) => format!("won={}, score={}", o.won, o.score),
             };
             let (is, gives) = (show(self.outcome, Lang::En), show(derived, Lang::En));

@@ -117,21 +117,18 @@ impl Game for TheGame {
                 _ => {
                     return Err(invalid(crate::msg!(
                         "players must be 1-5, got {v}",
-                        "players ist 1-5, nicht {v}"
+                        "`players` ist 1-5, nicht {v}"
                     )));
                 }
             };
         }
         if let Some(v) = options.get("pro") {
-            game.pro = v
-                .as_bool()
-                .ok_or_else(|| {
-                    invalid(crate::msg!(
-                        "pro must be true or false, got {v}",
-                        "pro ist true oder false, nicht {v}"
-                    ))
-                })?;
-
+            game.pro = v.as_bool().ok_or_else(|| {
+                invalid(crate::msg!(
+                    "pro must be true or false, got {v}",
+                    "pro ist true oder false, nicht {v}"
+                ))
+            })?;
         }
         Ok(game)
     }

@@ -210,7 +210,7 @@ pub(super) fn state_from_view(rules: &TheGame, view: &View, seed: u64) -> Result
         (None, Some(_)) => {
             return bad(crate::msg!(
                 "the public view (player null) shows no hand",
-                "die öffentliche Sicht (player null) zeigt keine Hand"
+                "die öffentliche Sicht (`player` null) zeigt keine Hand"
             ));
         }
         (_, hand) => hand.unwrap_or_default(),
