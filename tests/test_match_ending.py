@@ -43,10 +43,25 @@ def test_an_aborted_match_has_no_winner() -> None:
     assert ending["text"] == "aborted: player 1 did not make a first move in time (C11)"
 
 
+@pytest.mark.parametrize("game", ["schotten_totten", "caravan", "the_game", "dog"])
+def test_a_withdrawn_match_never_began_so_nobody_wins_or_is_named(game: str) -> None:
+    # An open seat nobody took: not C11's missed first move (nobody was to move).
+    state = spielwerk.load_game(game).new_initial_state(3)
+    n = spielwerk.load_game(game).num_players()
+    en = state.match_ending("withdrawn")
+    de = state.match_ending("withdrawn", lang="de")
+    assert en["returns"] == de["returns"] == [0.0] * n and en["points"] is None
+    assert en["text"] == "withdrawn: nobody took an open seat in time, so the match never began (nobody wins)"
+    assert de["text"].startswith("zurückgezogen: ") and "nie begonnen" in de["text"]
+    assert "C11" not in en["text"] + de["text"]
+    with pytest.raises(SpielwerkError, match="give no seat"):
+        state.match_ending("withdrawn", 0)
+
+
 @pytest.mark.parametrize(
     ("kind", "seat", "message"),
     [
-        ("forfeit", 0, "aborted, left, no_move, playing_time, resigned, time"),
+        ("forfeit", 0, "aborted, left, no_move, playing_time, resigned, time, withdrawn"),
         ("resigned", None, "needs the seat"),
         ("playing_time", 0, "give no seat"),
         ("time", 2, "players are 0-1"),

@@ -116,7 +116,7 @@ class PlyRow(Base):
     match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True)
     ply: Mapped[int] = mapped_column(Integer, primary_key=True)
     # "move" (an engine action) or how the match ended: "resigned", "time", "left",
-    # "no_move", "playing_time", "aborted".
+    # "no_move", "playing_time", "aborted", "withdrawn" (an open seat nobody took).
     kind: Mapped[str] = mapped_column(String(16))
     seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
     action: Mapped[int | None] = mapped_column(Integer, nullable=True)

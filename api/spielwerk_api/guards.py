@@ -23,7 +23,7 @@ from urllib.parse import quote, unquote
 import spielwerk
 from litestar import Litestar
 
-from .problems import PROBLEM_JSON, TYPE_PREFIX, ProblemDetails, german, preferred_language
+from .problems import PROBLEM_JSON, TYPE_PREFIX, ProblemDetails, chosen_language, german, query_language
 from .schemas import encode
 
 log = logging.getLogger("spielwerk_api")
@@ -48,20 +48,30 @@ def problem_message(status: int, code: str, title: str, detail: str) -> bytes:
     return encode(problem)
 
 
+def scope_language(scope: Any) -> str:
+    """``"de"`` or ``"en"`` for an answer sent before routing, by the app's one rule
+    (``problems.chosen_language``): the raw query's ``lang``, else ``Accept-Language``."""
+    query = (scope.get("query_string") or b"").decode("latin-1")
+    accept = next((v for n, v in scope.get("headers") or [] if n == b"accept-language"), b"")
+    return chosen_language(query_language(query), accept.decode("latin-1"))
+
+
 async def send_problem(
     send: Any,
+    scope: Any,
     status: int,
     code: str,
     title: str,
     detail: str,
     extra_headers: list[tuple[bytes, bytes]] | None = None,
-    headers_in: list[tuple[bytes, bytes]] | None = None,
+    de: str | None = None,
 ) -> None:
-    """Sends a problem before routing; in German (the catalogue's title and detail) when
-    the request's raw headers ``headers_in`` prefer it, as the app's own problems are."""
-    accept = next((v for n, v in headers_in or [] if n == b"accept-language"), b"")
-    if preferred_language(accept.decode("latin-1")) == "de":
-        title, detail = german(code, status)
+    """Sends a problem before routing, in the request's language as the app's own
+    problems are (``scope_language``): German is the catalogue's title and the German
+    detail ``de`` (with the English one's values), else the catalogue's detail."""
+    if scope_language(scope) == "de":
+        title, german_detail = german(code, status)
+        detail = de or german_detail
     body = problem_message(status, code, title, detail)
     headers = [
         (b"content-type", PROBLEM_JSON.encode()),
@@ -131,38 +141,42 @@ class SpielwerkApp(Litestar):
         if size > self.max_header_bytes:
             await send_problem(
                 send,
+                scope,
                 431,
                 "headers_too_large",
                 "Request Header Fields Too Large",
                 f"the request line and headers take {size} bytes; at most {self.max_header_bytes} are read",
                 [(b"connection", b"close")],
-                headers,
+                de=f"Anfragezeile und Kopfzeilen sind {size} Bytes groß; gelesen werden höchstens"
+                f" {self.max_header_bytes}",
             )
             return
         method = scope["method"]
         location = hyphen_redirect(scope)
         if location is not None:
+            shown = location[:200].decode("latin-1")
             await send_problem(
                 send,
+                scope,
                 308,
                 "moved",
                 "Permanent Redirect",
-                "games are spelled with underscores, as GET /v1/games names them:"
-                f" {location[:200].decode('latin-1')}",
+                f"games are spelled with underscores, as GET /v1/games names them: {shown}",
                 [(b"location", location)],
-                headers,
+                de=f"Spiele werden mit Unterstrichen geschrieben, wie GET /v1/games sie nennt: {shown}",
             )
             return
         if has_body and content_type is not None and method in WRITES and not is_json(content_type):
+            given = content_type[:80].decode("latin-1")
             await send_problem(
                 send,
+                scope,
                 415,
                 "unsupported_media_type",
                 "Unsupported Media Type",
-                f"request bodies are JSON (Content-Type: application/json), not"
-                f" '{content_type[:80].decode('latin-1')}'",
+                f"request bodies are JSON (Content-Type: application/json), not '{given}'",
                 [(b"accept", b"application/json")],
-                headers,
+                de=f"Der Rumpf einer Anfrage ist JSON (Content-Type: application/json), nicht '{given}'",
             )
             return
         started = False
@@ -195,9 +209,9 @@ class SpielwerkApp(Litestar):
                 return
             await send_problem(
                 send,
+                scope,
                 500,
                 "engine_panic",
                 "Internal Server Error",
                 "the engine failed on this input instead of refusing it; the fault was logged",
-                headers_in=headers,
             )

@@ -94,6 +94,8 @@ def refuse_cross_site(request: Request[Any, Any, Any]) -> None:
             "cross_site",
             "a write with the seat cookie must come from this site's own pages"
             f" (Sec-Fetch-Site: {fetch_site[:20]}); programs send 'Authorization: Bearer <token>'",
+            de="ein Zug mit dem Platz-Cookie muss von den Seiten dieser Website kommen"
+            f" (Sec-Fetch-Site: {fetch_site[:20]}); Programme senden 'Authorization: Bearer <Token>'",
         )
     origin = request.headers.get("origin")
     allowed = getattr(request.app.state, "cors_origins", ())
@@ -103,6 +105,8 @@ def refuse_cross_site(request: Request[Any, Any, Any]) -> None:
             "cross_site",
             f"a write with the seat cookie must come from this site's own pages, not from '{origin[:80]}';"
             " programs send 'Authorization: Bearer <token>'",
+            de="ein Zug mit dem Platz-Cookie muss von den Seiten dieser Website kommen, nicht von"
+            f" '{origin[:80]}'; Programme senden 'Authorization: Bearer <Token>'",
         )
 
 

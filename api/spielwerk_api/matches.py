@@ -54,7 +54,7 @@ STATUS_DE = {"running": "im Gange", "finished": "beendet", "aborted": "abgebroch
 
 # Which rule counts where several end a match at the same moment: a match whose first
 # move never came is aborted rather than lost.
-PRECEDENCE = {"bot": -1, "aborted": 0, "time": 1, "no_move": 2, "left": 3, "playing_time": 4}
+PRECEDENCE = {"bot": -1, "withdrawn": 0, "aborted": 0, "time": 1, "no_move": 2, "left": 3, "playing_time": 4}
 # How many past versions each worker keeps per match, so an event stream that falls a few
 # versions behind (bots answering at once) still sends every version's own view; a stream
 # further behind skips to the oldest version kept.
@@ -94,8 +94,9 @@ class Limits:
     # ``outage_after_s`` counts the silence as an outage that runs on nobody's time.
     heartbeat_s: float = 1.0
     outage_after_s: float = 2.5
-    # A match with an open seat nobody took for this long is aborted (it never began) and
-    # no longer listed; 0: it waits as long as it takes.
+    # A match with an open seat nobody took for this long is withdrawn (it never began:
+    # status "aborted", the engine's "withdrawn" ending) and no longer listed; 0: it waits
+    # as long as it takes.
     open_match_s: float = 3_600.0
     # Messages of table talk stored per match; more are refused (409 chat_full).
     chat_messages_per_match: int = 1_000
@@ -221,7 +222,8 @@ class Match:
                 self.result["texts"] = {lang: self.result_text(lang) for lang in LANGUAGES}
         else:
             self.charge(ply.at)
-            self.status = "aborted" if ply.kind == "aborted" else "finished"
+            # Nobody wins a match whose first move never came (C11) or that never began.
+            self.status = "aborted" if ply.kind in ("aborted", "withdrawn") else "finished"
             self.result = self.ending(ply.kind, ply.seat)
             self.to_move_since = {}
             self.last_move = {lang: self.result_text(lang) for lang in LANGUAGES}
@@ -351,11 +353,12 @@ class Match:
             return []
         out: list[tuple[float, str, int | None]] = []
         if self.waiting():
-            # Nobody took the open seat in time: the match never began, and it is aborted
-            # (listed no longer). 0 (or a match stored before this rule): it waits on.
+            # Nobody took the open seat in time: the match never began, and it is withdrawn
+            # (the engine's ending names no seat, nobody missed a first move; listed no
+            # longer). 0 (or a match stored before this rule): it waits on.
             open_s = self.rules.get("open_s", 0)
             if open_s > 0:
-                out.append((self.later(self.created_at, open_s), "aborted", self.free_seats()[0]))
+                out.append((self.later(self.created_at, open_s), "withdrawn", None))
             return out
         persons = set(self.persons())
         last = self.since(self.last_at)
@@ -876,6 +879,7 @@ class Matches:
                     "token_required",
                     "this needs a seat's token: send 'Authorization: Bearer <token>'",
                     headers={"WWW-Authenticate": 'Bearer realm="spielwerk"'},
+                    de="dafür braucht es das Token eines Platzes: 'Authorization: Bearer <Token>'",
                 )
             return None
         scheme, _, token = authorization.partition(" ")
@@ -885,6 +889,7 @@ class Matches:
                 "token_required",
                 "the Authorization header must be 'Bearer <token>'",
                 headers={"WWW-Authenticate": 'Bearer realm="spielwerk"'},
+                de="die Kopfzeile Authorization ist 'Bearer <Token>'",
             )
         presented = hash_token(token.strip())
         seat = None
@@ -952,6 +957,8 @@ class Matches:
                 "wrong_seat_count",
                 f"{game.name} with these options has {game.num_players()} seats;"
                 f" {len(spec.seats)} were given",
+                de=f"{game.name} hat mit diesen Optionen {game.num_players()} Plätze;"
+                f" angegeben wurden {len(spec.seats)}",
             )
         if spec.rules.playing_time_s > 0 and not game.has_playing_time():
             # The engine says which games have one (Dog's D13).
@@ -1314,6 +1321,8 @@ class Matches:
                 f"at most {self.limits.bot_matches_per_client} matches of search bots alone per client"
                 " run at once; wait for one to end",
                 headers={"Retry-After": "30"},
+                de=f"je Client laufen höchstens {self.limits.bot_matches_per_client} Partien nur zwischen"
+                " Such-Bots zugleich; warte, bis eine endet",
             )
         async with self.sessions() as session:
             running = (
@@ -1329,6 +1338,8 @@ class Matches:
                 "too_many_bot_matches",
                 f"this server runs at most {self.limits.bot_matches} matches of search bots alone at once",
                 headers={"Retry-After": "30"},
+                de=f"dieser Server führt höchstens {self.limits.bot_matches} Partien nur zwischen Such-Bots"
+                " zugleich",
             )
 
     async def resume_bots(self) -> int:
@@ -1390,7 +1401,25 @@ class Matches:
             reason = engine_fields(refused, lang)["reason"]
             raise Problem(422, refused.code, f"{refused.rule}: {reason}", rule=refused.rule)
         now = self.clock.now()
-        row = ChatRow(match_id=match_id, seat=seat, text=text, at=now)
+        cap = self.limits.chat_messages_per_match
+        said = select(func.count()).select_from(ChatRow).where(ChatRow.match_id == match_id)
+        # One statement counts and inserts: the message is stored only while the match has
+        # fewer than `cap`. On SQLite a statement that writes holds the database's write
+        # lock from its start (the count included), whichever worker process runs it,
+        # while a count before the insert would let two workers both see cap - 1 (the
+        # worker's own lock, `writing`, orders only its own writers). On PostgreSQL the
+        # advisory lock below orders them too.
+        message = select(
+            sqlalchemy.literal(match_id, ChatRow.match_id.type),
+            sqlalchemy.literal(seat, ChatRow.seat.type),
+            sqlalchemy.literal(text, ChatRow.text.type),
+            sqlalchemy.literal(now, ChatRow.at.type),
+        ).where(said.scalar_subquery() < cap)
+        stored = (
+            insert(ChatRow)
+            .from_select([ChatRow.match_id, ChatRow.seat, ChatRow.text, ChatRow.at], message)
+            .returning(ChatRow.id)
+        )
         async with self.writing() as session:
             if self.engine.dialect.name == "postgresql":
                 # Messages of one match are numbered in the order they commit (a stream that
@@ -1398,28 +1427,24 @@ class Matches:
                 await session.execute(
                     sqlalchemy.text("SELECT pg_advisory_xact_lock(hashtext(:m))"), {"m": match_id}
                 )
-            # Counted inside the write (after the lock on PostgreSQL, after this worker's
-            # other writers on SQLite), so the cap holds for messages said at once.
-            said = (
-                await session.execute(
-                    select(func.count()).select_from(ChatRow).where(ChatRow.match_id == match_id)
-                )
-            ).scalar_one()
-            cap = self.limits.chat_messages_per_match
-            if said >= cap:
-                raise Problem(
-                    409,
-                    "chat_full",
-                    f"at most {cap} messages of table talk are kept per match; this match has {said}",
-                    de=f"je Partie werden höchstens {cap} Nachrichten des Tischgesprächs gespeichert;"
-                    f" diese Partie hat {said}",
-                )
-            session.add(row)
-            await session.flush()
-        # Like a version, the note says only that message `row.id` was said: every stream
+            # (On SQLite the first statement of its transaction, so it takes the write lock
+            # with no older read to upgrade: it waits for another worker's commit and then
+            # counts what that one stored.)
+            message_id = (await session.execute(stored)).scalar_one_or_none()
+        if message_id is None:
+            async with self.sessions() as session:
+                full = (await session.execute(said)).scalar_one()
+            raise Problem(
+                409,
+                "chat_full",
+                f"at most {cap} messages of table talk are kept per match; this match has {full}",
+                de=f"je Partie werden höchstens {cap} Nachrichten des Tischgesprächs gespeichert;"
+                f" diese Partie hat {full}",
+            )
+        # Like a version, the note says only that message `message_id` was said: every stream
         # reads it from the database (streams.py), so it reaches the streams of all workers.
-        await self.publish(match_id, {"kind": "chat", "chat": row.id})
-        return schemas.ChatOut(seat=seat, text=text, at=now, id=row.id)
+        await self.publish(match_id, {"kind": "chat", "chat": message_id})
+        return schemas.ChatOut(seat=seat, text=text, at=now, id=message_id)
 
     async def chat_log(
         self, match_id: str, after: int = 0, limit: int | None = None

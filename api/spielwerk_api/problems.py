@@ -2,17 +2,20 @@
 
 Each problem says what was wrong and what is allowed. A move the rules refuse carries the
 engine's ``rule``, ``code``, ``params`` and its reason in the language the client asks for
-(``Accept-Language``: German or English). Titles and details are German or English by the
-same header: the German catalogue ``GERMAN`` has a title and a detail for every code the API
-answers with; a ``Problem`` raised with ``de=`` carries its own German detail (with the
-values of the English one), else the catalogue's. Nothing internal leaks: an unexpected
-exception is logged on the server and answered with a bare 500.
+(``?lang=``, else ``Accept-Language``: German or English). Titles and details are German or
+English by the same rule: the German catalogue ``GERMAN`` has a title and a detail for
+every code the API answers with, ``TITLES`` the English title of every engine code; the
+engine's own errors carry their message in both languages (``SpielwerkError.detail``), a
+``Problem`` raised with ``de=`` its own German detail (with the values of the English one),
+anything else the catalogue's. Nothing internal leaks: an unexpected exception is logged on
+the server and answered with a bare 500.
 """
 
 from __future__ import annotations
 
 import logging
 from typing import Any
+from urllib.parse import parse_qs
 
 import msgspec
 import spielwerk
@@ -128,6 +131,17 @@ def chosen_language(asked: str | None, accept_language: str) -> str:
     return preferred_language(accept_language)
 
 
+# A raw query is searched this far for its ``lang`` (answers sent before routing): the
+# whole query of any head the server accepts (16 KiB by default).
+QUERY_BYTES = 16 * 1024
+
+
+def query_language(query: str) -> str | None:
+    """The ``lang`` a raw query string names (its first, as Litestar's ``query_params``
+    reads it), for answers sent before routing; ``None`` if it names none."""
+    return parse_qs(query[:QUERY_BYTES]).get("lang", [None])[0]
+
+
 def preferred_language(header: str) -> str:
     """``"de"`` or ``"en"`` from an ``Accept-Language`` value (English if neither); for
     answers sent before routing too, which have only the raw headers."""
@@ -154,8 +168,12 @@ def engine_status(error: spielwerk.SpielwerkError) -> int:
 
 
 def engine_fields(error: spielwerk.SpielwerkError, lang: str) -> dict[str, Any]:
-    """The engine's rejection as problem members, the reason in the client's language."""
-    reason = error.reason_de if lang == "de" and error.reason_de else error.reason
+    """The engine's rejection as problem members, the reason in the client's language (an
+    error that is no rejection: its whole message, which the engine words in both)."""
+    if error.rule is None:
+        reason = error.detail(lang)
+    else:
+        reason = error.reason_de if lang == "de" and error.reason_de else error.reason
     return {
         "code": error.code,
         "rule": error.rule,
@@ -164,11 +182,18 @@ def engine_fields(error: spielwerk.SpielwerkError, lang: str) -> dict[str, Any]:
     }
 
 
+# The English title of every code of the engine's errors (``Error::code`` in core); the
+# German ones are the catalogue's. A rejection by the rules has its own title.
 TITLES = {
     "unknown_game": "Unknown game",
     "invalid_option": "Invalid option",
     "invalid_state": "Invalid state",
+    "invalid_view": "Invalid view",
     "invalid_move": "Invalid move",
+    "invalid_card": "Invalid card",
+    "invalid_argument": "Invalid argument",
+    "unknown_bot": "Unknown bot",
+    "invalid_bot_params": "Invalid bot parameters",
 }
 
 # Every code the API answers with: its German title and a German detail for when the raise
@@ -310,14 +335,11 @@ def on_engine_error(request: Request[Any, Any, Any], error: spielwerk.SpielwerkE
     if isinstance(error, spielwerk.IllegalActionError):
         title = "Zug gegen die Regeln" if lang == "de" else "Move against the rules"
         detail = f"{error.rule}: {fields['reason']}" if error.rule else fields["reason"]
-    elif lang == "de":
-        # The engine words these messages in English only; the German detail says what
-        # kind of input was refused and quotes the engine's words, marked as English.
-        title, detail = german(error.code, engine_status(error))
-        detail = f"{detail}. Meldung der Engine (englisch): {error}"
     else:
-        title = TITLES.get(error.code, "Refused by the engine")
-        detail = str(error)
+        # The engine words its message in both languages.
+        english = TITLES.get(error.code, "Refused by the engine")
+        title = german(error.code, engine_status(error))[0] if lang == "de" else english
+        detail = error.detail(lang)
     status = engine_status(error)
     return problem_response(
         status,

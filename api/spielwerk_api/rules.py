@@ -201,6 +201,7 @@ class BotMoves(Controller):
                 "search_busy",
                 "every search slot of this server is taken; try again in a moment",
                 headers={"Retry-After": "2"},
+                de="jeder Suchplatz dieses Servers ist belegt; versuche es gleich noch einmal",
             )
         action, _ = await bots.decide(matches.pool, bot, params, state, seat, int(data.seed), 0)
         return schemas.BotMove(

@@ -298,7 +298,7 @@ class MatchCreated(Struct):
 
 class MatchResult(Struct):
     returns: list[float]
-    reason: Literal["end", "resigned", "time", "left", "no_move", "playing_time", "aborted"]
+    reason: Literal["end", "resigned", "time", "left", "no_move", "playing_time", "aborted", "withdrawn"]
     text: str
     seat: int | None = None
     points: list[int] | None = None

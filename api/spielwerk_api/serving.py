@@ -21,13 +21,13 @@ from __future__ import annotations
 
 import asyncio
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import urlsplit
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from .app import Settings
 from .guards import problem_message
-from .problems import LANGUAGE_BYTES, PROBLEM_JSON, chosen_language, german
+from .problems import LANGUAGE_BYTES, PROBLEM_JSON, chosen_language, german, query_language
 
 END_OF_HEAD = b"\r\n\r\n"
 # How long a refused head's connection drops what still arrives before it closes.
@@ -46,7 +46,7 @@ def head_language(head: bytes) -> str:
     request_line, _, headers = head.partition(b"\r\n")
     parts = request_line.split(b" ")
     target = parts[1].decode("latin-1") if len(parts) >= 2 else ""
-    asked = parse_qs(urlsplit(target).query).get("lang", [None])[0]
+    asked = query_language(urlsplit(target).query)
     accept = ""
     for line in headers.split(b"\r\n"):
         name, colon, value = line.partition(b":")

@@ -124,10 +124,15 @@ class Streams:
     def open(self, m: Match) -> Ticket:
         watch = self.watches.get(m.id)
         if self.total >= self.max_streams:
-            raise self._full(f"this worker holds {self.total} event streams, as many as it may")
+            raise self._full(
+                f"this worker holds {self.total} event streams, as many as it may",
+                f"dieser Worker hält {self.total} Ereignisströme, so viele, wie er darf",
+            )
         if watch is not None and watch.streams >= self.max_per_match:
             raise self._full(
-                f"match '{m.id}' has {watch.streams} event streams on this worker, as many as it may"
+                f"match '{m.id}' has {watch.streams} event streams on this worker, as many as it may",
+                f"Partie '{m.id}' hat auf diesem Worker {watch.streams} Ereignisströme,"
+                " so viele, wie sie darf",
             )
         if watch is None:
             watch = self.watches[m.id] = Watch(m.id, m.version)
@@ -141,12 +146,13 @@ class Streams:
         return Ticket(self, watch)
 
     @staticmethod
-    def _full(detail: str) -> Problem:
+    def _full(detail: str, de: str) -> Problem:
         return Problem(
             503,
             "too_many_streams",
             f"{detail}; try again later",
             headers={"Retry-After": str(RETRY_AFTER_S)},
+            de=f"{de}; versuche es später",
         )
 
     def _release(self, watch: Watch) -> None:

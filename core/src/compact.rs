@@ -13,6 +13,7 @@ use serde_json::{Map, Value};
 use crate::dynamic::{DynGame, DynState};
 use crate::error::{Error, Result, shorten};
 use crate::game::Action;
+use crate::lang::Lang;
 
 /// The first bytes of every compact record, by which [`is_compact`] knows one.
 const TAG: &str = "{\"compact\":1,";
@@ -155,23 +156,24 @@ pub fn read(game: &dyn DynGame, text: &str) -> Result<(u64, Box<dyn DynState>)> 
 /// Any JSON layout of a record, through serde; checks the game and its options.
 fn read_any_layout(game: &dyn DynGame, text: &str) -> Result<Record> {
     let record: Record = serde_json::from_str(text).map_err(|e| {
-        Error::InvalidState(format!(
-            "not a compact record: {}",
-            crate::error::shorten_message(&e.to_string())
-        ))
+        Error::InvalidState(crate::error::serde_message(&e).map(|text, lang| match lang {
+            Lang::De => format!("kein kompakter Datensatz: {text}"),
+            Lang::En => format!("not a compact record: {text}"),
+        }))
     })?;
     if record.game != game.name() {
-        return Err(Error::InvalidState(format!(
-            "the record is of the game '{}', not {}",
-            shorten(&record.game),
-            game.name()
+        let (other, name) = (shorten(&record.game), game.name());
+        return Err(Error::InvalidState(crate::msg!(
+            "the record is of the game '{other}', not {name}",
+            "der Datensatz ist vom Spiel '{other}', nicht von {name}"
         )));
     }
     if record.options != game.options() {
-        return Err(Error::InvalidState(format!(
-            "the record was played with the options {}, this game has {}",
-            shorten(&Value::Object(record.options).to_string()),
-            Value::Object(game.options())
+        let played = shorten(&Value::Object(record.options).to_string());
+        let this = Value::Object(game.options());
+        return Err(Error::InvalidState(crate::msg!(
+            "the record was played with the options {played}, this game has {this}",
+            "der Datensatz wurde mit den Optionen {played} gespielt, dieses Spiel hat {this}"
         )));
     }
     Ok(record)
@@ -180,11 +182,10 @@ fn read_any_layout(game: &dyn DynGame, text: &str) -> Result<Record> {
 /// Deals from the record's seed and replays every action through the move check.
 fn replay(game: &dyn DynGame, record: &Record) -> Result<Box<dyn DynState>> {
     if record.actions.len() as u64 > game.max_game_length() {
-        return Err(Error::InvalidState(format!(
-            "the record has {} actions; no game of {} lasts more than {}",
-            record.actions.len(),
-            game.name(),
-            game.max_game_length()
+        let (n, name, most) = (record.actions.len(), game.name(), game.max_game_length());
+        return Err(Error::InvalidState(crate::msg!(
+            "the record has {n} actions; no game of {name} lasts more than {most}",
+            "der Datensatz hat {n} Aktionen; kein Spiel {name} dauert länger als {most}"
         )));
     }
     if record
@@ -192,27 +193,31 @@ fn replay(game: &dyn DynGame, record: &Record) -> Result<Box<dyn DynState>> {
         .as_ref()
         .is_some_and(|s| s.len() != record.actions.len())
     {
-        return Err(Error::InvalidState(
-            "the record's seats must name the seat of every action".into(),
-        ));
+        return Err(Error::InvalidState(crate::msg!(
+            "the record's seats must name the seat of every action",
+            "die Plätze des Datensatzes müssen den Platz jeder Aktion nennen"
+        )));
     }
     let mut state = game.new_initial_state(record.seed);
     for (i, &action) in record.actions.iter().enumerate() {
         let applied = match &record.seats {
             Some(seats) if seats[i] < game.num_players() => state.apply_action_for(seats[i], action),
             Some(seats) => {
-                return Err(Error::InvalidState(format!(
-                    "seat {} of action {i} does not exist: seats are 0-{}",
-                    seats[i],
-                    game.num_players() - 1
+                let (seat, last) = (seats[i], game.num_players() - 1);
+                return Err(Error::InvalidState(crate::msg!(
+                    "seat {seat} of action {i} does not exist: seats are 0-{last}",
+                    "Platz {seat} der Aktion {i} gibt es nicht: die Plätze sind 0-{last}"
                 )));
             }
             None => state.apply_action(action),
         };
         applied.map_err(|e| {
-            Error::InvalidState(format!(
-                "action {i} of the record ({action}) cannot be replayed: {e}"
-            ))
+            Error::InvalidState(e.texts().map(|text, lang| match lang {
+                Lang::De => {
+                    format!("Aktion {i} des Datensatzes ({action}) lässt sich nicht nachspielen: {text}")
+                }
+                Lang::En => format!("action {i} of the record ({action}) cannot be replayed: {text}"),
+            }))
         })?;
     }
     Ok(state)

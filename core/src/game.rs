@@ -20,7 +20,7 @@ use schemars::JsonSchema;
 use serde::{Serialize, de::DeserializeOwned};
 use serde_json::{Map, Value};
 
-use crate::error::{Error, IllegalAction, Result};
+use crate::error::{Error, IllegalAction, Message, Result};
 pub use crate::history::History;
 pub use crate::lang::Lang;
 use crate::meta::{OptionSpec, Utility};
@@ -47,6 +47,8 @@ pub trait Game:
     /// What a move looks like, for people: every error about a malformed move ends with
     /// it, so that the message says what is allowed. (The exact form is `move_schema()`.)
     const MOVE_SYNTAX: &'static str;
+    /// [`Game::MOVE_SYNTAX`] in German (the JSON is the same, the words around it German).
+    const MOVE_SYNTAX_DE: &'static str;
 
     /// Builds the game from options given as JSON values. Unknown names and
     /// values out of range are rejected with [`Error::InvalidOption`].
@@ -215,6 +217,18 @@ pub trait GameState: Clone + Send + Sync + Serialize + DeserializeOwned + 'stati
                         }
                     },
                 },
+                (MatchEnd::Withdrawn, _) => Ending {
+                    returns: vec![0.0; n],
+                    points: None,
+                    text: lang
+                        .pick(
+                            "zurückgezogen: ein offener Platz wurde nicht rechtzeitig besetzt, \
+                             die Partie hat also nie begonnen (niemand gewinnt)",
+                            "withdrawn: nobody took an open seat in time, so the match never began \
+                             (nobody wins)",
+                        )
+                        .to_string(),
+                },
                 (_, Some([a, b])) => Ending {
                     returns: vec![0.0; n],
                     points: Some([a, b]),
@@ -285,18 +299,19 @@ pub trait GameState: Clone + Send + Sync + Serialize + DeserializeOwned + 'stati
         if let Some(seat) = seat {
             let players = game.num_players();
             if seat >= players {
-                return Err(Error::InvalidArgument(format!(
-                    "seat {seat}: the seats of this game are 0 to {}",
-                    players - 1
+                let last = players - 1;
+                return Err(Error::InvalidArgument(crate::msg!(
+                    "seat {seat}: the seats of this game are 0 to {last}",
+                    "Platz {seat}: die Plätze dieses Spiels sind 0 bis {last}"
                 )));
             }
         }
         let len = game.observation_tensor_len();
         if out.len() != len {
-            return Err(Error::InvalidArgument(format!(
-                "the observation tensor of {} under these options has {len} elements, the buffer {}",
-                <Self::Game as Game>::NAME,
-                out.len()
+            let (game, given) = (<Self::Game as Game>::NAME, out.len());
+            return Err(Error::InvalidArgument(crate::msg!(
+                "the observation tensor of {game} under these options has {len} elements, the buffer {given}",
+                "der Beobachtungstensor von {game} hat mit diesen Optionen {len} Elemente, der Puffer {given}"
             )));
         }
         game.write_observation(&self.view_of(seat), out);
@@ -348,34 +363,42 @@ pub trait GameState: Clone + Send + Sync + Serialize + DeserializeOwned + 'stati
     /// Parses a JSON move into an action id through the game's move enum. A malformed
     /// move is [`Error::InvalidMove`] saying what is wrong and what a move looks like.
     fn action_from_move(&self, mv: &Value) -> Result<Action> {
-        let syntax = <Self::Game as Game>::MOVE_SYNTAX;
+        let syntax = Message::new(
+            <Self::Game as Game>::MOVE_SYNTAX,
+            <Self::Game as Game>::MOVE_SYNTAX_DE,
+        );
+        // What was wrong, then what a move looks like, in each language.
+        let with_syntax = |what: Message| what.map(|text, lang| format!("{text}; {}", syntax.get(lang)));
         if !mv.is_object() {
             // Serde would also take a tagged enum from a list (`["pass"]`): not a move.
-            return Err(Error::InvalidMove(format!(
-                "a move is a JSON object, got {}; {syntax}",
-                crate::error::shorten(&mv.to_string())
-            )));
+            let got = crate::error::shorten(&mv.to_string());
+            return Err(Error::InvalidMove(with_syntax(crate::msg!(
+                "a move is a JSON object, got {got}",
+                "ein Zug ist ein JSON-Objekt, nicht {got}"
+            ))));
         }
         let parsed: <Self::Game as Game>::Move = serde_path_to_error::deserialize(mv).map_err(|e| {
             // Name the field a value of the wrong type sits in. serde_path_to_error knows it
             // for the tag; inside a tagged variant serde buffers the fields and forgets
             // where it was, so the move's schema tells which field does not fit.
             let path = e.path().to_string();
-            let what = crate::error::shorten_message(&e.into_inner().to_string());
+            let what = crate::error::serde_message(&e.into_inner());
             let field = if path == "." {
                 wrong_field(&schemars::schema_for!(<Self::Game as Game>::Move).to_value(), mv)
             } else {
                 Some(path)
             };
-            Error::InvalidMove(match field {
-                Some(field) => format!("field `{field}`: {what}; {syntax}"),
-                None => format!("{what}; {syntax}"),
-            })
+            Error::InvalidMove(with_syntax(match field {
+                Some(field) => {
+                    what.map(|text, lang| format!("{} `{field}`: {text}", lang.pick("Feld", "field")))
+                }
+                None => what,
+            }))
         })?;
         self.encode_move(&parsed).map_err(|e| match e {
             // A game's own message may already end with the syntax: say it once.
-            Error::InvalidMove(what) if !what.contains(syntax) => {
-                Error::InvalidMove(format!("{what}; {syntax}"))
+            Error::InvalidMove(what) if !what.en.contains(&syntax.en) => {
+                Error::InvalidMove(with_syntax(what))
             }
             other => other,
         })
@@ -518,18 +541,34 @@ pub enum MatchEnd {
     Aborted(usize),
     /// The playing time ran out ("nach Ablauf der Spielzeit", D13).
     PlayingTime,
+    /// The match never began: a seat left open for a person was not taken in the time
+    /// the match waits for one. Nobody played, so nobody wins or loses, and no seat is to
+    /// blame (unlike [`MatchEnd::Aborted`], which names the seat whose first move never
+    /// came, C11).
+    Withdrawn,
 }
 
 impl MatchEnd {
     /// Every kind, as [`MatchEnd::parse`] takes it.
-    pub const KINDS: &'static [&'static str] =
-        &["aborted", "left", "no_move", "playing_time", "resigned", "time"];
+    pub const KINDS: &'static [&'static str] = &[
+        "aborted",
+        "left",
+        "no_move",
+        "playing_time",
+        "resigned",
+        "time",
+        "withdrawn",
+    ];
 
-    /// The kind by name, with the seat it concerns (none for `playing_time`).
+    /// The kind by name, with the seat it concerns (none for `playing_time` and
+    /// `withdrawn`).
     pub fn parse(kind: &str, seat: Option<usize>) -> Result<Self> {
         let need = |seat: Option<usize>| {
             seat.ok_or_else(|| {
-                Error::InvalidArgument(format!("a match ended by '{kind}' needs the seat it concerns"))
+                Error::InvalidArgument(crate::msg!(
+                    "a match ended by '{kind}' needs the seat it concerns",
+                    "eine Partie, die durch '{kind}' endet, braucht den Platz, den es betrifft"
+                ))
             })
         };
         Ok(match kind {
@@ -540,15 +579,23 @@ impl MatchEnd {
             "aborted" => MatchEnd::Aborted(need(seat)?),
             "playing_time" if seat.is_none() => MatchEnd::PlayingTime,
             "playing_time" => {
-                return Err(Error::InvalidArgument(
-                    "the playing time ends the match for every seat: give no seat".to_string(),
-                ));
+                return Err(Error::InvalidArgument(crate::msg!(
+                    "the playing time ends the match for every seat: give no seat",
+                    "die Spielzeit beendet die Partie für jeden Platz: gib keinen Platz an"
+                )));
+            }
+            "withdrawn" if seat.is_none() => MatchEnd::Withdrawn,
+            "withdrawn" => {
+                return Err(Error::InvalidArgument(crate::msg!(
+                    "a withdrawn match never began, so no seat is to blame: give no seat",
+                    "eine zurückgezogene Partie hat nie begonnen, kein Platz ist schuld: gib keinen Platz an"
+                )));
             }
             _ => {
-                return Err(Error::InvalidArgument(format!(
-                    "no match rule '{}' (one of {})",
-                    crate::error::shorten(kind),
-                    Self::KINDS.join(", ")
+                let (kind, kinds) = (crate::error::shorten(kind), Self::KINDS.join(", "));
+                return Err(Error::InvalidArgument(crate::msg!(
+                    "no match rule '{kind}' (one of {kinds})",
+                    "keine Partieregel '{kind}' (eine von {kinds})"
                 )));
             }
         })
@@ -562,7 +609,7 @@ impl MatchEnd {
             | MatchEnd::Left(s)
             | MatchEnd::NoMove(s)
             | MatchEnd::Aborted(s) => Some(s),
-            MatchEnd::PlayingTime => None,
+            MatchEnd::PlayingTime | MatchEnd::Withdrawn => None,
         }
     }
 
@@ -585,7 +632,7 @@ impl MatchEnd {
                     "did not move in time (C11)",
                 ),
             )),
-            MatchEnd::Aborted(_) | MatchEnd::PlayingTime => None,
+            MatchEnd::Aborted(_) | MatchEnd::PlayingTime | MatchEnd::Withdrawn => None,
         }
     }
 }
@@ -607,10 +654,17 @@ pub fn parse_state<S: DeserializeOwned, R: PartialEq + Serialize>(
     rules: &R,
     rules_of: impl Fn(&S) -> &R,
 ) -> Result<S> {
-    let state: S =
-        serde_json::from_str(json).map_err(|e| Error::InvalidState(format!("not a {game} state: {e}")))?;
+    let state: S = serde_json::from_str(json).map_err(|e| Error::InvalidState(not_a_state(game, &e)))?;
     check_options(rules_of(&state), rules)?;
     Ok(state)
+}
+
+/// "not a {game} state: {what serde says}", in both languages.
+pub fn not_a_state(game: &str, error: &dyn std::fmt::Display) -> Message {
+    crate::error::serde_message(error).map(|text, lang| match lang {
+        Lang::De => format!("keine Stellung von {game}: {text}"),
+        Lang::En => format!("not a {game} state: {text}"),
+    })
 }
 
 /// Refuses a state read from outside that was `played` under other options than `this`
@@ -620,9 +674,10 @@ pub fn check_options<R: PartialEq + Serialize>(played: &R, this: &R) -> Result<(
         // Name only the options that differ: "kings_add=true, this game has kings_add=false".
         let (played, this) = (serde_json::to_value(played), serde_json::to_value(this));
         let (Ok(Value::Object(played)), Ok(Value::Object(this))) = (played, this) else {
-            return Err(Error::InvalidState(
-                "the state was played with other options".into(),
-            ));
+            return Err(Error::InvalidState(crate::msg!(
+                "the state was played with other options",
+                "die Stellung wurde mit anderen Optionen gespielt"
+            )));
         };
         let differ: Vec<&String> = played.keys().filter(|k| played.get(*k) != this.get(*k)).collect();
         let show = |m: &Map<String, Value>| {
@@ -632,10 +687,10 @@ pub fn check_options<R: PartialEq + Serialize>(played: &R, this: &R) -> Result<(
                 .collect::<Vec<_>>()
                 .join(", ")
         };
-        return Err(Error::InvalidState(format!(
-            "the state was played with the options {}, this game has {}",
-            show(&played),
-            show(&this)
+        let (played, this) = (show(&played), show(&this));
+        return Err(Error::InvalidState(crate::msg!(
+            "the state was played with the options {played}, this game has {this}",
+            "die Stellung wurde mit den Optionen {played} gespielt, dieses Spiel hat {this}"
         )));
     }
     Ok(())
@@ -660,14 +715,20 @@ pub fn reject_unknown_options(
 ) -> Result<()> {
     for name in options.keys() {
         if !known.contains(&name.as_str()) {
-            let allowed = if known.is_empty() {
-                "it has no options".to_string()
-            } else {
-                format!("allowed: {}", known.join(", "))
-            };
+            let (name, known) = (crate::error::shorten(name), known.join(", "));
             return Err(Error::InvalidOption {
                 game,
-                message: format!("unknown option '{name}' ({allowed})"),
+                message: if known.is_empty() {
+                    crate::msg!(
+                        "unknown option '{name}' (it has no options)",
+                        "unbekannte Option '{name}' (es hat keine Optionen)"
+                    )
+                } else {
+                    crate::msg!(
+                        "unknown option '{name}' (allowed: {known})",
+                        "unbekannte Option '{name}' (erlaubt: {known})"
+                    )
+                },
             });
         }
     }

@@ -287,7 +287,10 @@ impl<'de, T: Copy + Default + Deserialize<'de> + TryFrom<u64>> Deserialize<'de> 
                         continue;
                     }
                     if shift > 63 || (shift == 63 && byte > 1) {
-                        return Err(E::custom("an entry's varint does not fit 64 bits"));
+                        return Err(crate::error::custom(crate::msg!(
+                            "an entry's varint does not fit 64 bits",
+                            "der Varint eines Eintrags passt nicht in 64 Bit"
+                        )));
                     }
                     n |= u64::from(byte & 0x7f) << shift;
                     if byte & 0x80 == 0 {
@@ -301,7 +304,10 @@ impl<'de, T: Copy + Default + Deserialize<'de> + TryFrom<u64>> Deserialize<'de> 
                     }
                 }
                 if shift != 0 {
-                    return Err(E::custom("the last entry's varint is cut short"));
+                    return Err(crate::error::custom(crate::msg!(
+                        "the last entry's varint is cut short",
+                        "der Varint des letzten Eintrags ist abgeschnitten"
+                    )));
                 }
                 Ok(log.finish())
             }

@@ -57,9 +57,10 @@ impl FromStr for Lang {
         } else if primary.eq_ignore_ascii_case("en") {
             Ok(Lang::En)
         } else {
-            Err(Error::InvalidArgument(format!(
-                "no language '{}': 'de' (German) or 'en' (English)",
-                crate::error::shorten(s)
+            let s = crate::error::shorten(s);
+            Err(Error::InvalidArgument(crate::msg!(
+                "no language '{s}': 'de' (German) or 'en' (English)",
+                "keine Sprache '{s}': 'de' (Deutsch) oder 'en' (Englisch)"
             )))
         }
     }

@@ -123,7 +123,12 @@ pub(crate) fn on_threads<T: Send>(threads: Option<usize>, work: impl FnOnce() ->
         Some(t) => Ok(rayon::ThreadPoolBuilder::new()
             .num_threads(t)
             .build()
-            .map_err(|e| Error::InvalidArgument(format!("cannot start {t} threads: {e}")))?
+            .map_err(|e| {
+                Error::InvalidArgument(crate::msg!(
+                    "cannot start {t} threads: {e}",
+                    "{t} Threads lassen sich nicht starten: {e}"
+                ))
+            })?
             .install(work)),
     }
 }
@@ -164,9 +169,10 @@ pub fn simulate_until<G: Game>(
     stop: &(dyn Fn() -> bool + Sync),
 ) -> Result<Summary> {
     if threads == Some(0) {
-        return Err(Error::InvalidArgument(
-            "threads must be at least 1 (or None for all cores)".into(),
-        ));
+        return Err(Error::InvalidArgument(crate::msg!(
+            "threads must be at least 1 (or None for all cores)",
+            "threads ist mindestens 1 (oder None für alle Kerne)"
+        )));
     }
     let players = game.num_players();
     let utility = game.utility();

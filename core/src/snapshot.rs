@@ -17,7 +17,8 @@
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Message, Result};
+use crate::lang::Lang;
 
 /// The first bytes of every snapshot, by which [`is_snapshot`] knows one.
 pub const MAGIC: &[u8; 3] = b"SWS";
@@ -72,40 +73,61 @@ pub fn write<T: Serialize>(game: &str, value: &T) -> Vec<u8> {
 /// Reads a snapshot written by [`write`] for the game `game` into a `T`, checking the
 /// header and that nothing follows. The caller checks the state itself.
 pub fn read<T: DeserializeOwned>(game: &str, bytes: &[u8]) -> Result<T> {
-    let refuse = |what: String| Error::InvalidState(format!("not a {game} snapshot: {what}"));
+    let refuse = |what: Message| {
+        Error::InvalidState(what.map(|text, lang| match lang {
+            Lang::De => format!("kein Schnappschuss von {game}: {text}"),
+            Lang::En => format!("not a {game} snapshot: {text}"),
+        }))
+    };
     if bytes.len() > MAX_LEN {
-        return Err(refuse(format!(
-            "{} bytes; no snapshot is longer than {MAX_LEN}",
-            bytes.len()
+        let len = bytes.len();
+        return Err(refuse(crate::msg!(
+            "{len} bytes; no snapshot is longer than {MAX_LEN}",
+            "{len} Bytes; kein Schnappschuss ist länger als {MAX_LEN}"
         )));
     }
     let Some(rest) = bytes.strip_prefix(MAGIC) else {
-        return Err(refuse(
-            "it does not begin with the snapshot's magic bytes 'SWS'".into(),
-        ));
+        return Err(refuse(crate::msg!(
+            "it does not begin with the snapshot's magic bytes 'SWS'",
+            "er beginnt nicht mit den Kennbytes 'SWS' eines Schnappschusses"
+        )));
     };
     let Some((&version, rest)) = rest.split_first() else {
-        return Err(refuse("it ends after the magic bytes".into()));
+        return Err(refuse(crate::msg!(
+            "it ends after the magic bytes",
+            "er endet nach den Kennbytes"
+        )));
     };
     if version != VERSION {
-        return Err(refuse(format!(
-            "its layout is version {version}; this engine reads version {VERSION}"
+        return Err(refuse(crate::msg!(
+            "its layout is version {version}; this engine reads version {VERSION}",
+            "sein Aufbau hat die Version {version}; diese Engine liest Version {VERSION}"
         )));
     }
     let name_len = rest.first().map_or(0, |&n| usize::from(n));
     let Some(name) = rest.get(1..=name_len) else {
-        return Err(refuse("it ends inside the game's name".into()));
+        return Err(refuse(crate::msg!(
+            "it ends inside the game's name",
+            "er endet im Namen des Spiels"
+        )));
     };
     if name != game.as_bytes() {
-        return Err(refuse(format!(
-            "it is a snapshot of the game '{}'",
-            crate::error::shorten(&String::from_utf8_lossy(name))
+        let other = crate::error::shorten(&String::from_utf8_lossy(name));
+        return Err(refuse(crate::msg!(
+            "it is a snapshot of the game '{other}'",
+            "er ist ein Schnappschuss des Spiels '{other}'"
         )));
     }
     let body = &rest[1 + name_len..];
     match postcard::take_from_bytes::<T>(body) {
         Ok((value, [])) => Ok(value),
-        Ok((_, trailing)) => Err(refuse(format!("{} bytes follow the state", trailing.len()))),
+        Ok((_, trailing)) => {
+            let n = trailing.len();
+            Err(refuse(crate::msg!(
+                "{n} bytes follow the state",
+                "nach der Stellung folgen {n} Bytes"
+            )))
+        }
         Err(e) => Err(refuse(explain::<T>(body, e))),
     }
 }
@@ -114,15 +136,53 @@ pub fn read<T: DeserializeOwned>(game: &str, bytes: &[u8]) -> Result<T> {
 /// with the path of the field it stopped in. postcard keeps no message of a type's own
 /// (a card index out of range, a count above the deck's), only the kind of error.
 #[cold]
-fn explain<T: DeserializeOwned>(body: &[u8], error: postcard::Error) -> String {
+fn explain<T: DeserializeOwned>(body: &[u8], error: postcard::Error) -> Message {
     let what = match error {
-        postcard::Error::DeserializeUnexpectedEnd => "it ends too early".to_string(),
-        postcard::Error::SerdeDeCustom => "a value is out of range".to_string(),
-        other => other.to_string(),
+        postcard::Error::DeserializeUnexpectedEnd => crate::msg!("it ends too early", "er endet zu früh"),
+        postcard::Error::SerdeDeCustom => crate::msg!(
+            "a value is out of range",
+            "ein Wert liegt außerhalb seines Bereichs"
+        ),
+        postcard::Error::DeserializeBadVarint => crate::msg!(
+            "a number is not a valid varint",
+            "eine Zahl ist kein gültiger Varint"
+        ),
+        postcard::Error::DeserializeBadBool => crate::msg!(
+            "a truth value is neither 0 nor 1",
+            "ein Wahrheitswert ist weder 0 noch 1"
+        ),
+        postcard::Error::DeserializeBadUtf8 => {
+            crate::msg!("a text is not valid UTF-8", "ein Text ist kein gültiges UTF-8")
+        }
+        postcard::Error::DeserializeBadEnum => {
+            crate::msg!("a kind of value is unknown", "eine Art von Wert ist unbekannt")
+        }
+        postcard::Error::DeserializeBadOption => crate::msg!(
+            "an optional value is malformed",
+            "ein optionaler Wert ist fehlerhaft"
+        ),
+        postcard::Error::DeserializeBadChar => crate::msg!(
+            "a character is not valid Unicode",
+            "ein Zeichen ist kein gültiges Unicode"
+        ),
+        other => {
+            // (postcard's other errors are the writer's, or of formats no snapshot uses.)
+            let shown = other.to_string();
+            crate::msg!(
+                "{shown}",
+                "die Bytes passen nicht zum Aufbau einer Stellung: `{shown}`"
+            )
+        }
     };
     let mut deserializer = postcard::Deserializer::from_bytes(body);
     match serde_path_to_error::deserialize::<_, T>(&mut deserializer) {
-        Err(e) if e.path().to_string() != "." => format!("at {}: {what}", e.path()),
+        Err(e) if e.path().to_string() != "." => {
+            let path = e.path().to_string();
+            what.map(|text, lang| match lang {
+                Lang::De => format!("bei {path}: {text}"),
+                Lang::En => format!("at {path}: {text}"),
+            })
+        }
         _ => what,
     }
 }

@@ -56,20 +56,24 @@ impl Deal {
                     .ok()
                     .map(|(_, replayed)| replayed.to_snapshot());
                 if replayed != Some(state.to_snapshot()) {
-                    return Err(Error::InvalidState(format!(
+                    return Err(Error::InvalidState(crate::msg!(
                         "the pickle's deal seed {seed} does not deal this state (its actions \
                          replayed from that seed do not lead to it), so it has no compact form; \
-                         use serialize() or serialize_snapshot()"
+                         use serialize() or serialize_snapshot()",
+                        "der Startwert {seed} des Pickles gibt nicht diese Stellung (ihre Aktionen, \
+                         von diesem Startwert aus nachgespielt, führen nicht zu ihr), also hat sie \
+                         keine kompakte Form; nimm serialize() oder serialize_snapshot()"
                     )));
                 }
                 *self = Deal::Seed(seed);
                 Ok(record)
             }
-            Deal::Unknown => Err(Error::InvalidArgument(
+            Deal::Unknown => Err(Error::InvalidArgument(crate::msg!(
                 "this state was not dealt from a seed (it was read from JSON or built from a view), \
-                 so it has no compact form; use serialize()"
-                    .into(),
-            )),
+                 so it has no compact form; use serialize()",
+                "diese Stellung wurde nicht von einem Startwert aus gegeben (sie wurde aus JSON \
+                 gelesen oder aus einer Sicht gebaut), also hat sie keine kompakte Form; nimm serialize()"
+            ))),
         }
     }
 }
@@ -88,8 +92,12 @@ pub fn read(
             let state = game.deserialize_snapshot(bytes)?;
             return Ok((state, claimed.map_or(Deal::Unknown, Deal::Claimed)));
         }
-        Stored::Bytes(bytes) => std::str::from_utf8(bytes)
-            .map_err(|_| Error::InvalidState("bytes that are neither a snapshot nor UTF-8 JSON".into()))?,
+        Stored::Bytes(bytes) => std::str::from_utf8(bytes).map_err(|_| {
+            Error::InvalidState(crate::msg!(
+                "bytes that are neither a snapshot nor UTF-8 JSON",
+                "Bytes, die weder ein Schnappschuss noch JSON in UTF-8 sind"
+            ))
+        })?,
         Stored::Text(text) => text,
     };
     if compact::is_compact(text) {
@@ -107,9 +115,10 @@ pub fn seat(player: i128, players: usize) -> Result<usize> {
         .ok()
         .filter(|&p| p < players)
         .ok_or_else(|| {
-            Error::InvalidArgument(format!(
-                "player {player} does not exist: players are 0-{}",
-                players.saturating_sub(1)
+            let last = players.saturating_sub(1);
+            Error::InvalidArgument(crate::msg!(
+                "player {player} does not exist: players are 0-{last}",
+                "Spieler {player} gibt es nicht: die Spieler sind 0-{last}"
             ))
         })
 }
@@ -184,7 +193,7 @@ mod tests {
         let mut forged = Deal::Claimed(6);
         let err = forged.compact_form(game.as_ref(), state.as_ref()).unwrap_err();
         assert!(
-            matches!(&err, Error::InvalidState(m) if m.contains("seed 6")),
+            matches!(&err, Error::InvalidState(m) if m.en.contains("seed 6") && m.de.contains("Startwert 6")),
             "{err}"
         );
         assert_eq!(forged, Deal::Claimed(6));

@@ -34,7 +34,8 @@ macro_rules! serde_as_text {
                     };
                 }
                 let s = <std::borrow::Cow<'de, str> as serde::Deserialize<'de>>::deserialize(d)?;
-                s.parse().map_err(serde::de::Error::custom)
+                // The notation's own message, in both languages.
+                s.parse().map_err(|e: $crate::error::Error| $crate::error::custom(e.texts()))
             }
         }
 

@@ -54,10 +54,13 @@ impl Opponents {
         match name {
             "random" => Ok(Opponents::Random),
             "heuristic" => Ok(Opponents::Heuristic),
-            other => Err(Error::InvalidArgument(format!(
-                "opponents '{}': the vector env's opponents are random, heuristic",
-                crate::error::shorten(other)
-            ))),
+            other => {
+                let other = crate::error::shorten(other);
+                Err(Error::InvalidArgument(crate::msg!(
+                    "opponents '{other}': the vector env's opponents are random, heuristic",
+                    "opponents '{other}': die Gegner der Vektorumgebung sind random, heuristic"
+                )))
+            }
         }
     }
 }
@@ -185,23 +188,30 @@ where
         threads: Option<usize>,
     ) -> Result<VectorEnv<G>> {
         if n_envs == 0 || n_envs > 1 << 20 {
-            return Err(Error::InvalidArgument(format!(
-                "n_envs {n_envs}: a vector env holds 1 to {} games",
-                1 << 20
+            let most = 1 << 20;
+            return Err(Error::InvalidArgument(crate::msg!(
+                "n_envs {n_envs}: a vector env holds 1 to {most} games",
+                "n_envs {n_envs}: eine Vektorumgebung hält 1 bis {most} Spiele"
             )));
         }
         let pool = match threads {
             None => None,
             Some(t) if t == 0 || t > 1024 => {
-                return Err(Error::InvalidArgument(format!(
-                    "threads {t}: from 1 to 1024 (or None: one per core)"
+                return Err(Error::InvalidArgument(crate::msg!(
+                    "threads {t}: from 1 to 1024 (or None: one per core)",
+                    "threads {t}: von 1 bis 1024 (oder None: einer je Kern)"
                 )));
             }
             Some(t) => Some(
                 rayon::ThreadPoolBuilder::new()
                     .num_threads(t)
                     .build()
-                    .map_err(|e| Error::InvalidArgument(format!("cannot start {t} threads: {e}")))?,
+                    .map_err(|e| {
+                        Error::InvalidArgument(crate::msg!(
+                            "cannot start {t} threads: {e}",
+                            "{t} Threads lassen sich nicht starten: {e}"
+                        ))
+                    })?,
             ),
         };
         let players = game.num_players();
@@ -298,15 +308,17 @@ where
             if let Some((got, wanted)) = size
                 && got != wanted
             {
-                return Err(Error::InvalidArgument(format!(
-                    "the buffer {name} holds {got} elements, the vector env {wanted}"
+                return Err(Error::InvalidArgument(crate::msg!(
+                    "the buffer {name} holds {got} elements, the vector env {wanted}",
+                    "der Puffer {name} hält {got} Elemente, die Vektorumgebung {wanted}"
                 )));
             }
         }
         if out.legal_actions.is_some() != out.legal_counts.is_some() {
-            return Err(Error::InvalidArgument(
-                "legal_actions and legal_counts are written together: give both or neither".into(),
-            ));
+            return Err(Error::InvalidArgument(crate::msg!(
+                "legal_actions and legal_counts are written together: give both or neither",
+                "legal_actions und legal_counts werden zusammen geschrieben: gib beide oder keines"
+            )));
         }
         Ok(())
     }
@@ -329,9 +341,10 @@ where
         let n = self.envs.len();
         self.check(&out, n)?;
         if actions.len() != n {
-            return Err(Error::InvalidArgument(format!(
-                "{} actions for {n} envs: one action per env",
-                actions.len()
+            let given = actions.len();
+            return Err(Error::InvalidArgument(crate::msg!(
+                "{given} actions for {n} envs: one action per env",
+                "{given} Aktionen für {n} Umgebungen: eine Aktion je Umgebung"
             )));
         }
         // Against the legal actions computed after the last change: a binary search
@@ -341,13 +354,22 @@ where
             let legal = u32::try_from(a).is_ok_and(|a| env.legal.binary_search(&a).is_ok());
             if !legal {
                 let reason = match u32::try_from(a).ok().filter(|&a| (a as usize) < num_actions) {
-                    None => format!("action {a} is outside 0..{num_actions}"),
+                    None => crate::msg!(
+                        "action {a} is outside 0..{num_actions}",
+                        "Aktion {a} liegt außerhalb von 0..{num_actions}"
+                    ),
                     Some(a) => match env.state.check_action_for(env.seat, a) {
-                        Err(e) => e.to_string(),
-                        Ok(()) => format!("action {a} is not legal now"),
+                        Err(e) => e.texts(),
+                        Ok(()) => crate::msg!(
+                            "action {a} is not legal now",
+                            "Aktion {a} ist jetzt nicht erlaubt"
+                        ),
                     },
                 };
-                return Err(Error::InvalidArgument(format!("env {i}: {reason}; no env moved")));
+                return Err(Error::InvalidArgument(reason.map(|reason, lang| match lang {
+                    crate::Lang::De => format!("Umgebung {i}: {reason}; keine Umgebung hat gezogen"),
+                    crate::Lang::En => format!("env {i}: {reason}; no env moved"),
+                })));
             }
         }
         self.pass(Some(actions), out);

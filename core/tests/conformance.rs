@@ -22,7 +22,7 @@ use rand_chacha::ChaCha8Rng;
 use serde_json::{Map, Value, json};
 use spielwerk_core::caravan::CaravanGame;
 use spielwerk_core::dog::Dog;
-use spielwerk_core::game::{Action, Game, GameState};
+use spielwerk_core::game::{Action, Game, GameState, Lang};
 use spielwerk_core::schotten_totten::SchottenTotten;
 use spielwerk_core::the_game::TheGame;
 use spielwerk_core::{DynGame, DynState, list_games, load_game};
@@ -502,6 +502,47 @@ fn exercise(game: &dyn DynGame, state: Box<dyn DynState>, seed: u64) {
     play_out(state, seed, game.max_game_length());
 }
 
+/// Words of the English messages that no German one has (whole words, any case).
+const ENGLISH_WORDS: &[&str] = &[
+    "the", "is", "are", "but", "not", "must", "does", "exist", "and", "or", "of", "with", "has", "holds",
+    "cards", "card", "player", "players", "seat", "seats", "expected", "missing", "unknown", "field",
+    "invalid", "view", "state", "move", "only", "cannot", "no",
+];
+
+/// A refusal says it in German too (`Error::message`): a German message unlike the English
+/// one, without English words outside what it quotes (input in quotes, single quotes or
+/// backticks, JSON)
+/// and identifiers (`hand_sizes`).
+fn says_it_in_german(e: &spielwerk_core::Error) {
+    let (en, de) = (e.to_string(), e.message(Lang::De));
+    assert_ne!(de, en, "no German for: {en}");
+    // A game's name and options (`players=2`) are names too.
+    let named = de.replace("The Game", "");
+    let mut plain = String::new();
+    let mut closing: Option<char> = None;
+    let mut depth = 0usize;
+    for c in named.chars() {
+        match (closing, c) {
+            (Some(end), c) if c == end => closing = None,
+            (None, '`' | '"' | '\'') => closing = Some(c),
+            (None, '{' | '[' | '(') if depth > 0 || c != '(' => depth += 1,
+            (None, '}' | ']') => depth = depth.saturating_sub(1),
+            (None, c) if depth == 0 => plain.push(c),
+            // Inside a quote or brackets: a name or input, not the message's words.
+            _ => {}
+        }
+    }
+    for word in plain.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '=')) {
+        if word.contains(['_', '=']) || word.is_empty() {
+            continue;
+        }
+        assert!(
+            !ENGLISH_WORDS.contains(&word.to_lowercase().as_str()),
+            "the German message has the English word '{word}': {de}\n(English: {en})"
+        );
+    }
+}
+
 /// Runs `f`, and on a panic shows which input caused it before passing the panic on.
 fn blame(input: &str, f: impl FnOnce()) {
     if let Err(panic) = catch_unwind(AssertUnwindSafe(f)) {
@@ -562,10 +603,9 @@ fn mutated_states_are_refused_or_consistent() {
                 }
             }
             let input = doc.to_string();
-            blame(&input, || {
-                if let Ok(accepted) = game.deserialize_state(&input) {
-                    exercise(game.as_ref(), accepted, case);
-                }
+            blame(&input, || match game.deserialize_state(&input) {
+                Ok(accepted) => exercise(game.as_ref(), accepted, case),
+                Err(e) => says_it_in_german(&e),
             });
         }
     }
@@ -598,7 +638,11 @@ fn mutated_views_are_refused_or_kept() {
             }
             let input = view.to_string();
             blame(&input, || {
-                if let Ok(built) = game.state_from_view(&view, seed) {
+                let built = game.state_from_view(&view, seed);
+                if let Err(e) = &built {
+                    says_it_in_german(e);
+                }
+                if let Ok(built) = built {
                     let seat = view["player"].as_u64().map(|p| p as usize);
                     // A view that is accepted is the built state's view.
                     let again = match seat {
@@ -640,9 +684,10 @@ fn mutated_moves_are_refused_or_parsed() {
         for mv in &junk_moves {
             if let Err(e) = state.action_from_move(mv) {
                 assert!(
-                    e.to_string().len() < 2_000,
+                    e.to_string().len() < 2_000 && e.message(Lang::De).len() < 2_000,
                     "{name}: the error echoes too much: {e}"
                 );
+                says_it_in_german(&e);
             }
             let _ = state.check_move(mv, Some(0));
         }
@@ -656,11 +701,12 @@ fn mutated_moves_are_refused_or_parsed() {
             strings_of(&mv, &mut strings);
             mutate(&mut mv, &mut rng, &strings);
             let input = mv.to_string();
-            blame(&input, || {
-                if let Ok(action) = state.action_from_move(&mv) {
+            blame(&input, || match state.action_from_move(&mv) {
+                Ok(action) => {
                     assert!((action as usize) < game.num_distinct_actions());
                     let _ = state.check_move(&mv, None);
                 }
+                Err(e) => says_it_in_german(&e),
             });
         }
     }
@@ -831,11 +877,12 @@ fn mutated_snapshots_are_refused_or_consistent() {
             }
             other = state.to_snapshot();
             let shown = format!("{bytes:?}");
-            blame(&shown, || {
-                if let Ok(state) = game.deserialize_snapshot(&bytes) {
+            blame(&shown, || match game.deserialize_snapshot(&bytes) {
+                Ok(state) => {
                     accepted += 1;
                     exercise(game.as_ref(), state, case);
                 }
+                Err(e) => says_it_in_german(&e),
             });
         }
         // Some mutations keep a consistent state (a card for another, a flag): those
@@ -968,6 +1015,25 @@ fn match_rules_end_a_match_as_r1_and_d13_say() {
             assert!(aborted.returns.iter().all(|&r| r == 0.0), "{at}");
             assert!(aborted.text.contains("aborted"), "{at}");
         }
+        // An open seat nobody took: the match never began, so nobody wins and no seat is
+        // named (it is not C11's missed first move).
+        let withdrawn = spielwerk_core::with_state!(state, s => s.match_ending(MatchEnd::Withdrawn));
+        assert!(withdrawn.returns.iter().all(|&r| r == 0.0), "{at}");
+        assert_eq!(withdrawn.returns.len(), n, "{at}");
+        assert_eq!(withdrawn.points, None, "{at}");
+        assert!(
+            withdrawn.text.starts_with("withdrawn: ") && !withdrawn.text.contains("C11"),
+            "{at}: {}",
+            withdrawn.text
+        );
+        let german =
+            spielwerk_core::with_state!(state, s => s.match_ending_in(MatchEnd::Withdrawn, Lang::De));
+        assert!(
+            german.text.starts_with("zurückgezogen: "),
+            "{at}: {}",
+            german.text
+        );
+        assert_eq!(german.returns, withdrawn.returns, "{at}");
         let stopped = spielwerk_core::with_state!(state, s => s.match_ending(MatchEnd::PlayingTime));
         assert!(stopped.returns.iter().all(|&r| r == 0.0), "{at}");
         if game.name() == "dog" {
@@ -1000,6 +1066,9 @@ fn match_rules_by_name_say_which_exist() {
             .contains("aborted, left, no_move, playing_time, resigned, time"),
         "{e}"
     );
+    assert_eq!(MatchEnd::parse("withdrawn", None).unwrap(), MatchEnd::Withdrawn);
+    assert!(MatchEnd::parse("withdrawn", Some(1)).is_err());
+    assert!(e.to_string().contains("withdrawn"), "{e}");
     assert!(MatchEnd::parse("resigned", None).is_err());
     assert!(MatchEnd::parse("playing_time", Some(0)).is_err());
 }
@@ -1153,7 +1222,10 @@ fn forged_views_are_refused_or_kept() {
             // The repair may have named another seat.
             let seat = view["player"].as_u64().map(|p| p as usize);
             blame(&input, || match game.state_from_view(&view, case) {
-                Err(e) => assert_eq!(e.code(), "invalid_view", "{e}"),
+                Err(e) => {
+                    assert_eq!(e.code(), "invalid_view", "{e}");
+                    says_it_in_german(&e);
+                }
                 Ok(built) => {
                     accepted += 1;
                     assert_eq!(

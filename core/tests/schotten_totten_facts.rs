@@ -147,7 +147,7 @@ proptest! {
             }
             match game.state_from_view(&forged, seed) {
                 Err(Error::InvalidView(message)) => {
-                    prop_assert!(message.contains(&format!("stones[{i}].facts disagree")), "{}", message);
+                    prop_assert!(message.en.contains(&format!("stones[{i}].facts disagree")), "{}", message);
                 }
                 other => prop_assert!(false, "a forged fact was accepted: {:?}", other.map(|_| ())),
             }

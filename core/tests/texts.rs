@@ -223,9 +223,10 @@ fn results_boards_and_match_endings_are_german_and_english() {
                             }
                         }
                     }
-                    let end = MatchEnd::PlayingTime;
-                    let de = with_state!(state, s => s.match_ending_in(end, Lang::De).text);
-                    assert_german(&de, name);
+                    for end in [MatchEnd::PlayingTime, MatchEnd::Withdrawn] {
+                        let de = with_state!(state, s => s.match_ending_in(end, Lang::De).text);
+                        assert_german(&de, name);
+                    }
                 }
             });
             let state = last.expect("a random game ends");

@@ -96,11 +96,9 @@ def outcome_line(state: spielwerk.State, lang: str = "en") -> str:
     return say(lang, "over", result=state.result_text(lang), returns=state.returns())
 
 
-def refusal(refused: spielwerk.IllegalActionError, lang: str) -> str:
-    """The engine's reason for a refused move, in ``lang``."""
-    if lang == "de" and refused.reason_de:
-        return f"{refused.rule}: {refused.reason_de}" if refused.rule else refused.reason_de
-    return str(refused)
+def refusal(refused: spielwerk.SpielwerkError, lang: str) -> str:
+    """The engine's reason for a refused or malformed move, in ``lang``."""
+    return refused.detail(lang)
 
 
 def play(game_name: str, seed: int, options: dict[str, Any], lang: str = "en") -> None:
@@ -392,8 +390,8 @@ def read_move(state: spielwerk.State, seat: int, text: str, lang: str = "en") ->
             return say(lang, "no_json", error=e)
         try:
             refused = state.check_move(move, seat)
-        except ValueError as e:
-            return str(e)
+        except spielwerk.SpielwerkError as e:
+            return refusal(e, lang)
         return refusal(refused, lang) if refused is not None else state.action_from_json(move)
     # A move in the game's notation that is not legal now: the engine says why.
     for action in range(state.game.num_distinct_actions()):

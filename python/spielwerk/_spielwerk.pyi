@@ -1,4 +1,9 @@
-"""Type stubs of the native module (checked against it by ``python -m mypy.stubtest``)."""
+"""Type stubs of the native module (checked against it by ``python -m mypy.stubtest``).
+
+Every refusal raises a ``spielwerk.errors.SpielwerkError`` (or returns an
+``IllegalActionError`` from ``check_move``) whose message is in English (``str()``) and in
+German (``message_de``, ``detail("de")``).
+"""
 
 from collections.abc import Iterable
 from typing import Any, SupportsIndex, final

@@ -16,6 +16,17 @@ use crate::games::game_arg;
 use crate::ruleset::Game;
 use crate::states::State;
 
+/// The refusal of a bot asked to move in a game that is over.
+fn game_over(py: Python<'_>) -> PyErr {
+    invalid_argument(
+        py,
+        spielwerk_core::msg!(
+            "the game is over: there is no action to choose",
+            "das Spiel ist vorbei: es gibt keine Aktion zu wählen"
+        ),
+    )
+}
+
 /// Chooses uniformly among the legal actions, from its own seeded stream: the core's
 /// [`bots::RandomBot`], shared safely between threads (one draw at a time).
 #[pyclass(frozen, module = "spielwerk")]
@@ -37,8 +48,7 @@ impl RandomBot {
     fn step(&self, py: Python<'_>, state: &State) -> PyResult<Action> {
         let mut bot = lock(py, &self.inner);
         let held = state.lock(py);
-        bot.step_dyn(held.state.as_ref())
-            .ok_or_else(|| invalid_argument(py, "the game is over: there is no action to choose".into()))
+        bot.step_dyn(held.state.as_ref()).ok_or_else(|| game_over(py))
     }
 }
 
@@ -95,9 +105,7 @@ impl Bot {
         let inner: &dyn DynState = held.state.as_ref();
         let chosen = py.detach(|| bot.step(inner, seat));
         drop(held);
-        chosen
-            .map_err(err(py))?
-            .ok_or_else(|| invalid_argument(py, "the game is over: there is no action to choose".into()))
+        chosen.map_err(err(py))?.ok_or_else(|| game_over(py))
     }
 
     /// `[bot.step(s) for s in states]`, decided in parallel on all cores without the GIL;
@@ -120,7 +128,17 @@ impl Bot {
         chosen
             .into_iter()
             .enumerate()
-            .map(|(i, a)| a.ok_or_else(|| invalid_argument(py, format!("states[{i}]: the game is over"))))
+            .map(|(i, a)| {
+                a.ok_or_else(|| {
+                    invalid_argument(
+                        py,
+                        spielwerk_core::msg!(
+                            "states[{i}]: the game is over",
+                            "states[{i}]: das Spiel ist vorbei"
+                        ),
+                    )
+                })
+            })
             .collect()
     }
 

@@ -14,7 +14,8 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use serde_json::{Map, Value};
-use spielwerk_core::{Action, Error, Lang};
+use spielwerk_core::error::Message;
+use spielwerk_core::{Action, Error, Lang, msg};
 
 use crate::errors::{invalid_argument, raise};
 
@@ -72,11 +73,12 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Int {
         let obj = obj.to_owned();
         if obj.is_instance_of::<PyInt>() || obj.hasattr("__index__").unwrap_or(false) {
             obj.extract::<i128>().map(Int).map_err(|_| {
+                let shown = shown(&obj);
                 invalid_argument(
                     obj.py(),
-                    format!(
-                        "{} is out of range: expected an integer from -2**127 to 2**127 - 1",
-                        shown(&obj)
+                    msg!(
+                        "{shown} is out of range: expected an integer from -2**127 to 2**127 - 1",
+                        "{shown} liegt außerhalb des Bereichs: erwartet eine ganze Zahl von -2**127 bis 2**127 - 1"
                     ),
                 )
             })
@@ -100,11 +102,12 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Seed {
 
     fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Seed> {
         obj.extract::<u64>().map(Seed).map_err(|_| {
+            let shown = shown(&obj.to_owned());
             invalid_argument(
                 obj.py(),
-                format!(
-                    "seed {}: seeds are integers from 0 to 2**64 - 1",
-                    shown(&obj.to_owned())
+                msg!(
+                    "seed {shown}: seeds are integers from 0 to 2**64 - 1",
+                    "seed {shown}: Startwerte sind ganze Zahlen von 0 bis 2**64 - 1"
                 ),
             )
         })
@@ -153,16 +156,29 @@ pub const DEFAULT_LANG: LangArg = LangArg(Lang::En);
 /// The text of `s`, borrowed for as long as `s` is (`Bound::as_borrowed` lends a
 /// `Bound`'s); one with a lone surrogate is refused with the error `family` makes of the
 /// message.
-pub fn text<'a>(s: Borrowed<'a, '_, PyString>, family: impl FnOnce(String) -> Error) -> PyResult<&'a str> {
+pub fn text<'a>(s: Borrowed<'a, '_, PyString>, family: impl FnOnce(Message) -> Error) -> PyResult<&'a str> {
     s.extract::<&str>().map_err(|_| {
+        let shown = shown(s.as_any());
         raise(
             s.py(),
-            &family(format!(
-                "{} is not valid Unicode text: it holds a lone surrogate (text is UTF-8)",
-                shown(s.as_any())
+            &family(msg!(
+                "{shown} is not valid Unicode text: it holds a lone surrogate (text is UTF-8)",
+                "{shown} ist kein gültiger Unicode-Text: er hält ein einzelnes Ersatzzeichen (Text ist UTF-8)"
             )),
         )
     })
+}
+
+/// What a caller's argument is called in German, for the messages about it (`what` as
+/// the bindings name it in English; names of arguments stay as they are).
+pub fn what_de(what: &str) -> &str {
+    match what {
+        "a move" => "ein Zug",
+        "a view" => "eine Sicht",
+        "options" => "die Optionen",
+        "bot parameters" => "die Bot-Einstellungen",
+        other => other,
+    }
 }
 
 /// Converts a JSON-like Python object (dict with str keys, list, tuple, str, int, float,
@@ -173,17 +189,22 @@ pub fn to_json(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Value> {
         obj: &Bound<'_, PyAny>,
         depth: usize,
         what: &str,
-        family: &dyn Fn(String) -> Error,
+        family: &dyn Fn(Message) -> Error,
     ) -> PyResult<Value> {
-        let refuse = |why: String| raise(obj.py(), &family(format!("{what} must be JSON-like: {why}")));
-        let string = |s: &Bound<'_, PyString>| {
-            text(s.as_borrowed(), |why| {
-                family(format!("{what} must be JSON-like: {why}"))
+        let json_like = |why: Message| {
+            why.map(|why, lang| match lang {
+                Lang::De => format!("{} muss JSON-artig sein: {why}", what_de(what)),
+                Lang::En => format!("{what} must be JSON-like: {why}"),
             })
-            .map(str::to_owned)
         };
+        let refuse = |why: Message| raise(obj.py(), &family(json_like(why)));
+        let string =
+            |s: &Bound<'_, PyString>| text(s.as_borrowed(), |why| family(json_like(why))).map(str::to_owned);
         if depth > MAX_DEPTH {
-            return Err(refuse(format!("it nests deeper than {MAX_DEPTH} levels")));
+            return Err(refuse(msg!(
+                "it nests deeper than {MAX_DEPTH} levels",
+                "es ist tiefer als {MAX_DEPTH} Ebenen verschachtelt"
+            )));
         }
         // The common JSON types first, by exact type checks; the `__index__` probe for
         // numpy integers last (a failed attribute lookup costs a raised exception).
@@ -196,9 +217,13 @@ pub fn to_json(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Value> {
         } else if let Ok(d) = obj.cast::<PyDict>() {
             let mut map = Map::new();
             for (k, v) in d.iter() {
-                let key = k
-                    .cast::<PyString>()
-                    .map_err(|_| refuse(format!("the key {} is not a string", shown(&k))))?;
+                let key = k.cast::<PyString>().map_err(|_| {
+                    let key = shown(&k);
+                    refuse(msg!(
+                        "the key {key} is not a string",
+                        "der Schlüssel {key} ist keine Zeichenkette"
+                    ))
+                })?;
                 map.insert(string(key)?, convert(&v, depth + 1, what, family)?);
             }
             Ok(Value::Object(map))
@@ -207,7 +232,13 @@ pub fn to_json(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Value> {
         } else if let Ok(f) = obj.cast::<PyFloat>() {
             serde_json::Number::from_f64(f.value())
                 .map(Value::Number)
-                .ok_or_else(|| refuse(format!("{} is not a finite number", shown(obj))))
+                .ok_or_else(|| {
+                    let shown = shown(obj);
+                    refuse(msg!(
+                        "{shown} is not a finite number",
+                        "{shown} ist keine endliche Zahl"
+                    ))
+                })
         } else if let Ok(t) = obj.cast::<PyTuple>() {
             t.iter().map(|v| convert(&v, depth + 1, what, family)).collect()
         } else if obj.is_instance_of::<PyInt>() || obj.hasattr("__index__")? {
@@ -216,21 +247,25 @@ pub fn to_json(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Value> {
             } else if let Ok(u) = obj.extract::<u64>() {
                 Ok(Value::from(u))
             } else {
-                Err(refuse(format!(
-                    "the integer {} is out of range (-2**63 to 2**64 - 1)",
-                    shown(obj)
+                let shown = shown(obj);
+                Err(refuse(msg!(
+                    "the integer {shown} is out of range (-2**63 to 2**64 - 1)",
+                    "die ganze Zahl {shown} liegt außerhalb des Bereichs (-2**63 bis 2**64 - 1)"
                 )))
             }
         } else {
-            Err(refuse(format!(
-                "{} of type {} is not a dict, list, str, int, float, bool or None",
+            let (shown, kind) = (
                 shown(obj),
-                obj.get_type().name().map(|n| n.to_string()).unwrap_or_default()
+                obj.get_type().name().map(|n| n.to_string()).unwrap_or_default(),
+            );
+            Err(refuse(msg!(
+                "{shown} of type {kind} is not a dict, list, str, int, float, bool or None",
+                "{shown} vom Typ {kind} ist kein dict, list, str, int, float, bool oder None"
             )))
         }
     }
     // The error of the family that fits what was being read.
-    let family = |message: String| match what {
+    let family = |message: Message| match what {
         "a move" => Error::InvalidMove(message),
         "a view" => Error::InvalidView(message),
         "options" => Error::InvalidOption {
@@ -266,9 +301,13 @@ pub fn threads_arg(py: Python<'_>, threads: Option<Int>) -> PyResult<Option<usiz
                 .ok()
                 .filter(|&t| (1..=1024).contains(&t))
                 .ok_or_else(|| {
+                    let t = t.0;
                     invalid_argument(
                         py,
-                        format!("threads {} must be from 1 to 1024 (or None for all cores)", t.0),
+                        msg!(
+                            "threads {t} must be from 1 to 1024 (or None for all cores)",
+                            "threads {t} ist von 1 bis 1024 (oder None für alle Kerne)"
+                        ),
                     )
                 })
         })
@@ -278,8 +317,18 @@ pub fn threads_arg(py: Python<'_>, threads: Option<Int>) -> PyResult<Option<usiz
 /// A count of games: 0 to 2**64 - 1.
 pub fn count_arg(py: Python<'_>, n: Int, what: &str) -> PyResult<u64> {
     u64::try_from(n.0).map_err(|_| {
-        let allowed = if n.0 < 0 { "0 or more" } else { "at most 2**64 - 1" };
-        invalid_argument(py, format!("{what} {} must be {allowed}", n.0))
+        let n = n.0;
+        invalid_argument(
+            py,
+            if n < 0 {
+                msg!("{what} {n} must be 0 or more", "{what} {n} ist 0 oder mehr")
+            } else {
+                msg!(
+                    "{what} {n} must be at most 2**64 - 1",
+                    "{what} {n} ist höchstens 2**64 - 1"
+                )
+            },
+        )
     })
 }
 

@@ -1,23 +1,27 @@
 //! Engine errors as exceptions of the `SpielwerkError` family (`spielwerk.errors`), each
-//! carrying its code and, for a rejected move, its ruling and reasons.
+//! carrying its code, its message in German too (`message_de`) and, for a rejected move,
+//! its ruling and reasons.
 
 use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use serde_json::Value;
-use spielwerk_core::{Error, IllegalAction};
+use spielwerk_core::error::Message;
+use spielwerk_core::{Error, IllegalAction, Lang};
 
-/// An exception class of `spielwerk.errors` built with its keyword fields.
+/// An exception class of `spielwerk.errors` built with its keyword fields: the message in
+/// English (its `str()`) and in German.
 fn spielwerk_error<'py>(
     py: Python<'py>,
     class: &str,
-    message: &str,
+    message: &Message,
     code: &str,
     rejection: Option<&IllegalAction>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let class = py.import("spielwerk.errors")?.getattr(class)?;
     let kwargs = PyDict::new(py);
     kwargs.set_item("code", code)?;
+    kwargs.set_item("message_de", &message.de)?;
     if let Some(r) = rejection {
         kwargs.set_item("rule", r.rule)?;
         let params = pythonize::pythonize(py, &Value::Object(r.params.clone()))
@@ -26,13 +30,13 @@ fn spielwerk_error<'py>(
         kwargs.set_item("reason", &r.reason)?;
         kwargs.set_item("reason_de", &r.reason_de)?;
     }
-    class.call((message,), Some(&kwargs))
+    class.call((&message.en,), Some(&kwargs))
 }
 
 /// A rejection as an `IllegalActionError` instance (returned by `check_move`, raised by
 /// `apply_action`). Its `str()` is `"{rule}: {reason}"`.
 pub fn rejection<'py>(py: Python<'py>, e: &IllegalAction) -> PyResult<Bound<'py, PyAny>> {
-    spielwerk_error(py, "IllegalActionError", &e.to_string(), e.code, Some(e))
+    spielwerk_error(py, "IllegalActionError", &e.texts(), e.code, Some(e))
 }
 
 /// The exception of an engine error.
@@ -46,7 +50,8 @@ pub fn raise(py: Python<'_>, err: &Error) -> PyErr {
         Error::Interrupted => return PyKeyboardInterrupt::new_err("simulation interrupted"),
         Error::InvalidArgument(_) | Error::UnknownBot { .. } | Error::InvalidBotParams(_) => "SpielwerkError",
     };
-    match spielwerk_error(py, class, &cut(&err.to_string()), err.code(), None) {
+    let message = Message::new(cut(&err.to_string()), cut(&err.message(Lang::De)));
+    match spielwerk_error(py, class, &message, err.code(), None) {
         Ok(exc) => PyErr::from_value(exc),
         Err(e) => e,
     }
@@ -75,7 +80,8 @@ pub fn err(py: Python<'_>) -> impl Fn(Error) -> PyErr + '_ {
     move |e| raise(py, &e)
 }
 
-/// A `SpielwerkError` (code `invalid_argument`) saying what was wrong.
-pub fn invalid_argument(py: Python<'_>, message: String) -> PyErr {
+/// A `SpielwerkError` (code `invalid_argument`) saying what was wrong, in English and
+/// German.
+pub fn invalid_argument(py: Python<'_>, message: Message) -> PyErr {
     raise(py, &Error::InvalidArgument(message))
 }

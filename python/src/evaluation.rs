@@ -283,8 +283,16 @@ impl EvaluationPart {
 
 #[pyfunction]
 pub fn _restore_evaluation_part(py: Python<'_>, data: Text) -> PyResult<EvaluationPart> {
-    let inner: bots::Evaluation = serde_json::from_str(data.0)
-        .map_err(|e| raise(py, &Error::InvalidState(format!("pickled evaluation: {e}"))))?;
+    let inner: bots::Evaluation = serde_json::from_str(data.0).map_err(|e| {
+        let what = spielwerk_core::error::serde_message(&e);
+        raise(
+            py,
+            &Error::InvalidState(what.map(|text, lang| match lang {
+                spielwerk_core::Lang::De => format!("gepickelte Auswertung: {text}"),
+                spielwerk_core::Lang::En => format!("pickled evaluation: {text}"),
+            })),
+        )
+    })?;
     // Read from outside: derived figures are trusted only once they add up.
     inner.validate().map_err(err(py))?;
     Ok(EvaluationPart { inner })
@@ -309,7 +317,13 @@ pub fn evaluate_games(
 ) -> PyResult<EvaluationPart> {
     let (start, end) = (count_arg(py, start, "start")?, count_arg(py, stop, "stop")?);
     if start > end {
-        return Err(invalid_argument(py, format!("start {start} is after stop {end}")));
+        return Err(invalid_argument(
+            py,
+            spielwerk_core::msg!(
+                "start {start} is after stop {end}",
+                "start {start} liegt nach stop {end}"
+            ),
+        ));
     }
     let threads = threads_arg(py, threads)?;
     let game = game_arg(py, game)?;

@@ -180,8 +180,16 @@ pub fn load_game(py: Python<'_>, name: Text, options: Option<&Bound<'_, PyDict>>
 
 #[pyfunction]
 pub fn _restore_game(py: Python<'_>, name: Text, options: Text) -> PyResult<Py<Game>> {
-    let options: Map<String, Value> = serde_json::from_str(options.0)
-        .map_err(|e| raise(py, &Error::InvalidState(format!("pickled options: {e}"))))?;
+    let options: Map<String, Value> = serde_json::from_str(options.0).map_err(|e| {
+        let what = spielwerk_core::error::serde_message(&e);
+        raise(
+            py,
+            &Error::InvalidState(what.map(|text, lang| match lang {
+                spielwerk_core::Lang::De => format!("gepickelte Optionen: {text}"),
+                spielwerk_core::Lang::En => format!("pickled options: {text}"),
+            })),
+        )
+    })?;
     Game::create(py, spielwerk_core::load_game(name.0, &options).map_err(err(py))?)
 }
 

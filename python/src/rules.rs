@@ -45,16 +45,25 @@ fn card_list(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<String>> {
             .into_iter()
             .map(|v| match v {
                 Value::String(s) => Ok(s),
-                other => Err(invalid_argument(
-                    py,
-                    format!(
-                        "{what}: {} is not a card (cards are strings such as \"B5\")",
-                        spielwerk_core::error::shorten(&other.to_string())
-                    ),
-                )),
+                other => {
+                    let other = spielwerk_core::error::shorten(&other.to_string());
+                    Err(invalid_argument(
+                        py,
+                        spielwerk_core::msg!(
+                            "{what}: {other} is not a card (cards are strings such as \"B5\")",
+                            "{what}: {other} ist keine Karte (Karten sind Zeichenketten wie \"B5\")"
+                        ),
+                    ))
+                }
             })
             .collect(),
-        _ => Err(invalid_argument(py, format!("{what} must be a list of cards"))),
+        _ => Err(invalid_argument(
+            py,
+            spielwerk_core::msg!(
+                "{what} must be a list of cards",
+                "{what} ist eine Liste von Karten"
+            ),
+        )),
     }
 }
 

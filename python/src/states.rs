@@ -75,11 +75,12 @@ impl State {
             return Ok(seat);
         }
         self.lock(py).state.current_player().ok_or_else(|| {
+            let last = self.game.get().inner.num_players() - 1;
             invalid_argument(
                 py,
-                format!(
-                    "the game is over, so no player is to move: name the seat (0 to {}) or use public_observation_tensor()",
-                    self.game.get().inner.num_players() - 1
+                spielwerk_core::msg!(
+                    "the game is over, so no player is to move: name the seat (0 to {last}) or use public_observation_tensor()",
+                    "das Spiel ist vorbei, also ist niemand am Zug: nenne den Platz (0 bis {last}) oder nimm public_observation_tensor()"
                 ),
             )
         })
@@ -108,9 +109,15 @@ impl State {
     fn tensor_into(&self, py: Python<'_>, seat: Option<usize>, out: &Bound<'_, PyAny>) -> PyResult<()> {
         let layout = self.game.get().tensor_layout();
         let mut array = tensor_buffer(py, out, &layout.shape)?;
-        let slice = array
-            .as_slice_mut()
-            .map_err(|_| invalid_argument(py, "the buffer must be C-contiguous".into()))?;
+        let slice = array.as_slice_mut().map_err(|_| {
+            invalid_argument(
+                py,
+                spielwerk_core::msg!(
+                    "the buffer must be C-contiguous",
+                    "der Puffer muss C-zusammenhängend sein"
+                ),
+            )
+        })?;
         self.write_tensor(py, seat, slice)
     }
 
@@ -419,8 +426,9 @@ impl State {
     }
 
     /// How the match ends if a match rule stops it now (C11; Dog's playing time, D13):
-    /// `kind` is one of aborted, left, `no_move`, `playing_time`, resigned, time, `seat` the
-    /// seat it concerns (none for `playing_time`). A dict with `returns` (R1), `points`
+    /// `kind` is one of aborted, left, `no_move`, `playing_time`, resigned, time, withdrawn,
+    /// `seat` the seat it concerns (none for `playing_time` and withdrawn: an open seat
+    /// nobody took, so the match never began). A dict with `returns` (R1), `points`
     /// (D13's, or None) and `text`; the state does not change.
     /// The text is in `lang` ("de" or "en", default "en").
     #[pyo3(signature = (kind, seat=None, lang = None))]
@@ -537,32 +545,48 @@ pub fn tensor_buffer<'py>(
     out: &Bound<'py, PyAny>,
     shape: &[usize],
 ) -> PyResult<PyReadwriteArrayDyn<'py, f32>> {
-    let wanted = format!("a writeable, C-contiguous numpy float32 array of shape {shape:?}");
-    let Ok(array) = out.cast::<PyArrayDyn<f32>>() else {
-        let what = match out.getattr("dtype") {
-            Ok(dtype) => format!("an array of dtype {dtype}"),
-            Err(_) => format!("a {}", out.get_type().name()?),
-        };
-        return Err(invalid_argument(
+    // What the buffer must be, then what it is, in each language.
+    let refuse = |got: spielwerk_core::error::Message| {
+        invalid_argument(
             py,
-            format!("the buffer must be {wanted}, got {what}"),
-        ));
+            got.map(|got, lang| match lang {
+                spielwerk_core::Lang::De => format!(
+                    "der Puffer ist ein beschreibbares, C-zusammenhängendes numpy-float32-Array der Form {shape:?}, nicht {got}"
+                ),
+                spielwerk_core::Lang::En => format!(
+                    "the buffer must be a writeable, C-contiguous numpy float32 array of shape {shape:?}, got {got}"
+                ),
+            }),
+        )
+    };
+    let Ok(array) = out.cast::<PyArrayDyn<f32>>() else {
+        let got = if let Ok(dtype) = out.getattr("dtype") {
+            spielwerk_core::msg!("an array of dtype {dtype}", "ein Array vom dtype {dtype}")
+        } else {
+            let kind = out.get_type().name()?;
+            spielwerk_core::msg!("a {kind}", "ein {kind}")
+        };
+        return Err(refuse(got));
     };
     if array.shape() != shape {
-        return Err(invalid_argument(
-            py,
-            format!("the buffer must be {wanted}, got shape {:?}", array.shape()),
-        ));
+        let got = array.shape();
+        return Err(refuse(spielwerk_core::msg!("shape {got:?}", "Form {got:?}")));
     }
     if !array.is_c_contiguous() {
-        return Err(invalid_argument(
-            py,
-            format!("the buffer must be {wanted}, got a non-contiguous array"),
-        ));
+        return Err(refuse(spielwerk_core::msg!(
+            "a non-contiguous array",
+            "ein nicht zusammenhängendes Array"
+        )));
     }
-    array
-        .try_readwrite()
-        .map_err(|e| invalid_argument(py, format!("the buffer must be {wanted}: {e}")))
+    array.try_readwrite().map_err(|e| {
+        invalid_argument(
+            py,
+            spielwerk_core::msg!(
+                "the buffer must be a writeable, C-contiguous numpy float32 array of shape {shape:?}: {e}",
+                "der Puffer ist ein beschreibbares, C-zusammenhängendes numpy-float32-Array der Form {shape:?}: {e}"
+            ),
+        )
+    })
 }
 
 /// Unpickles a state: a snapshot with the seed of its deal (`None` if it was not dealt

@@ -48,7 +48,10 @@ fn borrow<'py, T: numpy::Element, D: numpy::ndarray::Dimension>(
     array.try_readwrite().map_err(|e| {
         invalid_argument(
             py,
-            format!("the vector env's {name} array is borrowed elsewhere ({e}); no env moved"),
+            spielwerk_core::msg!(
+                "the vector env's {name} array is borrowed elsewhere ({e}); no env moved",
+                "das Array {name} der Vektorumgebung ist anderswo ausgeliehen ({e}); keine Umgebung hat gezogen"
+            ),
         )
     })
 }
@@ -130,8 +133,12 @@ impl VectorEnv {
         legal_actions: bool,
     ) -> PyResult<VectorEnv> {
         let game = game_arg(py, game)?;
-        let n = usize::try_from(count_arg(py, n_envs, "n_envs")?)
-            .map_err(|_| invalid_argument(py, "n_envs is too large".into()))?;
+        let n = usize::try_from(count_arg(py, n_envs, "n_envs")?).map_err(|_| {
+            invalid_argument(
+                py,
+                spielwerk_core::msg!("n_envs is too large", "n_envs ist zu groß"),
+            )
+        })?;
         let opponents = opponents
             .map(|o| Opponents::parse(o.0))
             .transpose()
@@ -196,14 +203,20 @@ impl VectorEnv {
                 Err(e) => {
                     return Err(invalid_argument(
                         py,
-                        format!("the actions array is borrowed for writing elsewhere ({e}); no env moved"),
+                        spielwerk_core::msg!(
+                            "the actions array is borrowed for writing elsewhere ({e}); no env moved",
+                            "das Array actions ist anderswo zum Schreiben ausgeliehen ({e}); keine Umgebung hat gezogen"
+                        ),
                     ));
                 }
             },
             _ => actions.extract().map_err(|_| {
                 invalid_argument(
                     py,
-                    "actions must be a 1-D array or sequence of integers, one per env".into(),
+                    spielwerk_core::msg!(
+                        "actions must be a 1-D array or sequence of integers, one per env",
+                        "actions ist ein eindimensionales Array oder eine Folge ganzer Zahlen, eine je Umgebung"
+                    ),
                 )
             })?,
         };
@@ -224,9 +237,13 @@ impl VectorEnv {
             .and_then(|i| lock(py, &self.inner).snapshot(i));
         let Some((bytes, seed)) = snapshot else {
             let n = lock(py, &self.inner).num_envs();
+            let (env, last) = (index.0, n - 1);
             return Err(invalid_argument(
                 py,
-                format!("env {}: the envs are 0 to {}", index.0, n - 1),
+                spielwerk_core::msg!(
+                    "env {env}: the envs are 0 to {last}",
+                    "Umgebung {env}: die Umgebungen sind 0 bis {last}"
+                ),
             ));
         };
         let state = self

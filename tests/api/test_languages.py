@@ -16,10 +16,12 @@ from spielwerk_api import Settings, create_app
 from spielwerk_api.problems import GERMAN, TITLES
 
 from .conftest import bearer, new_match
+from .test_faults import forged_the_game_view
 
 Client = TestClient[Litestar]
 API = Path(__file__).resolve().parents[2] / "api" / "spielwerk_api"
 DE = {"Accept-Language": "de"}
+JSON = {"content-type": "application/json"}
 EN = {"Accept-Language": "en"}
 
 
@@ -38,12 +40,32 @@ def test_the_catalogue_names_every_code_the_api_raises() -> None:
     raised |= set(re.findall(r'code="([a-z_]+)"', source))
     raised |= set(re.findall(r'"code": "([a-z_]+)"', source))
     assert raised, "the pattern finds the raise sites"
-    engine = {"unknown_game", "invalid_option", "invalid_state", "invalid_view", "invalid_move"}
-    engine |= {"invalid_card", "invalid_argument", "unknown_bot", "invalid_bot_params"}
-    missing = sorted((raised | engine | set(TITLES)) - set(GERMAN))
+    missing = sorted((raised | ENGINE_CODES | set(TITLES)) - set(GERMAN))
     assert not missing, f"codes without a German title and detail: {missing}"
     for code, (title, detail) in GERMAN.items():
         assert title.strip() and detail.strip(), code
+    # The engine's codes have English titles of their own (the API's are HTTP's phrases).
+    assert set(TITLES) == ENGINE_CODES
+    assert all(TITLES[code] != GERMAN[code][0] for code in ENGINE_CODES)
+
+
+# Every code of the engine's errors that reaches Python (Error::code in core; a rejection by
+# the rules has its own codes and title).
+ENGINE_CODES = {"unknown_game", "invalid_option", "invalid_state", "invalid_view", "invalid_move"}
+ENGINE_CODES |= {"invalid_card", "invalid_argument", "unknown_bot", "invalid_bot_params"}
+
+# Words of English details that no German one has (whole words, outside quotes).
+ENGLISH = re.compile(
+    r"\b(the|is|are|but|not|must|does|exist|and|or|of|with|has|holds|cards?|players?|seats?"
+    r"|expected|missing|unknown|field|invalid|request|body|match|move|state|view)\b",
+    re.IGNORECASE,
+)
+
+
+def german_only(text: str) -> bool:
+    """No English word outside what the text quotes ('x', "x", `x`, JSON) and names."""
+    plain = re.sub(r"'[^']*'|\"[^\"]*\"|`[^`]*`|\{.*\}|The Game|Bearer <Token>", " ", text)
+    return ENGLISH.search(plain) is None
 
 
 def requests_for_every_code(client: Client) -> list[tuple[str, int, Any]]:
@@ -51,6 +73,15 @@ def requests_for_every_code(client: Client) -> list[tuple[str, int, Any]]:
     client reaches."""
     match_id, tokens = new_match(client, "schotten_totten", ["p", "p"])
     over_id, over_tokens = new_match(client, "schotten_totten", ["p", "p"])
+    talk_id, talk_tokens = new_match(client, "the_game", ["p", "p"])
+    talk0 = bearer(talk_tokens[0])
+    waiting = client.post(
+        "/v1/matches",
+        json={"game": "schotten_totten", "seats": [{"kind": "person"}, {"kind": "person", "open": True}]},
+    ).json()
+    waiting_id, waiting_token = waiting["id"], waiting["seats"][0]["token"]
+    client.cookies.clear()  # (creating sets seat cookies; the cases send their own)
+    view0 = spielwerk.load_game("schotten_totten").new_initial_state(1).view(0)
     assert client.post(f"/v1/matches/{over_id}/resign", headers=bearer(over_tokens[0])).status_code == 200
     play = f"/v1/matches/{match_id}/moves"
     t0 = bearer(tokens[0])
@@ -98,19 +129,145 @@ def requests_for_every_code(client: Client) -> list[tuple[str, int, Any]]:
                 f"/v1/matches/{match_id}/chat", json={"text": "hallo"}, headers={**h, **t0}
             ),
         ),
+        # The engine's errors, each with its message from the engine in both languages.
+        (
+            "invalid_state",
+            422,
+            lambda h: client.post("/v1/games/schotten_totten/moves", json={"state": "{}"}, headers=h),
+        ),
+        (
+            "invalid_view",
+            422,
+            lambda h: client.post(
+                "/v1/bots/the_game/random/move", json={"view": forged_the_game_view()}, headers=h
+            ),
+        ),
+        (
+            "invalid_card",
+            422,
+            lambda h: client.post(
+                "/v1/schotten_totten/claim-check", json={"mine": ["ZZ", "R1", "R2"], "theirs": []}, headers=h
+            ),
+        ),
+        (
+            "invalid_argument",
+            422,
+            lambda h: client.post(
+                "/v1/schotten_totten/claim-check", json={"mine": ["R1", "R2"], "theirs": []}, headers=h
+            ),
+        ),
+        (
+            "unknown_bot",
+            422,
+            lambda h: client.post("/v1/bots/schotten_totten/nobody/move", json={"view": view0}, headers=h),
+        ),
+        (
+            "invalid_bot_params",
+            422,
+            lambda h: client.post(
+                "/v1/bots/schotten_totten/ismcts/move", json={"view": view0, "params": {"c": -1}}, headers=h
+            ),
+        ),
+        # The API's own, each with its German detail.
+        ("invalid_parameter", 400, lambda h: client.get("/v1/matches/" + "a" * 40, headers=h)),
+        (
+            "body_too_large",
+            413,
+            lambda h: client.post(
+                "/v1/matches", content=b'{"x": "' + b"x" * 70_000 + b'"}', headers={**h, **JSON}
+            ),
+        ),
+        (
+            "unsupported_media_type",
+            415,
+            lambda h: client.post("/v1/matches", content=b"x", headers={**h, "content-type": "text/plain"}),
+        ),
+        ("headers_too_large", 431, lambda h: client.get("/v1/games", headers={**h, "x-pad": "x" * 20_000})),
+        ("moved", 308, lambda h: client.get("/v1/games/schotten-totten", headers=h, follow_redirects=False)),
+        (
+            "wrong_seat_count",
+            422,
+            lambda h: client.post(
+                "/v1/matches", json={"game": "schotten_totten", "seats": [{"kind": "person"}]}, headers=h
+            ),
+        ),
+        (
+            "invalid_rules",
+            422,
+            lambda h: client.post(
+                "/v1/matches",
+                json={
+                    "game": "schotten_totten",
+                    "seats": [{"kind": "person"}] * 2,
+                    "rules": {"playing_time_s": 60},
+                },
+                headers=h,
+            ),
+        ),
+        (
+            "seat_not_open",
+            409,
+            lambda h: client.post(f"/v1/matches/{match_id}/seats/1/join", json={}, headers=h),
+        ),
+        (
+            "unknown_message",
+            404,
+            lambda h: client.get(f"/v1/matches/{talk_id}/chat/5", headers=h),
+        ),
+        (
+            "names_number",
+            422,
+            lambda h: client.post(
+                f"/v1/matches/{talk_id}/chat", json={"text": "ich habe die 7"}, headers={**h, **talk0}
+            ),
+        ),
+        (
+            "waiting_for_players",
+            409,
+            lambda h: client.post(
+                f"/v1/matches/{waiting_id}/moves",
+                json={"version": 0, "move": {"type": "pass"}},
+                headers={**h, **bearer(waiting_token)},
+            ),
+        ),
     ]
     return cases
 
 
 def test_every_problem_is_german_or_english_by_accept_language(client: Client) -> None:
-    for code, status, provoke in requests_for_every_code(client):
+    cases = requests_for_every_code(client)
+    assert {code for code, _, _ in cases} >= ENGINE_CODES, "a case for every code of the engine"
+    for code, status, provoke in cases:
         de = problem(provoke(DE), status, code)
         en = problem(provoke(EN), status, code)
         assert de["title"] == GERMAN[code][0], (code, de)
         assert de["title"] != en["title"] and de["detail"] != en["detail"], (code, de, en)
         assert de["type"] == en["type"] == f"urn:spielwerk:problem:{code}"
+        # Every text a person reads is German under `de`: the detail and, from the engine,
+        # its reason (the engine words both; before, its message was English inside German).
+        assert german_only(de["detail"]), (code, de["detail"])
+        assert "englisch" not in de["detail"], (code, de["detail"])
+        if code in ENGINE_CODES:
+            assert en["title"] == TITLES[code], (code, en)
+            assert de["reason"] == de["detail"] and en["reason"] == en["detail"], (code, de, en)
         # No header is English, as before (programs that never asked keep their texts).
         assert problem(provoke({}), status, code)["title"] == en["title"]
+
+
+def test_an_engine_error_carries_its_german_message_through_the_bindings() -> None:
+    state = spielwerk.load_game("schotten_totten").new_initial_state(1)
+    with pytest.raises(spielwerk.SpielwerkError) as refused:
+        state.check_move({"type": "play", "card": "ZZ", "stone": 0})
+    error = refused.value
+    assert error.code == "invalid_move" and str(error) == error.detail("en") == error.detail()
+    assert error.message_de is not None and error.detail("de") == error.message_de
+    assert error.message_de.startswith("ungültiger Zug: ") and "ungültige Karte 'ZZ'" in error.message_de
+    assert german_only(error.message_de), error.message_de
+    # A rejection by the rules: its German message is its rule and German reason.
+    rejection = state.check_move({"type": "claim", "stone": 3})
+    assert rejection is not None and rejection.detail("de") == f"{rejection.rule}: {rejection.reason_de}"
+    # An error raised by hand has no German: English then.
+    assert spielwerk.SpielwerkError("x").detail("de") == "x"
 
 
 def test_a_move_against_the_rules_gives_the_engines_german_reason(client: Client) -> None:
@@ -199,3 +356,98 @@ def test_the_rule_checks_answer_in_the_language_asked(client: Client) -> None:
     en = client.post("/v1/games/schotten_totten/moves", json=body, headers=EN).json()["moves"]
     assert [m["text"] for m in de] == [state.action_to_string(m["action"], "de") for m in de]
     assert [m["text"] for m in en] == [state.action_to_string(m["action"]) for m in en]
+
+
+def test_the_codes_of_limits_and_faults_are_german_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The codes a test client reaches only under tight limits or a fault: German title and
+    detail under ``de``, English ones otherwise (engine_panic, 408 and 431 before routing:
+    tests/api/test_review.py and test_abuse.py)."""
+    from spielwerk_api import rules
+    from spielwerk_api.clock import ManualClock
+    from spielwerk_api.matches import Limits
+
+    from .conftest import service
+
+    limits = Limits(chat_messages_per_match=0, bot_matches=0)
+    settings = Settings(
+        database_url=f"sqlite:///{tmp_path / 'limits.db'}",
+        clock=ManualClock(),
+        sweep_interval_s=3600,
+        client_rate_per_s=0,
+        max_streams=0,
+        limits=limits,
+    )
+    with TestClient(create_app(settings)) as client:
+        talk_id, talk_tokens = new_match(client, "the_game", ["p", "p"])
+        open_match = client.post(
+            "/v1/matches",
+            json={"game": "schotten_totten", "seats": [{"kind": "person"}, {"kind": "person", "open": True}]},
+        ).json()
+        client.cookies.clear()
+        assert client.post(f"/v1/matches/{open_match['id']}/seats/1/join", json={}).status_code == 200
+        client.cookies.clear()
+        own = open_match["seats"][0]["token"]
+        ismcts = {"kind": "bot", "bot": "ismcts"}
+        view0 = spielwerk.load_game("schotten_totten").new_initial_state(1).view(0)
+
+        def fails(*args: Any) -> Any:
+            raise RuntimeError("a fault of the server")
+
+        monkeypatch.setattr(rules, "legal_moves", fails)
+        monkeypatch.setattr(service(client).pool, "busy", lambda: True)
+        cases: list[tuple[str, int, Any]] = [
+            (
+                "chat_full",
+                409,
+                lambda h: client.post(
+                    f"/v1/matches/{talk_id}/chat",
+                    json={"text": "hoch"},
+                    headers={**h, **bearer(talk_tokens[0])},
+                ),
+            ),
+            (
+                "too_many_bot_matches",
+                429,
+                lambda h: client.post(
+                    "/v1/matches", json={"game": "schotten_totten", "seats": [ismcts] * 2}, headers=h
+                ),
+            ),
+            ("too_many_streams", 503, lambda h: client.get(f"/v1/matches/{talk_id}/events", headers=h)),
+            (
+                "seat_taken",
+                409,
+                lambda h: client.post(f"/v1/matches/{open_match['id']}/seats/1/join", json={}, headers=h),
+            ),
+            (
+                "cross_site",
+                403,
+                lambda h: client.post(
+                    f"/v1/matches/{open_match['id']}/seats/0/join",
+                    json={"token": own},
+                    headers={**h, "Sec-Fetch-Site": "cross-site"},
+                ),
+            ),
+            (
+                "internal",
+                500,
+                lambda h: client.post(
+                    "/v1/games/schotten_totten/moves",
+                    json={"state": spielwerk.load_game("schotten_totten").new_initial_state(1).serialize()},
+                    headers=h,
+                ),
+            ),
+            (
+                "search_busy",
+                503,
+                lambda h: client.post(
+                    "/v1/bots/schotten_totten/ismcts/move", json={"view": view0}, headers=h
+                ),
+            ),
+        ]
+        for code, status, provoke in cases:
+            de = problem(provoke(DE), status, code)
+            en = problem(provoke(EN), status, code)
+            assert de["title"] == GERMAN[code][0] and en["title"] != de["title"], (code, de, en)
+            assert de["detail"] != en["detail"] and german_only(de["detail"]), (code, de, en)

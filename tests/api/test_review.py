@@ -13,7 +13,7 @@ import pytest
 import spielwerk
 from litestar import Litestar
 from litestar.testing import TestClient
-from spielwerk_api import Settings, create_app
+from spielwerk_api import Settings, create_app, problems
 from spielwerk_api import match_routes as match_routes_module
 from spielwerk_api.clock import ManualClock
 from spielwerk_api.guards import HYPHENATED, hyphen_redirect
@@ -97,6 +97,99 @@ def test_the_chat_of_a_match_is_capped_with_a_problem_naming_the_cap(tmp_path: P
         other, others = new_match(client, "the_game", ["p", "p"], seed=2)
         said = client.post(f"/v1/matches/{other}/chat", headers=bearer(others[0]), json={"text": "hoch"})
         assert said.status_code == 201
+
+
+# One process of the test below: its own engine and service on the shared database (a
+# worker of `spielwerk serve --workers N`), saying POSTS messages at once from START on.
+CHAT_WORKER = """
+import asyncio, sys, time
+from spielwerk_api import db
+from spielwerk_api.clock import SystemClock
+from spielwerk_api.matches import Limits, Matches
+from spielwerk_api.problems import Problem
+
+url, match_id = sys.argv[1], sys.argv[2]
+cap, posts, start = int(sys.argv[3]), int(sys.argv[4]), float(sys.argv[5])
+
+async def nothing(_m, _p):
+    return None
+
+async def say(matches, n):
+    try:
+        await matches.chat(match_id, n % 2, "hoch", "en")
+        return 201
+    except Problem as e:
+        assert e.code == "chat_full", e.code
+        return e.status_code
+
+async def main():
+    engine = db.create_engine(url)
+    matches = Matches(engine, SystemClock(), nothing, limits=Limits(chat_messages_per_match=cap))
+    await matches.get(match_id)
+    time.sleep(max(0.0, start - time.time()))
+    codes = await asyncio.gather(*(say(matches, n) for n in range(posts)))
+    await engine.dispose()
+    print(codes.count(201), codes.count(409))
+
+asyncio.run(main())
+"""
+
+
+def test_the_chat_cap_holds_for_messages_said_at_once_on_several_workers(database_url: str) -> None:
+    """The count and the insert are one step on SQLite too (where each worker is a process
+    of its own and a worker's lock reaches only its own writers): of many messages said at
+    once by four processes, exactly the cap is stored and the rest refused."""
+    import asyncio
+    import subprocess
+    import sys
+    import time
+
+    from spielwerk_api import db, schemas
+    from spielwerk_api.matches import Matches
+    from sqlalchemy import func, select
+
+    async def nothing(_m: str, _p: dict[str, Any]) -> None:
+        return None
+
+    async def create() -> str:
+        engine = db.create_engine(database_url)
+        try:
+            await db.migrate(engine)
+            matches = Matches(engine, ManualClock(), nothing)
+            seats: list[schemas.PersonSeat | schemas.BotSeat] = [schemas.PersonSeat(), schemas.PersonSeat()]
+            return (await matches.create(schemas.NewMatch(game="the_game", seed=1, seats=seats))).id
+        finally:
+            await engine.dispose()
+
+    async def stored(match_id: str) -> int:
+        engine = db.create_engine(database_url)
+        try:
+            async with engine.connect() as conn:
+                count = select(func.count()).select_from(db.ChatRow).where(db.ChatRow.match_id == match_id)
+                return int((await conn.execute(count)).scalar_one())
+        finally:
+            await engine.dispose()
+
+    cap, processes, posts = 30, 4, 24
+    for _ in range(3):  # a race shows itself in some rounds, not in every one
+        match_id = asyncio.run(create())
+        start = time.time() + 6  # every process has started and read the match by then
+        workers = [
+            subprocess.Popen(
+                [sys.executable, "-c", CHAT_WORKER, database_url, match_id, str(cap), str(posts), str(start)],
+                stdout=subprocess.PIPE,
+                text=True,
+            )
+            for _ in range(processes)
+        ]
+        said, refused = 0, 0
+        for w in workers:
+            out, _ = w.communicate(timeout=120)
+            assert w.returncode == 0
+            ok, full = map(int, out.split())
+            said, refused = said + ok, refused + full
+        assert (said, refused) == (cap, processes * posts - cap)
+        assert asyncio.run(stored(match_id)) == cap
 
 
 def test_the_chat_log_comes_in_pages(client: Client) -> None:
@@ -406,7 +499,16 @@ def test_an_open_match_nobody_joins_expires_and_is_listed_no_longer(tmp_path: Pa
         clock.advance(2)
         assert sweep(client) >= 1
         out = show(client, match_id)
-        assert out["status"] == "aborted" and out["result"]["reason"] == "aborted"
+        # The engine's ending for a match that never began: nobody wins, no seat is named,
+        # and the text is not C11's missed first move (nobody was to move).
+        assert out["status"] == "aborted" and out["result"]["reason"] == "withdrawn"
+        assert out["result"]["returns"] == [0.0, 0.0] and out["result"].get("seat") is None
+        state = spielwerk.load_game("schotten_totten").new_initial_state(0)
+        assert out["result"]["text"] == state.match_ending("withdrawn")["text"]
+        de = client.get(f"/v1/matches/{match_id}", headers={"Accept-Language": "de"}).json()
+        assert de["result"]["text"] == state.match_ending("withdrawn", lang="de")["text"]
+        assert de["result"]["text"].startswith("zurückgezogen: ") and de["last_move"] == de["result"]["text"]
+        assert "C11" not in out["result"]["text"] + de["result"]["text"]
         lobby = client.get("/v1/matches").json()
         assert match_id not in [m["id"] for m in lobby["open"] + lobby["finished"]]
         problem(client.post(f"/v1/matches/{match_id}/seats/1/join", json={}), 409, "match_over")
@@ -424,6 +526,72 @@ def test_problems_sent_before_routing_are_german_when_asked(client: Client) -> N
     assert problem(r, 415, "unsupported_media_type")["title"] == "Unsupported Media Type"
     moved = client.get("/v1/games/schotten-totten", headers={"accept-language": "de"}, follow_redirects=False)
     assert moved.status_code == 308 and moved.json()["title"] == "Dauerhaft verschoben"
+
+
+PanicException = type("PanicException", (BaseException,), {"__module__": "pyo3_runtime"})
+
+
+def test_problems_sent_before_routing_follow_the_query_lang_as_every_answer(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """415, the hyphen's 308, 431 and 500 are sent by the guard before routing: the one
+    language rule (``?lang=`` first, then Accept-Language) holds for them too."""
+    from spielwerk_api import rules
+
+    def panics(*args: Any) -> Any:
+        raise PanicException("index out of bounds")
+
+    monkeypatch.setattr(rules, "check_claim", panics)
+    text = {"content-type": "text/plain"}
+    cases: list[tuple[int, str, Any]] = [
+        (
+            415,
+            "unsupported_media_type",
+            lambda q, h: client.post(f"/v1/matches{q}", content=b"x", headers={**text, **h}),
+        ),
+        (
+            308,
+            "moved",
+            lambda q, h: client.get(f"/v1/games/schotten-totten{q}", headers=h, follow_redirects=False),
+        ),
+        (
+            431,
+            "headers_too_large",
+            lambda q, h: client.get(f"/v1/games{q}", headers={**h, "x-pad": "x" * 20_000}),
+        ),
+        (
+            500,
+            "engine_panic",
+            lambda q, h: client.post(
+                f"/v1/schotten_totten/claim-check{q}", json={"mine": ["R1"], "theirs": []}, headers=h
+            ),
+        ),
+    ]
+    for status, code, send in cases:
+        answers = {
+            "de": send("?lang=de", {"accept-language": "en"}),
+            "en": send("?lang=en", {"accept-language": "de"}),
+            "header": send("", {"accept-language": "de"}),
+            "neither": send("?lang=fr", {"accept-language": "de"}),
+        }
+        bodies = {}
+        for case, r in answers.items():
+            assert r.status_code == status, (code, case, r.text)
+            assert r.headers["content-type"] == "application/problem+json"
+            bodies[case] = r.json()
+            assert bodies[case]["code"] == code
+        title_de = problems.GERMAN[code][0]
+        assert bodies["de"]["title"] == bodies["header"]["title"] == bodies["neither"]["title"] == title_de, (
+            code
+        )
+        assert bodies["en"]["title"] != title_de and bodies["en"]["detail"] != bodies["de"]["detail"], code
+        assert bodies["en"]["detail"] != bodies["neither"]["detail"], code
+    # The German details keep the English one's values (the size, the place, the media type).
+    moved = client.get("/v1/games/schotten-totten?lang=de", follow_redirects=False)
+    assert moved.headers["location"] == "/v1/games/schotten_totten?lang=de"
+    assert moved.json()["detail"].endswith(": /v1/games/schotten_totten?lang=de")
+    refused = client.post("/v1/matches?lang=de", content=b"x", headers=text)
+    assert refused.json()["detail"].endswith("nicht 'text/plain'")
 
 
 def test_the_query_lang_wins_over_accept_language_for_event_streams(client: Client) -> None:

@@ -203,9 +203,10 @@ impl Evaluation {
                 .zip(&other.standings)
                 .all(|(a, b)| a.name == b.name && a.params == b.params);
         let Some(games) = self.games.checked_add(other.games) else {
-            return Err(Error::InvalidArgument(format!(
-                "these parts tally more games together than can be counted ({} and {})",
-                self.games, other.games
+            let (mine, theirs) = (self.games, other.games);
+            return Err(Error::InvalidArgument(crate::msg!(
+                "these parts tally more games together than can be counted ({mine} and {theirs})",
+                "diese Teile zählen zusammen mehr Spiele, als sich zählen lassen ({mine} und {theirs})"
             )));
         };
         if self.utility != other.utility || !same_bots {
@@ -216,10 +217,10 @@ impl Evaluation {
                     .collect::<Vec<_>>()
                     .join(", ")
             };
-            return Err(Error::InvalidArgument(format!(
-                "only parts of one evaluation merge: bots [{}] and [{}]",
-                bots(self),
-                bots(other)
+            let (mine, theirs) = (bots(self), bots(other));
+            return Err(Error::InvalidArgument(crate::msg!(
+                "only parts of one evaluation merge: bots [{mine}] and [{theirs}]",
+                "nur Teile einer Auswertung lassen sich zusammenführen: Bots [{mine}] und [{theirs}]"
             )));
         }
         // Every count of a consistent part is at most its games (`validate`), so no sum
@@ -247,14 +248,13 @@ impl Evaluation {
                 && s.returns.consistent()
                 && s.cards_left.consistent();
             if !fits {
-                return Err(Error::InvalidState(format!(
-                    "the tally of bot '{}' does not add up: {} games of {}, {} wins, {} draws, {} losses",
-                    crate::error::shorten(&s.name),
-                    s.games,
-                    self.games,
-                    s.wins,
-                    s.draws,
-                    s.losses
+                let name = crate::error::shorten(&s.name);
+                let (games, all, wins, draws, losses) = (s.games, self.games, s.wins, s.draws, s.losses);
+                return Err(Error::InvalidState(crate::msg!(
+                    "the tally of bot '{name}' does not add up: {games} games of {all}, {wins} wins, \
+                     {draws} draws, {losses} losses",
+                    "die Zählung des Bots '{name}' geht nicht auf: {games} Spiele von {all}, {wins} Siege, \
+                     {draws} Unentschieden, {losses} Niederlagen"
                 )));
             }
         }

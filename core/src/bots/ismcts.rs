@@ -27,7 +27,7 @@ use std::time::{Duration, Instant};
 use rand::{Rng as _, RngExt};
 use serde_json::{Map, Value};
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Message, Result};
 use crate::game::{Action, Game};
 use crate::meta::Utility;
 use crate::rng;
@@ -117,9 +117,9 @@ impl IsmctsParams {
     /// except that `time_ms` alone lifts the iteration limit.
     pub fn from_json(params: &Map<String, Value>) -> Result<Self> {
         reject_unknown_params("ismcts", params, Self::NAMES)?;
-        let bad = |name: &str, allowed: &str| {
+        let bad = |name: &str, allowed: Message| {
             let value = crate::error::shorten(&params[name].to_string());
-            Error::InvalidBotParams(format!("ismcts: {name}={value}: {allowed}"))
+            Error::InvalidBotParams(allowed.map(|allowed, _| format!("ismcts: {name}={value}: {allowed}")))
         };
         let mut out = Self::default();
         let time_ms = params.get("time_ms").filter(|v| !v.is_null());
@@ -130,7 +130,10 @@ impl IsmctsParams {
                     .ok_or_else(|| {
                         bad(
                             "time_ms",
-                            "a whole number of milliseconds from 1 to 3600000, or null",
+                            crate::msg!(
+                                "a whole number of milliseconds from 1 to 3600000, or null",
+                                "eine ganze Zahl von Millisekunden von 1 bis 3600000, oder null"
+                            ),
                         )
                     })?,
             );
@@ -140,43 +143,79 @@ impl IsmctsParams {
             out.iterations = v
                 .as_u64()
                 .filter(|&n| (1..=Self::MAX_ITERATIONS).contains(&n))
-                .ok_or_else(|| bad("iterations", "a whole number from 1 to 100000000"))?;
+                .ok_or_else(|| {
+                    bad(
+                        "iterations",
+                        crate::msg!(
+                            "a whole number from 1 to 100000000",
+                            "eine ganze Zahl von 1 bis 100000000"
+                        ),
+                    )
+                })?;
         }
         if let Some(v) = params.get("c") {
             out.c = v
                 .as_f64()
                 .filter(|c| c.is_finite() && (0.0..=100.0).contains(c))
-                .ok_or_else(|| bad("c", "a number from 0 to 100"))?;
+                .ok_or_else(|| {
+                    bad(
+                        "c",
+                        crate::msg!("a number from 0 to 100", "eine Zahl von 0 bis 100"),
+                    )
+                })?;
         }
         if let Some(v) = params.get("prior") {
             out.prior = v
                 .as_f64()
                 .filter(|p| p.is_finite() && (0.0..=100.0).contains(p))
-                .ok_or_else(|| bad("prior", "a number from 0 to 100"))?;
+                .ok_or_else(|| {
+                    bad(
+                        "prior",
+                        crate::msg!("a number from 0 to 100", "eine Zahl von 0 bis 100"),
+                    )
+                })?;
         }
         if let Some(v) = params.get("rollout_depth").filter(|v| !v.is_null()) {
             out.rollout_depth = Some(
                 v.as_u64()
                     .and_then(|d| u32::try_from(d).ok())
                     .filter(|&d| d <= 10_000)
-                    .ok_or_else(|| bad("rollout_depth", "a whole number from 0 to 10000, or null"))?,
+                    .ok_or_else(|| {
+                        bad(
+                            "rollout_depth",
+                            crate::msg!(
+                                "a whole number from 0 to 10000, or null",
+                                "eine ganze Zahl von 0 bis 10000, oder null"
+                            ),
+                        )
+                    })?,
             );
         }
         if let Some(v) = params.get("dominant") {
-            out.dominant = v.as_bool().ok_or_else(|| bad("dominant", "true or false"))?;
+            out.dominant = v
+                .as_bool()
+                .ok_or_else(|| bad("dominant", crate::msg!("true or false", "true oder false")))?;
         }
         if let Some(v) = params.get("widen") {
             out.widen = v
                 .as_u64()
                 .and_then(|k| u32::try_from(k).ok())
                 .filter(|&k| k <= 1000)
-                .ok_or_else(|| bad("widen", "a whole number from 0 to 1000"))?;
+                .ok_or_else(|| {
+                    bad(
+                        "widen",
+                        crate::msg!("a whole number from 0 to 1000", "eine ganze Zahl von 0 bis 1000"),
+                    )
+                })?;
         }
         if let Some(v) = params.get("rollout") {
             out.rollout = match v.as_str() {
                 Some("random") => Rollout::Random,
                 Some("heuristic") => Rollout::Heuristic,
-                _ => return Err(bad("rollout", &format!("one of {}", Rollout::NAMES.join(", ")))),
+                _ => {
+                    let names = Rollout::NAMES.join(", ");
+                    return Err(bad("rollout", crate::msg!("one of {names}", "eines von {names}")));
+                }
             };
         }
         Ok(out)

@@ -71,15 +71,18 @@ pub fn reject_unknown_params(bot: &str, params: &Map<String, Value>, known: &[&s
     match params.keys().find(|k| !known.contains(&k.as_str())) {
         None => Ok(()),
         Some(name) => {
-            let allowed = if known.is_empty() {
-                "it takes none".to_string()
+            let (name, known) = (crate::error::shorten(name), known.join(", "));
+            Err(Error::InvalidBotParams(if known.is_empty() {
+                crate::msg!(
+                    "{bot} has no parameter '{name}' (it takes none)",
+                    "{bot} hat keine Einstellung '{name}' (er hat keine)"
+                )
             } else {
-                format!("allowed: {}", known.join(", "))
-            };
-            Err(Error::InvalidBotParams(format!(
-                "{bot} has no parameter '{}' ({allowed})",
-                crate::error::shorten(name)
-            )))
+                crate::msg!(
+                    "{bot} has no parameter '{name}' (allowed: {known})",
+                    "{bot} hat keine Einstellung '{name}' (erlaubt: {known})"
+                )
+            }))
         }
     }
 }

@@ -20,6 +20,9 @@ pub const KING: u8 = 13;
 
 const CARD_SYNTAX: &str = "a card is a rank A, 2-10, J, Q or K followed by a suit C, D, H or S \
      (e.g. '10H', 'QS'), or a joker JK1-JK4";
+/// [`CARD_SYNTAX`] in German (the letters are the notation's: C Kreuz, D Karo, H Herz, S Pik).
+const CARD_SYNTAX_DE: &str = "eine Karte ist ein Rang A, 2-10, J, Q oder K und danach eine Farbe \
+     C (Kreuz), D (Karo), H (Herz) oder S (Pik) (z. B. '10H', 'QS'), oder ein Joker JK1-JK4";
 
 /// A card face: `suit * 13 + rank - 1` for the 52 cards, 52–55 for `JK1`–`JK4`.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -188,7 +191,7 @@ impl FromStr for Card {
     fn from_str(s: &str) -> Result<Card, Error> {
         let invalid = || Error::InvalidCard {
             card: s.to_string(),
-            allowed: CARD_SYNTAX.to_string(),
+            allowed: crate::error::Message::new(CARD_SYNTAX, CARD_SYNTAX_DE),
         };
         if let Some(n) = s.strip_prefix("JK") {
             return match n {

@@ -10,8 +10,8 @@ use serde::{Deserialize, Serialize};
 
 use super::cards::{Card, JACK};
 use super::rules::{CaravanGame, NUM_CARAVANS};
-use crate::error::{Error, Result};
-use crate::game::Action;
+use crate::error::{Error, Message, Result};
+use crate::game::{Action, Lang};
 
 /// A move taken apart. `caravan` is absolute (0–5); `position` counts number cards.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -114,15 +114,27 @@ pub enum Move {
     },
 }
 
-/// A caravan or position number of a JSON move, checked against `0..below`.
-fn index(field: &str, value: i64, below: usize, allowed: &str) -> Result<usize> {
-    usize::try_from(value)
-        .ok()
-        .filter(|&n| n < below)
-        .ok_or_else(|| Error::InvalidMove(format!("{field} {value} does not exist: {allowed}")))
+/// A caravan or position number of a JSON move (`field`: its name in English and
+/// German), checked against `0..below`.
+fn index(field: [&str; 2], value: i64, below: usize, allowed: Message) -> Result<usize> {
+    let [en, de] = field;
+    usize::try_from(value).ok().filter(|&n| n < below).ok_or_else(|| {
+        Error::InvalidMove(allowed.map(|allowed, lang| match lang {
+            Lang::De => format!("{de} {value} gibt es nicht: {allowed}"),
+            Lang::En => format!("{en} {value} does not exist: {allowed}"),
+        }))
+    })
 }
 
-const CARAVANS: &str = "caravans are 0-5 (0-2 player 0's, 3-5 player 1's)";
+/// Which caravans there are, in each language.
+fn caravans() -> Message {
+    crate::msg!(
+        "caravans are 0-5 (0-2 player 0's, 3-5 player 1's)",
+        "die Routen sind 0-5 (0-2 die von Spieler 0, 3-5 die von Spieler 1)"
+    )
+}
+
+const CARAVAN: [&str; 2] = ["caravan", "Route"];
 
 impl CaravanGame {
     /// The action id of a JSON move; numbers out of range are [`Error::InvalidMove`].
@@ -133,26 +145,32 @@ impl CaravanGame {
                 caravan,
                 position,
             } => {
-                let caravan = index("caravan", caravan, NUM_CARAVANS, CARAVANS)?;
+                let caravan = index(CARAVAN, caravan, NUM_CARAVANS, caravans())?;
                 let position = match (card.is_number(), position) {
                     (true, None) => 0,
                     (true, Some(_)) => {
-                        return Err(Error::InvalidMove(format!(
-                            "{card} is a number card: it goes onto the end of the caravan and takes no 'position'"
+                        return Err(Error::InvalidMove(crate::msg!(
+                            "{card} is a number card: it goes onto the end of the caravan and takes no 'position'",
+                            "{card} ist eine Zahlenkarte: sie kommt ans Ende der Route und hat keine 'position'"
                         )));
                     }
                     (false, None) => {
-                        return Err(Error::InvalidMove(format!(
-                            "{card} is a face card: the move needs a 'position', the caravan's number card it goes onto (0 = the first)"
+                        return Err(Error::InvalidMove(crate::msg!(
+                            "{card} is a face card: the move needs a 'position', the caravan's number card it goes onto (0 = the first)",
+                            "{card} ist eine Bildkarte: der Zug braucht eine 'position', die Zahlenkarte der Route, an die sie kommt (0 = die erste)"
                         )));
                     }
                     (false, Some(p)) => {
                         let most = self.positions();
+                        let last = most - 1;
                         index(
-                            "position",
+                            ["position", "Position"],
                             p,
                             most,
-                            &format!("positions are 0-{} (a caravan's number cards, from 0)", most - 1),
+                            crate::msg!(
+                                "positions are 0-{last} (a caravan's number cards, from 0)",
+                                "die Positionen sind 0-{last} (die Zahlenkarten einer Route, ab 0)"
+                            ),
                         )?
                     }
                 };
@@ -163,7 +181,7 @@ impl CaravanGame {
                 }
             }
             Move::Discard { card } => Decoded::Discard(card),
-            Move::Disband { caravan } => Decoded::Disband(index("caravan", caravan, NUM_CARAVANS, CARAVANS)?),
+            Move::Disband { caravan } => Decoded::Disband(index(CARAVAN, caravan, NUM_CARAVANS, caravans())?),
         };
         Ok(self.encode(decoded))
     }

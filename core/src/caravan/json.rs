@@ -6,8 +6,8 @@ use super::cards::{Card, Kind, NUM_FACES};
 use super::rules::HAND_SIZE;
 use super::state::{Outcome, State};
 use super::table::{Owned, owner_of};
-use crate::error::{Error, Result};
-use crate::game::GameState;
+use crate::error::{Error, Message, Result};
+use crate::game::{GameState, Lang};
 
 /// The caravans each player builds (C2).
 const NUM_OWN_CARAVANS: usize = 3;
@@ -17,12 +17,13 @@ const MAX_SHOWN_HANDS: usize = 100;
 
 impl State {
     pub(super) fn validate(&self) -> Result<()> {
-        let bad = |m: String| Err(Error::InvalidState(m));
+        let bad = |m: Message| Err(Error::InvalidState(m));
         let rules = &self.rules;
         if self.current > 1 || self.first_player > 1 {
-            return bad(format!(
-                "current {} and first_player {}: players are 0 and 1",
-                self.current, self.first_player
+            let (current, first) = (self.current, self.first_player);
+            return bad(crate::msg!(
+                "current {current} and first_player {first}: players are 0 and 1",
+                "current {current} und first_player {first}: die Spieler sind 0 und 1"
             ));
         }
         // The table first: everything below counts cards by their owners.
@@ -30,61 +31,68 @@ impl State {
             for (j, slot) in c.slots.iter().enumerate() {
                 let Owned { card, owner } = slot.number;
                 if !card.is_number() {
-                    return bad(format!(
-                        "caravan {i}, number card {j}: {card} is no number card (A-10)"
+                    return bad(crate::msg!(
+                        "caravan {i}, number card {j}: {card} is no number card (A-10)",
+                        "Route {i}, Zahlenkarte {j}: {card} ist keine Zahlenkarte (A-10)"
                     ));
                 }
                 if usize::from(owner) != owner_of(i) {
-                    return bad(format!(
-                        "caravan {i}, number card {j}: {card} belongs to player {owner}, but number cards come from the caravan's owner, player {} (C5)",
-                        owner_of(i)
+                    let own = owner_of(i);
+                    return bad(crate::msg!(
+                        "caravan {i}, number card {j}: {card} belongs to player {owner}, but number cards come from the caravan's owner, player {own} (C5)",
+                        "Route {i}, Zahlenkarte {j}: {card} gehört Spieler {owner}, doch Zahlenkarten kommen vom Besitzer der Route, Spieler {own} (C5)"
                     ));
                 }
                 for f in &slot.faces {
                     if f.owner > 1 {
-                        return bad(format!(
-                            "caravan {i}, number card {j}: {} belongs to player {}: players are 0 and 1",
-                            f.card, f.owner
+                        let (card, owner) = (f.card, f.owner);
+                        return bad(crate::msg!(
+                            "caravan {i}, number card {j}: {card} belongs to player {owner}: players are 0 and 1",
+                            "Route {i}, Zahlenkarte {j}: {card} gehört Spieler {owner}: die Spieler sind 0 und 1"
                         ));
                     }
                     match f.card.kind() {
                         Kind::Number(_) => {
-                            return bad(format!(
-                                "caravan {i}, number card {j}: {} lies on a number card, which carries face cards only (Q, K, jokers)",
-                                f.card
+                            let card = f.card;
+                            return bad(crate::msg!(
+                                "caravan {i}, number card {j}: {card} lies on a number card, which carries face cards only (Q, K, jokers)",
+                                "Route {i}, Zahlenkarte {j}: {card} liegt an einer Zahlenkarte, die nur Bildkarten trägt (Q, K, Joker)"
                             ));
                         }
                         Kind::Jack => {
-                            return bad(format!(
-                                "caravan {i}, number card {j}: a jack ({}) never stays on the table: it leaves with its card (C7)",
-                                f.card
+                            let card = f.card;
+                            return bad(crate::msg!(
+                                "caravan {i}, number card {j}: a jack ({card}) never stays on the table: it leaves with its card (C7)",
+                                "Route {i}, Zahlenkarte {j}: ein Bube ({card}) bleibt nie liegen: er geht mit seiner Karte (C7)"
                             ));
                         }
                         _ => {}
                     }
                 }
                 if !rules.unlimited_face_cards && slot.faces.len() > 3 {
-                    return bad(format!(
-                        "caravan {i}, number card {j} carries {} face cards: at most 3 (C6)",
-                        slot.faces.len()
+                    let n = slot.faces.len();
+                    return bad(crate::msg!(
+                        "caravan {i}, number card {j} carries {n} face cards: at most 3 (C6)",
+                        "Route {i}, Zahlenkarte {j} trägt {n} Bildkarten: höchstens 3 (C6)"
                     ));
                 }
             }
             if c.kept.is_some() && !rules.fixed_course {
-                return bad(format!(
-                    "caravan {i} keeps a direction, which only fixed_course does (C3)"
+                return bad(crate::msg!(
+                    "caravan {i} keeps a direction, which only fixed_course does (C3)",
+                    "Route {i} behält eine Richtung, was nur fixed_course tut (C3)"
                 ));
             }
         }
         let mut base = [0usize; NUM_FACES];
         rules.base_deck().iter().for_each(|c| base[c.index()] += 1);
-        let too_many = |p: usize, what: &str, counts: &[usize; NUM_FACES], most: &[usize; NUM_FACES]| {
+        // `what`: the place in English and in German.
+        let too_many = |p: usize, what: [&str; 2], counts: &[usize; NUM_FACES], most: &[usize; NUM_FACES]| {
             (0..NUM_FACES).find(|&i| counts[i] > most[i]).map(|i| {
-                Error::InvalidState(format!(
-                    "player {p}'s {what} hold {} of {}, but there are {}",
-                    counts[i],
-                    Card::from_index(i as u8),
-                    most[i]
+                let ([en, de], n, card, there) = (what, counts[i], Card::from_index(i as u8), most[i]);
+                Error::InvalidState(crate::msg!(
+                    "player {p}'s {en} hold {n} of {card}, but there are {there}",
+                    "{de} von Spieler {p} halten {n}-mal {card}, doch es gibt sie {there}-mal"
                 ))
             })
         };
@@ -104,88 +112,112 @@ impl State {
             {
                 cards[card.index()] += 1;
             }
-            if let Some(e) = too_many(p, "cards", &cards, &base) {
+            if let Some(e) = too_many(p, ["cards", "die Karten"], &cards, &base) {
                 return Err(e);
             }
             let total: usize = cards.iter().sum();
             if total != rules.deck_size() {
-                return bad(format!(
-                    "player {p}'s cards number {total} (deck, hand, discard pile and table), a deck has {}",
-                    rules.deck_size()
+                let deck = rules.deck_size();
+                return bad(crate::msg!(
+                    "player {p}'s cards number {total} (deck, hand, discard pile and table), a deck has {deck}",
+                    "Spieler {p} hat {total} Karten (Deck, Hand, Ablagestapel und Tisch), ein Deck hat {deck}"
                 ));
             }
             if !self.hands[p].is_sorted() {
-                return bad(format!("player {p}'s hand must be sorted"));
+                return bad(crate::msg!(
+                    "player {p}'s hand must be sorted",
+                    "die Hand von Spieler {p} muss sortiert sein"
+                ));
             }
             if self.hands[p].len() > HAND_SIZE {
-                return bad(format!(
-                    "player {p}'s hand holds {} cards: at most {HAND_SIZE}",
-                    self.hands[p].len()
+                let n = self.hands[p].len();
+                return bad(crate::msg!(
+                    "player {p}'s hand holds {n} cards: at most {HAND_SIZE}",
+                    "die Hand von Spieler {p} hält {n} Karten: höchstens {HAND_SIZE}"
                 ));
             }
             // *Neu mischen* (C10).
             let used = self.reshuffles[p];
             if used > 2 || (used > 0 && !rules.reshuffle) {
-                let allowed = if rules.reshuffle {
-                    "0-2"
+                let (allowed, erlaubt) = if rules.reshuffle {
+                    ("0-2", "0-2")
                 } else {
-                    "0 without reshuffle"
+                    ("0 without reshuffle", "0 ohne reshuffle")
                 };
-                return bad(format!(
-                    "player {p} has reshuffled {used} times: allowed are {allowed}"
+                return bad(crate::msg!(
+                    "player {p} has reshuffled {used} times: allowed are {allowed}",
+                    "Spieler {p} hat {used}-mal neu gemischt: erlaubt sind {erlaubt}"
                 ));
             }
             let pile = &self.reshuffled[p];
             if pile.is_empty() != (used == 0) {
-                return bad(format!(
-                    "player {p}'s reshuffled pile is shown exactly when they have reshuffled ({used} times)"
+                return bad(crate::msg!(
+                    "player {p}'s reshuffled pile is shown exactly when they have reshuffled ({used} times)",
+                    "der neu gemischte Stapel von Spieler {p} ist genau dann zu sehen, wenn er neu gemischt hat ({used}-mal)"
                 ));
             }
             if !pile.is_sorted() {
-                return bad(format!("player {p}'s reshuffled pile must be sorted"));
+                return bad(crate::msg!(
+                    "player {p}'s reshuffled pile must be sorted",
+                    "der neu gemischte Stapel von Spieler {p} muss sortiert sein"
+                ));
             }
             let mut in_pile = [0usize; NUM_FACES];
             for c in pile {
                 in_pile[c.index()] += 1;
             }
-            if let Some(e) = too_many(p, "reshuffled pile", &in_pile, &cards) {
+            if let Some(e) = too_many(
+                p,
+                ["reshuffled pile", "die neu gemischten Karten"],
+                &in_pile,
+                &cards,
+            ) {
                 return Err(e);
             }
             if used > 0 {
                 let mut in_deck = [0usize; NUM_FACES];
                 self.decks[p].iter().for_each(|c| in_deck[c.index()] += 1);
                 if let Some(i) = (0..NUM_FACES).find(|&i| in_deck[i] > in_pile[i]) {
-                    return bad(format!(
-                        "player {p}'s deck holds {}, which is not in their reshuffled pile: since a reshuffle the deck holds only its cards (C10)",
-                        Card::from_index(i as u8)
+                    let card = Card::from_index(i as u8);
+                    return bad(crate::msg!(
+                        "player {p}'s deck holds {card}, which is not in their reshuffled pile: since a reshuffle the deck holds only its cards (C10)",
+                        "das Deck von Spieler {p} hält {card}, die nicht unter den neu gemischten Karten ist: seit dem Neumischen hält das Deck nur diese (C10)"
                     ));
                 }
             }
             // *Frische Hand* (C10).
             let shown = &self.shown_hands[p];
             if !shown.is_empty() && !rules.fresh_hand {
-                return bad(format!(
-                    "player {p} has shown starting hands, which only fresh_hand does"
+                return bad(crate::msg!(
+                    "player {p} has shown starting hands, which only fresh_hand does",
+                    "Spieler {p} hat Starthände gezeigt, was nur fresh_hand tut"
                 ));
             }
             if shown.len() > MAX_SHOWN_HANDS {
-                return bad(format!(
-                    "player {p} has shown {} starting hands: at most {MAX_SHOWN_HANDS}",
-                    shown.len()
+                let n = shown.len();
+                return bad(crate::msg!(
+                    "player {p} has shown {n} starting hands: at most {MAX_SHOWN_HANDS}",
+                    "Spieler {p} hat {n} Starthände gezeigt: höchstens {MAX_SHOWN_HANDS}"
                 ));
             }
             for hand in shown {
                 let numbers = hand.iter().filter(|c| c.is_number()).count();
                 if hand.len() != HAND_SIZE || numbers >= 3 || !hand.is_sorted() {
-                    return bad(format!(
-                        "player {p}'s shown starting hands are {HAND_SIZE} sorted cards with fewer than 3 number cards each (C10)"
+                    return bad(crate::msg!(
+                        "player {p}'s shown starting hands are {HAND_SIZE} sorted cards with fewer than 3 number cards each (C10)",
+                        "die gezeigten Starthände von Spieler {p} sind je {HAND_SIZE} sortierte Karten mit weniger als 3 Zahlenkarten (C10)"
                     ));
                 }
                 let mut in_hand = [0usize; NUM_FACES];
                 for c in hand {
                     in_hand[c.index()] += 1;
                 }
-                if let Some(e) = too_many(p, "shown starting hand", &in_hand, &cards) {
+                if let Some(e) = too_many(
+                    p,
+                    ["shown starting hand", "die gezeigte Starthand"],
+                    &in_hand,
+                    &cards,
+                ) {
                     return Err(e);
                 }
             }
@@ -194,9 +226,10 @@ impl State {
             if self.in_opening(p)
                 && let Some(i) = (3 * p..3 * p + 3).find(|&i| self.caravans[i].slots.len() > 1)
             {
-                return bad(format!(
-                    "player {p} is in the opening, yet caravan {i} holds {} number cards: the opening places one card onto each empty caravan (C2)",
-                    self.caravans[i].slots.len()
+                let n = self.caravans[i].slots.len();
+                return bad(crate::msg!(
+                    "player {p} is in the opening, yet caravan {i} holds {n} number cards: the opening places one card onto each empty caravan (C2)",
+                    "Spieler {p} ist in der Eröffnung, doch Route {i} hält {n} Zahlenkarten: die Eröffnung legt eine Karte an jede leere Route (C2)"
                 ));
             }
             if self.in_opening(p)
@@ -204,8 +237,9 @@ impl State {
                     .iter()
                     .all(|c| !c.slots.is_empty())
             {
-                return bad(format!(
-                    "player {p} is in the opening, yet all three of their caravans hold a card: the opening ends when they first do (C2)"
+                return bad(crate::msg!(
+                    "player {p} is in the opening, yet all three of their caravans hold a card: the opening ends when they first do (C2)",
+                    "Spieler {p} ist in der Eröffnung, doch alle drei seiner Routen halten eine Karte: die Eröffnung endet, sobald sie das tun (C2)"
                 ));
             }
             // C2, C8: the deal gives 8 cards; every caravan of one's own that holds a card got
@@ -223,55 +257,69 @@ impl State {
                     NUM_OWN_CARAVANS
                 };
             if self.hands[p].len() > most {
-                let when = if self.in_opening(p) {
-                    format!("in the opening with {placed} of their caravans holding a card")
+                let (when, wann) = if self.in_opening(p) {
+                    (
+                        format!("in the opening with {placed} of their caravans holding a card"),
+                        format!("in der Eröffnung, während {placed} seiner Routen eine Karte halten"),
+                    )
                 } else {
-                    "after the opening".to_string()
+                    ("after the opening".to_string(), "nach der Eröffnung".to_string())
                 };
-                return bad(format!(
-                    "player {p}'s hand holds {} cards {when}: each caravan's first card was placed \
+                let n = self.hands[p].len();
+                return bad(crate::msg!(
+                    "player {p}'s hand holds {n} cards {when}: each caravan's first card was placed \
                      from the {HAND_SIZE} dealt without drawing and every later move draws at most \
                      one back, so at most {most} (C2, C8)",
-                    self.hands[p].len()
+                    "die Hand von Spieler {p} hält {n} Karten {wann}: die erste Karte jeder Route kam \
+                     ohne Nachziehen aus den {HAND_SIZE} ausgeteilten, und jeder spätere Zug zieht \
+                     höchstens eine nach, also höchstens {most} (C2, C8)"
                 ));
             }
         }
         // C9: the outcome follows from the position.
         let derived = self.derived_outcome();
         if self.outcome != derived {
-            let show = |o: Option<Outcome>| match o {
-                None => "running".to_string(),
+            let show = |o: Option<Outcome>, lang: Lang| match o {
+                None => lang.pick("läuft noch", "running").to_string(),
                 Some(o) => format!(
                     "{} ({})",
-                    o.winner.map_or("a draw".into(), |w| format!("player {w} wins")),
+                    match (o.winner, lang) {
+                        (None, _) => lang.pick("unentschieden", "a draw").to_string(),
+                        (Some(w), Lang::De) => format!("Spieler {w} gewinnt"),
+                        (Some(w), Lang::En) => format!("player {w} wins"),
+                    },
                     serde_json::to_value(o.reason)
                         .map(|v| v.to_string())
                         .unwrap_or_default()
                 ),
             };
-            return bad(format!(
-                "the outcome says {}, but the position gives {} (C9)",
-                show(self.outcome),
-                show(derived)
+            let (says, gives) = (show(self.outcome, Lang::En), show(derived, Lang::En));
+            let (sagt, ergibt) = (show(self.outcome, Lang::De), show(derived, Lang::De));
+            return bad(crate::msg!(
+                "the outcome says {says}, but the position gives {gives} (C9)",
+                "das Ergebnis sagt {sagt}, doch die Stellung ergibt {ergibt} (C9)"
             ));
         }
         if self.outcome.is_none() {
             let me = self.current as usize;
             if self.needs_refill(me) {
-                return bad(format!(
-                    "player {me} is to move with an empty hand and cards in the deck: they would have drawn one"
+                return bad(crate::msg!(
+                    "player {me} is to move with an empty hand and cards in the deck: they would have drawn one",
+                    "Spieler {me} ist mit leerer Hand und Karten im Deck am Zug: er hätte eine nachgezogen"
                 ));
             }
             if self.legal_actions().is_empty() {
-                return bad(format!(
-                    "player {me} is to move but has no legal action, yet the game is not over"
+                return bad(crate::msg!(
+                    "player {me} is to move but has no legal action, yet the game is not over",
+                    "Spieler {me} ist am Zug, hat aber keine erlaubte Aktion, doch das Spiel ist nicht vorbei"
                 ));
             }
         }
         if let Some(a) = self.history.iter().find(|&a| a as usize >= rules.num_actions()) {
-            return bad(format!(
-                "the history holds action {a}: actions are 0-{}",
-                rules.num_actions() - 1
+            let last = rules.num_actions() - 1;
+            return bad(crate::msg!(
+                "the history holds action {a}: actions are 0-{last}",
+                "der Verlauf hält Aktion {a}: die Aktionen sind 0-{last}"
             ));
         }
         Ok(())

@@ -196,6 +196,7 @@ impl Game for CaravanGame {
     type State = State;
     const NAME: &'static str = "caravan";
     const MOVE_SYNTAX: &'static str = r#"moves are {"type": "play", "card": "7H", "caravan": 0-5} for number cards, {"type": "play", "card": "QS", "caravan": 0-5, "position": n} for face cards (position counts the caravan's number cards from 0), {"type": "discard", "card": "7H"} or {"type": "disband", "caravan": 0-5}; caravans 0-2 are player 0's, 3-5 player 1's"#;
+    const MOVE_SYNTAX_DE: &'static str = r#"Züge sind {"type": "play", "card": "7H", "caravan": 0-5} für Zahlenkarten, {"type": "play", "card": "QS", "caravan": 0-5, "position": n} für Bildkarten (position zählt die Zahlenkarten der Route ab 0), {"type": "discard", "card": "7H"} oder {"type": "disband", "caravan": 0-5}; die Routen 0-2 sind die von Spieler 0, 3-5 die von Spieler 1"#;
 
     fn from_options(options: &Map<String, Value>) -> Result<Self> {
         let names: Vec<&str> = VARIANTS.iter().map(|(n, _)| *n).collect();
@@ -204,7 +205,10 @@ impl Game for CaravanGame {
         for (name, value) in options {
             *game.flag_mut(name) = value.as_bool().ok_or_else(|| Error::InvalidOption {
                 game: Self::NAME,
-                message: format!("{name} must be true or false, got {value}"),
+                message: crate::msg!(
+                    "{name} must be true or false, got {value}",
+                    "{name} ist true oder false, nicht {value}"
+                ),
             })?;
         }
         Ok(game)

@@ -786,7 +786,10 @@ fn read(rules: &CaravanGame, json: &Value) -> crate::error::Result<State> {
 #[track_caller]
 fn refused_state(rules: &CaravanGame, json: &Value, text: &str) {
     match read(rules, json) {
-        Err(Error::InvalidState(m)) => assert!(m.contains(text), "'{m}' does not say '{text}'"),
+        Err(Error::InvalidState(m)) => {
+            assert!(m.en.contains(text), "'{m}' does not say '{text}'");
+            assert!(!m.de.is_empty() && m.de != m.en, "no German for '{m}'");
+        }
         other => panic!("not refused: {other:?}"),
     }
 }
@@ -998,7 +1001,10 @@ fn moves_parse_through_the_enum_and_refuse_what_does_not_fit() {
         (json!("play"), "a move is a JSON object"),
     ] {
         match state.action_from_move(&mv) {
-            Err(Error::InvalidMove(m)) => assert!(m.contains(text), "{mv}: '{m}' lacks '{text}'"),
+            Err(Error::InvalidMove(m)) => {
+                assert!(m.en.contains(text), "{mv}: '{m}' lacks '{text}'");
+                assert!(!m.de.is_empty() && m.de != m.en, "no German for '{m}'");
+            }
             other => panic!("{mv} gives {other:?}"),
         }
     }
@@ -1322,7 +1328,10 @@ fn impossible_views_are_refused() {
         let mut v = view.clone();
         change(&mut v);
         match rules.state_from_view(&v, 1) {
-            Err(Error::InvalidView(m)) => assert!(m.contains(text), "'{m}' lacks '{text}'"),
+            Err(Error::InvalidView(m)) => {
+                assert!(m.en.contains(text), "'{m}' lacks '{text}'");
+                assert!(!m.de.is_empty() && m.de != m.en, "no German for '{m}'");
+            }
             other => panic!("not refused ({text}): {other:?}"),
         }
     };

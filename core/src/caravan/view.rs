@@ -18,7 +18,7 @@ use super::cards::{Card, NUM_FACES};
 use super::rules::{CaravanGame, HAND_SIZE, NUM_CARAVANS};
 use super::state::{Outcome, State};
 use super::table::{Caravan, Direction, Owned, Slot, owner_of};
-use crate::error::{Error, Result, shorten};
+use crate::error::{Error, Message, Result, shorten};
 use crate::game::GameState;
 use crate::rng;
 
@@ -157,7 +157,7 @@ fn total(counts: &Counts) -> usize {
     counts.iter().sum()
 }
 
-fn invalid(message: String) -> Error {
+fn invalid(message: Message) -> Error {
     Error::InvalidView(message)
 }
 
@@ -357,67 +357,79 @@ impl State {
     /// held).
     pub(super) fn from_view(rules: &CaravanGame, view: &View, seed: u64) -> Result<State> {
         if view.ranked != rules.ranked() {
-            return Err(invalid(format!(
-                "ranked is {}, but this game's options make it {}",
-                view.ranked,
-                rules.ranked()
+            let (ranked, options) = (view.ranked, rules.ranked());
+            return Err(invalid(crate::msg!(
+                "ranked is {ranked}, but this game's options make it {options}",
+                "ranked ist {ranked}, doch die Optionen dieses Spiels machen es {options}"
             )));
         }
         let seat = match view.player {
             None => None,
             Some(p @ 0..=1) => Some(usize::from(p)),
             Some(p) => {
-                return Err(invalid(format!(
-                    "player {p} does not exist: players are 0 and 1 (null for the public view)"
+                return Err(invalid(crate::msg!(
+                    "player {p} does not exist: players are 0 and 1 (null for the public view)",
+                    "Spieler {p} gibt es nicht: die Spieler sind 0 und 1 (null für die öffentliche Sicht)"
                 )));
             }
         };
         match (seat, &view.hand) {
             (Some(p), None) => {
-                return Err(invalid(format!("player {p}'s view shows their hand; it is null")));
+                return Err(invalid(crate::msg!(
+                    "player {p}'s view shows their hand; it is null",
+                    "die Sicht von Spieler {p} zeigt seine Hand; sie ist null"
+                )));
             }
-            (None, Some(_)) => return Err(invalid("the public view shows no hand".into())),
+            (None, Some(_)) => {
+                return Err(invalid(crate::msg!(
+                    "the public view shows no hand",
+                    "die öffentliche Sicht zeigt keine Hand"
+                )));
+            }
             _ => {}
         }
         if let Some(p) = view.current_player.filter(|&p| p > 1) {
-            return Err(invalid(format!(
-                "current_player {p} does not exist: players are 0 and 1 (null once the game is over)"
+            return Err(invalid(crate::msg!(
+                "current_player {p} does not exist: players are 0 and 1 (null once the game is over)",
+                "current_player {p} gibt es nicht: die Spieler sind 0 und 1 (null, sobald das Spiel vorbei ist)"
             )));
         }
         if view.first_player > 1 {
-            return Err(invalid(format!(
-                "first_player {} does not exist: players are 0 and 1",
-                view.first_player
+            let first = view.first_player;
+            return Err(invalid(crate::msg!(
+                "first_player {first} does not exist: players are 0 and 1",
+                "first_player {first} gibt es nicht: die Spieler sind 0 und 1"
             )));
         }
         if view.outcome.is_some() == view.current_player.is_some() {
-            return Err(invalid(
-                "current_player is null exactly when the game is over (outcome set)".into(),
-            ));
+            return Err(invalid(crate::msg!(
+                "current_player is null exactly when the game is over (outcome set)",
+                "current_player ist genau dann null, wenn das Spiel vorbei ist (outcome gesetzt)"
+            )));
         }
         for q in 0..2 {
             if view.hand_sizes[q] > HAND_SIZE {
-                return Err(invalid(format!(
-                    "player {q}'s hand holds {} cards: at most {HAND_SIZE}",
-                    view.hand_sizes[q]
+                let n = view.hand_sizes[q];
+                return Err(invalid(crate::msg!(
+                    "player {q}'s hand holds {n} cards: at most {HAND_SIZE}",
+                    "die Hand von Spieler {q} hält {n} Karten: höchstens {HAND_SIZE}"
                 )));
             }
             if view.deck_sizes[q] > rules.deck_size() {
-                return Err(invalid(format!(
-                    "player {q}'s deck holds {} cards: a deck has {}",
-                    view.deck_sizes[q],
-                    rules.deck_size()
+                let (n, size) = (view.deck_sizes[q], rules.deck_size());
+                return Err(invalid(crate::msg!(
+                    "player {q}'s deck holds {n} cards: a deck has {size}",
+                    "das Deck von Spieler {q} hält {n} Karten: ein Deck hat {size}"
                 )));
             }
         }
         let mut caravans: [Caravan; NUM_CARAVANS] = Default::default();
         for (i, (c, shown)) in caravans.iter_mut().zip(&view.caravans).enumerate() {
             if usize::from(shown.caravan) != i || usize::from(shown.owner) != owner_of(i) {
-                return Err(invalid(format!(
-                    "caravans[{i}] is caravan {i} of player {}: it says caravan {}, owner {}",
-                    owner_of(i),
-                    shown.caravan,
-                    shown.owner
+                let (own, caravan, owner) = (owner_of(i), shown.caravan, shown.owner);
+                return Err(invalid(crate::msg!(
+                    "caravans[{i}] is caravan {i} of player {own}: it says caravan {caravan}, owner {owner}",
+                    "caravans[{i}] ist Route {i} von Spieler {own}: dort steht Route {caravan}, Besitzer {owner}"
                 )));
             }
             if let Some(o) = shown
@@ -426,8 +438,9 @@ impl State {
                 .flat_map(|s| std::iter::once(s.owner).chain(s.faces.iter().map(|f| f.owner)))
                 .find(|&o| o > 1)
             {
-                return Err(invalid(format!(
-                    "a card on caravan {i} belongs to player {o}: players are 0 and 1"
+                return Err(invalid(crate::msg!(
+                    "a card on caravan {i} belongs to player {o}: players are 0 and 1",
+                    "eine Karte auf Route {i} gehört Spieler {o}: die Spieler sind 0 und 1"
                 )));
             }
             c.slots = shown
@@ -477,19 +490,18 @@ impl State {
             };
             let seen = counts(on_table.chain(&view.discard_piles[q]).chain(own_hand));
             if let Some(i) = (0..NUM_FACES).find(|&i| seen[i] > base[i]) {
-                return Err(invalid(format!(
-                    "player {q} shows {} of {}, a deck has {}",
-                    seen[i],
-                    Card::from_index(i as u8),
-                    base[i]
+                let (n, card, most) = (seen[i], Card::from_index(i as u8), base[i]);
+                return Err(invalid(crate::msg!(
+                    "player {q} shows {n} of {card}, a deck has {most}",
+                    "Spieler {q} zeigt {n}-mal {card}, ein Deck hat {most}"
                 )));
             }
             let unseen = h + d;
             if total(&seen) + unseen != rules.deck_size() {
-                return Err(invalid(format!(
-                    "player {q}'s cards do not add up: {} seen, {h} unseen in hand and {d} in the deck, but a deck has {}",
-                    total(&seen),
-                    rules.deck_size()
+                let (n, size) = (total(&seen), rules.deck_size());
+                return Err(invalid(crate::msg!(
+                    "player {q}'s cards do not add up: {n} seen, {h} unseen in hand and {d} in the deck, but a deck has {size}",
+                    "die Karten von Spieler {q} gehen nicht auf: {n} zu sehen, {h} verdeckt auf der Hand und {d} im Deck, doch ein Deck hat {size}"
                 )));
             }
             // The unseen cards must include those known to be in the deck but not seen
@@ -503,11 +515,10 @@ impl State {
             let pile = counts(&view.reshuffled[q]);
             (0..NUM_FACES).for_each(|i| known[i] = known[i].max(pile[i]));
             if let Some(i) = (0..NUM_FACES).find(|&i| known[i] > base[i]) {
-                return Err(invalid(format!(
-                    "player {q} is known to hold {} of {}, a deck has {}",
-                    known[i],
-                    Card::from_index(i as u8),
-                    base[i]
+                let (n, card, most) = (known[i], Card::from_index(i as u8), base[i]);
+                return Err(invalid(crate::msg!(
+                    "player {q} is known to hold {n} of {card}, a deck has {most}",
+                    "Spieler {q} hält bekanntlich {n}-mal {card}, ein Deck hat {most}"
                 )));
             }
             let (hand, deck) = if view.reshuffled[q].is_empty() {
@@ -515,9 +526,10 @@ impl State {
                     // The unseen known cards, and the rest drawn from the cards not known.
                     let required: Counts = std::array::from_fn(|i| known[i] - seen[i]);
                     if total(&required) > unseen {
-                        return Err(invalid(format!(
-                            "player {q} has {unseen} unseen cards, but {} cards known to be in the deck are unseen",
-                            total(&required)
+                        let n = total(&required);
+                        return Err(invalid(crate::msg!(
+                            "player {q} has {unseen} unseen cards, but {n} cards known to be in the deck are unseen",
+                            "Spieler {q} hat {unseen} verdeckte Karten, doch {n} Karten, die bekanntlich im Deck sind, sind verdeckt"
                         )));
                     }
                     let mut rest = expand(&std::array::from_fn(|i| base[i] - known[i]));
@@ -530,9 +542,10 @@ impl State {
                     expand(&std::array::from_fn(|i| base[i] - seen[i]))
                 };
                 if hidden.len() != unseen {
-                    return Err(invalid(format!(
-                        "player {q} has {unseen} unseen cards, but only {} cards are left to be them",
-                        hidden.len()
+                    let n = hidden.len();
+                    return Err(invalid(crate::msg!(
+                        "player {q} has {unseen} unseen cards, but only {n} cards are left to be them",
+                        "Spieler {q} hat {unseen} verdeckte Karten, doch nur {n} Karten bleiben dafür"
                     )));
                 }
                 hidden.shuffle(&mut deal);
@@ -543,9 +556,10 @@ impl State {
                 let available: Counts = std::array::from_fn(|i| base[i] - seen[i]);
                 let candidates: Counts = std::array::from_fn(|i| available[i].min(pile[i]));
                 if total(&candidates) < d {
-                    return Err(invalid(format!(
-                        "player {q}'s deck holds {d} cards, but only {} unseen cards of their reshuffled pile are left",
-                        total(&candidates)
+                    let n = total(&candidates);
+                    return Err(invalid(crate::msg!(
+                        "player {q}'s deck holds {d} cards, but only {n} unseen cards of their reshuffled pile are left",
+                        "das Deck von Spieler {q} hält {d} Karten, doch nur {n} verdeckte Karten seiner neu gemischten bleiben"
                     )));
                 }
                 let deal_deck = |deal: &mut rng::Rng| {
@@ -564,8 +578,9 @@ impl State {
                     let may_deck: Counts = std::array::from_fn(|i| required[i].min(candidates[i]));
                     let must_hand = total(&required) - total(&may_deck);
                     if must_hand > h {
-                        return Err(invalid(format!(
-                            "player {q}'s hand holds {h} cards, but {must_hand} unseen cards known to be theirs cannot lie in their deck, which holds only cards of the reshuffled pile"
+                        return Err(invalid(crate::msg!(
+                            "player {q}'s hand holds {h} cards, but {must_hand} unseen cards known to be theirs cannot lie in their deck, which holds only cards of the reshuffled pile",
+                            "die Hand von Spieler {q} hält {h} Karten, doch {must_hand} verdeckte Karten, die bekanntlich seine sind, können nicht in seinem Deck liegen, das nur neu gemischte Karten hält"
                         )));
                     }
                     let forced = (total(&required) - h.min(total(&required))).min(d);
@@ -582,8 +597,9 @@ impl State {
                     in_deck = counts(&deck);
                     let in_hand: Counts = std::array::from_fn(|i| required[i].saturating_sub(in_deck[i]));
                     if total(&in_hand) > h {
-                        return Err(invalid(format!(
-                            "player {q}'s unseen cards known to be theirs do not fit their hand of {h} and deck of {d}"
+                        return Err(invalid(crate::msg!(
+                            "player {q}'s unseen cards known to be theirs do not fit their hand of {h} and deck of {d}",
+                            "die verdeckten Karten, die bekanntlich Spieler {q} gehören, passen nicht in seine Hand von {h} und sein Deck von {d}"
                         )));
                     }
                     let mut rest = expand(&std::array::from_fn(|i| available[i] - in_deck[i] - in_hand[i]));
@@ -592,8 +608,9 @@ impl State {
                     let mut hand = expand(&in_hand);
                     hand.extend(rest);
                     if hand.len() != h {
-                        return Err(invalid(format!(
-                            "player {q}'s hand of {h} cannot be dealt from the cards left"
+                        return Err(invalid(crate::msg!(
+                            "player {q}'s hand of {h} cannot be dealt from the cards left",
+                            "die Hand von Spieler {q} mit {h} Karten lässt sich aus den übrigen Karten nicht geben"
                         )));
                     }
                     (hand, deck)
@@ -644,11 +661,14 @@ impl State {
 }
 
 /// Names the first field of `given` that the position it describes contradicts.
-fn first_difference(given: &View, implied: &View) -> String {
+fn first_difference(given: &View, implied: &View) -> Message {
     let (Ok(Value::Object(given)), Ok(Value::Object(implied))) =
         (serde_json::to_value(given), serde_json::to_value(implied))
     else {
-        return "the view contradicts itself".into();
+        return crate::msg!(
+            "the view contradicts itself",
+            "die Sicht widerspricht sich selbst"
+        );
     };
     let field = given
         .iter()
@@ -656,8 +676,9 @@ fn first_difference(given: &View, implied: &View) -> String {
         .map(|(k, _)| k.clone())
         .unwrap_or_default();
     let shown = implied.get(&field).map(Value::to_string).unwrap_or_default();
-    format!(
-        "'{field}' does not follow from the cards of the view: they give {}",
-        shorten(&shown)
+    let shown = shorten(&shown);
+    crate::msg!(
+        "'{field}' does not follow from the cards of the view: they give {shown}",
+        "'{field}' folgt nicht aus den Karten der Sicht: sie ergeben {shown}"
     )
 }

@@ -72,7 +72,10 @@ impl FromStr for Card {
             .map(|i| Card(i as u8))
             .ok_or_else(|| Error::InvalidCard {
                 card: s.to_string(),
-                allowed: "cards are A, 2, 3, 4, 5, 6, 7, 8, 9, 10, J, Q, K and JK (joker)".into(),
+                allowed: crate::msg!(
+                    "cards are A, 2, 3, 4, 5, 6, 7, 8, 9, 10, J, Q, K and JK (joker)",
+                    "die Karten sind A, 2, 3, 4, 5, 6, 7, 8, 9, 10, J, Q, K und JK (Joker)"
+                ),
             })
     }
 }
@@ -168,10 +171,10 @@ impl<'de> Deserialize<'de> for Hand {
         let mut hand = Hand::default();
         for card in Vec::<Card>::deserialize(d)? {
             if hand.0[card.index()] >= card.copies() {
-                return Err(serde::de::Error::custom(format!(
-                    "more than {} cards {card} in one set: the deck has {}",
-                    card.copies(),
-                    card.copies()
+                let copies = card.copies();
+                return Err(crate::error::custom(crate::msg!(
+                    "more than {copies} cards {card} in one set: the deck has {copies}",
+                    "mehr als {copies} Karten {card} in einer Menge: das Spiel hat {copies}"
                 )));
             }
             hand.add(card);

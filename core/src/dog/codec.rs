@@ -258,11 +258,17 @@ pub enum Move {
     SitOut {},
 }
 
+/// A marble of a JSON move (`what`: its field, as the move names it).
 fn marble_id(what: &str, m: i64) -> Result<usize> {
     usize::try_from(m)
         .ok()
         .filter(|&m| m < NUM_MARBLES)
-        .ok_or_else(|| move_error(format!("{what} {m} does not exist: marbles are 0-15")))
+        .ok_or_else(|| {
+            move_error(crate::msg!(
+                "{what} {m} does not exist: marbles are 0-15",
+                "{what} {m} gibt es nicht: die Murmeln sind 0-15"
+            ))
+        })
 }
 
 impl Move {
@@ -277,8 +283,9 @@ impl Move {
                     Card::KING => 1,
                     Card::JOKER => 2,
                     other => {
-                        return Err(move_error(format!(
-                            "{other} cannot start a marble: only A, K or JK (D6)"
+                        return Err(move_error(crate::msg!(
+                            "{other} cannot start a marble: only A, K or JK (D6)",
+                            "{other} kann keine Murmel starten: nur A, K oder JK (D6)"
                         )));
                     }
                 },
@@ -293,10 +300,16 @@ impl Move {
                 let joker = played == Card::JOKER;
                 let card = match (joker, as_) {
                     (true, Some(card)) => card,
-                    (true, None) => return Err(move_error("a joker names the card it stands for in 'as'")),
+                    (true, None) => {
+                        return Err(move_error(crate::msg!(
+                            "a joker names the card it stands for in 'as'",
+                            "ein Joker nennt in 'as' die Karte, für die er steht"
+                        )));
+                    }
                     (false, Some(_)) => {
-                        return Err(move_error(format!(
-                            "'as' names the card a joker stands for; {played} is no joker"
+                        return Err(move_error(crate::msg!(
+                            "'as' names the card a joker stands for; {played} is no joker",
+                            "'as' nennt die Karte, für die ein Joker steht; {played} ist kein Joker"
                         )));
                     }
                     (false, None) => played,
@@ -307,9 +320,12 @@ impl Move {
                     .position(|&(c, s)| c == card && steps.is_none_or(|st| st == i64::from(s)))
                     .filter(|_| steps.is_some() || single)
                     .ok_or_else(|| {
-                        move_error(format!(
-                            "{card} with steps {} is no move (A: 1 or 11, K 13, Q 12, 4: 4 or -4, 7 and J have their own types)",
-                            steps.map_or("missing".into(), |s| s.to_string())
+                        let (given, gegeben) = steps.map_or(("missing".into(), "fehlt".into()), |s| {
+                            (s.to_string(), s.to_string())
+                        });
+                        move_error(crate::msg!(
+                            "{card} with steps {given} is no move (A: 1 or 11, K 13, Q 12, 4: 4 or -4, 7 and J have their own types)",
+                            "{card} mit steps {gegeben} ist kein Zug (A: 1 oder 11, K 13, Q 12, 4: 4 oder -4, 7 und J haben eigene Arten)"
                         ))
                     })?;
                 Decoded::Step {
@@ -328,11 +344,17 @@ impl Move {
                 let joker = match card {
                     Card::SEVEN => false,
                     Card::JOKER => true,
-                    other => return Err(move_error(format!("{other} is no seven: card is 7 or JK"))),
+                    other => {
+                        return Err(move_error(crate::msg!(
+                            "{other} is no seven: card is 7 or JK",
+                            "{other} ist keine Sieben: `card` ist 7 oder JK"
+                        )));
+                    }
                 };
                 if !(1..=7).contains(&steps) {
-                    return Err(move_error(format!(
-                        "steps {steps}: the steps of a seven's part are 1-7"
+                    return Err(move_error(crate::msg!(
+                        "steps {steps}: the steps of a seven's part are 1-7",
+                        "steps {steps}: ein Teil einer Sieben hat 1-7 Schritte"
                     )));
                 }
                 Decoded::Seven {
@@ -346,7 +368,12 @@ impl Move {
                 let joker = match card {
                     Card::JACK => false,
                     Card::JOKER => true,
-                    other => return Err(move_error(format!("{other} is no jack: card is J or JK"))),
+                    other => {
+                        return Err(move_error(crate::msg!(
+                            "{other} is no jack: card is J or JK",
+                            "{other} ist kein Bube: `card` ist J oder JK"
+                        )));
+                    }
                 };
                 Decoded::Jack {
                     joker,
@@ -362,6 +389,13 @@ impl Move {
 
 pub(super) const MOVE_SYNTAX: &str = r#"moves are {"type": "exchange", "card": "7"}, {"type": "start", "card": "A"|"K"|"JK"}, {"type": "move", "card": "5", "marble": 0-15, "steps": 5, "goal": false} (A: steps 1 or 11; 4: 4 or -4; "JK" with "as": the card it stands for), {"type": "seven", "card": "7"|"JK", "marble": 0-15, "steps": 1-7, "goal": false}, {"type": "jack", "card": "J"|"JK", "marble": 0-15, "with": 0-15} or {"type": "sit_out"}; marble 4·p + k is player p's marble k"#;
 
-pub(super) fn move_error(what: impl std::fmt::Display) -> Error {
-    Error::InvalidMove(format!("{what}; {MOVE_SYNTAX}"))
+/// [`MOVE_SYNTAX`] in German (the JSON is the same).
+pub(super) const MOVE_SYNTAX_DE: &str = r#"Züge sind {"type": "exchange", "card": "7"}, {"type": "start", "card": "A"|"K"|"JK"}, {"type": "move", "card": "5", "marble": 0-15, "steps": 5, "goal": false} (A: steps 1 oder 11; 4: 4 oder -4; "JK" mit "as": die Karte, für die er steht), {"type": "seven", "card": "7"|"JK", "marble": 0-15, "steps": 1-7, "goal": false}, {"type": "jack", "card": "J"|"JK", "marble": 0-15, "with": 0-15} oder {"type": "sit_out"}; Murmel 4·p + k ist die Murmel k von Spieler p"#;
+
+/// A malformed move: what is wrong, then what a move looks like, in each language.
+pub(super) fn move_error(what: crate::error::Message) -> Error {
+    Error::InvalidMove(what.map(|text, lang| match lang {
+        crate::game::Lang::De => format!("{text}; {MOVE_SYNTAX_DE}"),
+        crate::game::Lang::En => format!("{text}; {MOVE_SYNTAX}"),
+    }))
 }

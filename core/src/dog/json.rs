@@ -8,7 +8,7 @@ use super::board::*;
 use super::cards::{Card, Hand, NUM_KINDS};
 use super::codec::*;
 use super::rules::*;
-use crate::error::{Error, Result};
+use crate::error::{Error, Message, Result};
 
 /// The hand size of round `round` (counted from 0), D4.
 pub(super) fn hand_size(round: u32) -> usize {
@@ -26,7 +26,7 @@ pub(super) fn hand_size(round: u32) -> usize {
 /// - The history, where it reaches back to the round's exchange (its last pick), says
 ///   exactly which cards each seat played since; a history that starts later in the
 ///   round (a state built from a view starts none) holds a part of them.
-fn check_played(d: &Data, size: usize) -> Result<(), String> {
+fn check_played(d: &Data, size: usize) -> Result<(), Message> {
     // A set-up position may know part of the exchange (the rule tests' do); a game's own
     // exchange gives four cards, and then every card of the round is accounted for.
     let gave = d.given.iter().filter(|g| g.is_some()).count();
@@ -37,15 +37,19 @@ fn check_played(d: &Data, size: usize) -> Result<(), String> {
                 // Its discarded hand is among the face-down discards, but a state built
                 // from a view cannot say whose: `face_down` is not checked per seat.
                 if played >= size {
-                    return Err(format!(
+                    return Err(crate::msg!(
                         "player {p} sat out after playing {played} cards this round: a seat sits \
-                         out holding cards, and the round deals {size} (D4, D5)"
+                         out holding cards, and the round deals {size} (D4, D5)",
+                        "Spieler {p} hat ausgesetzt, nachdem er in dieser Runde {played} Karten gespielt \
+                         hat: wer aussetzt, hält noch Karten, und die Runde gibt {size} (D4, D5)"
                     ));
                 }
             } else if held + played != size {
-                return Err(format!(
+                return Err(crate::msg!(
                     "player {p} holds {held} cards and played {played} this round: the round \
-                     deals {size}, and the exchange gives one and returns one, so together {size} (D4)"
+                     deals {size}, and the exchange gives one and returns one, so together {size} (D4)",
+                    "Spieler {p} hält {held} Karten und hat in dieser Runde {played} gespielt: die Runde \
+                     gibt {size}, und der Tausch gibt eine und bringt eine, also zusammen {size} (D4)"
                 ));
             }
         }
@@ -58,12 +62,17 @@ fn check_played(d: &Data, size: usize) -> Result<(), String> {
             played.contains(recorded)
         };
         if !fits {
-            return Err(format!(
-                "played says player {p} played {} cards this round, but the history records {} \
-                 since the round's exchange{} (D4)",
-                played.len(),
-                recorded.len(),
-                if whole { "" } else { " (played must hold them all)" }
+            let (n, m) = (played.len(), recorded.len());
+            let (all, alle) = if whole {
+                ("", "")
+            } else {
+                (" (played must hold them all)", " (played muss sie alle halten)")
+            };
+            return Err(crate::msg!(
+                "played says player {p} played {n} cards this round, but the history records {m} \
+                 since the round's exchange{all} (D4)",
+                "played sagt, Spieler {p} habe in dieser Runde {n} Karten gespielt, doch der Verlauf \
+                 zeigt {m} seit dem Tausch der Runde{alle} (D4)"
             ));
         }
     }
@@ -119,29 +128,33 @@ impl State {
 
     /// The checks that need no board: places, card counts, counters, the bookkeeping of
     /// the exchange and of the round. `Board::new` relies on the places being in range.
-    pub(super) fn check_data(d: &Data) -> Result<(), String> {
+    pub(super) fn check_data(d: &Data) -> Result<(), Message> {
         for (m, marble) in d.marbles.iter().enumerate() {
             let color = m / 4;
             match marble.place {
                 Place::Ring(f) if f as usize >= RING => {
-                    return Err(format!(
-                        "marble {m}: ring field {f} does not exist (fields are 0-63)"
+                    return Err(crate::msg!(
+                        "marble {m}: ring field {f} does not exist (fields are 0-63)",
+                        "Murmel {m}: Ringfeld {f} gibt es nicht (die Felder sind 0-63)"
                     ));
                 }
                 Place::Goal(s) if s >= GOAL_LEN => {
-                    return Err(format!(
-                        "marble {m}: goal field {s} does not exist (goal fields are 0-3)"
+                    return Err(crate::msg!(
+                        "marble {m}: goal field {s} does not exist (goal fields are 0-3)",
+                        "Murmel {m}: Zielfeld {s} gibt es nicht (die Zielfelder sind 0-3)"
                     ));
                 }
                 Place::Ring(f) if marble.protected && f as usize != start_field(color) => {
-                    return Err(format!(
-                        "marble {m}: only a marble on its own start field ({}) can be protected (D6)",
-                        start_field(color)
+                    let start = start_field(color);
+                    return Err(crate::msg!(
+                        "marble {m}: only a marble on its own start field ({start}) can be protected (D6)",
+                        "Murmel {m}: nur eine Murmel auf ihrem eigenen Startfeld ({start}) kann geschützt sein (D6)"
                     ));
                 }
                 Place::Kennel | Place::Goal(_) if marble.protected => {
-                    return Err(format!(
-                        "marble {m}: only a marble on its own start field can be protected (D6)"
+                    return Err(crate::msg!(
+                        "marble {m}: only a marble on its own start field can be protected (D6)",
+                        "Murmel {m}: nur eine Murmel auf ihrem eigenen Startfeld kann geschützt sein (D6)"
                     ));
                 }
                 _ => {}
@@ -152,7 +165,10 @@ impl State {
             if let Some(cell) = Board::cell(m, marble.place)
                 && !cells.insert(cell)
             {
-                return Err(format!("marble {m} shares its field with another marble"));
+                return Err(crate::msg!(
+                    "marble {m} shares its field with another marble",
+                    "Murmel {m} teilt ihr Feld mit einer anderen Murmel"
+                ));
             }
         }
         // D3: every card exactly once: pile, discards, hands and the picks in transit.
@@ -168,10 +184,10 @@ impl State {
         }
         if let Some(i) = (0..NUM_KINDS).find(|&i| counts[i] != Card::from_index(i).copies() as usize) {
             let card = Card::from_index(i);
-            return Err(format!(
-                "there are {} cards {card} in pile, discards, hands and the exchange; the deck has {}",
-                counts[i],
-                card.copies()
+            let (n, copies) = (counts[i], card.copies());
+            return Err(crate::msg!(
+                "there are {n} cards {card} in pile, discards, hands and the exchange; the deck has {copies}",
+                "es gibt {n} Karten {card} in Stapel, Ablage, Händen und Tausch; das Spiel hat {copies}"
             ));
         }
         // The discards are the cards played face up and the hands discarded face down.
@@ -184,59 +200,85 @@ impl State {
             known.add_all(hand);
         }
         if known != discards {
-            return Err("the discards must be exactly the cards in face_up and face_down".into());
+            return Err(crate::msg!(
+                "the discards must be exactly the cards in face_up and face_down",
+                "die Ablage sind genau die Karten in face_up und face_down"
+            ));
         }
         let mut played = Hand::default();
         for hand in &d.played {
             played.add_all(hand);
         }
         if !d.face_up.contains(&played) {
-            return Err("every card played this round must be among the face_up cards".into());
+            return Err(crate::msg!(
+                "every card played this round must be among the face_up cards",
+                "jede in dieser Runde gespielte Karte muss unter den Karten in face_up sein"
+            ));
         }
         if d.current > 3 {
-            return Err(format!("current player {}: seats are 0-3", d.current));
+            let current = d.current;
+            return Err(crate::msg!(
+                "current player {current}: seats are 0-3",
+                "Spieler am Zug {current}: die Plätze sind 0-3"
+            ));
         }
         if d.history
             .chunks()
             .any(|c| c.iter().any(|&a| a as usize >= NUM_ACTIONS))
         {
-            return Err(format!("history holds an action outside 0-{}", NUM_ACTIONS - 1));
+            let last = NUM_ACTIONS - 1;
+            return Err(crate::msg!(
+                "history holds an action outside 0-{last}",
+                "der Verlauf hält eine Aktion außerhalb von 0-{last}"
+            ));
         }
         if d.actors.len() != d.history.len() || d.actors.chunks().any(|c| c.iter().any(|&p| p > 3)) {
-            return Err("actors must name the seat (0-3) of every action of the history".into());
+            return Err(crate::msg!(
+                "actors must name the seat (0-3) of every action of the history",
+                "actors nennt den Platz (0-3) jeder Aktion des Verlaufs"
+            ));
         }
         // A round has at least four turns (every seat plays or sits out at least once), so
         // the counters stay far from overflowing.
         if u64::from(d.round) * 4 > u64::from(d.turns) {
-            return Err(format!(
-                "round {} cannot be reached in {} turns: every round has at least 4",
-                d.round, d.turns
+            let (round, turns) = (d.round, d.turns);
+            return Err(crate::msg!(
+                "round {round} cannot be reached in {turns} turns: every round has at least 4",
+                "Runde {round} ist in {turns} Zügen nicht zu erreichen: jede Runde hat mindestens 4"
             ));
         }
         let max = d.rules.max_turns;
         if max > 0 && d.turns > max {
-            return Err(format!("turns {} exceed max_turns {max}", d.turns));
+            let turns = d.turns;
+            return Err(crate::msg!(
+                "turns {turns} exceed max_turns {max}",
+                "turns {turns} ist größer als max_turns {max}"
+            ));
         }
         let size = hand_size(d.round);
         for p in 0..4 {
             let picked = usize::from(d.phase == Phase::Exchange && d.exchange[p].is_some());
             let held = d.hands[p].len() + d.played[p].len() + picked;
             if held > size {
-                return Err(format!(
-                    "player {p} holds and played {held} cards in round {}: hands have {size}",
-                    d.round + 1
+                let round = d.round + 1;
+                return Err(crate::msg!(
+                    "player {p} holds and played {held} cards in round {round}: hands have {size}",
+                    "Spieler {p} hält und spielte in Runde {round} {held} Karten: Hände haben {size}"
                 ));
             }
             if d.sat_out[p] && !d.hands[p].is_empty() {
-                return Err(format!("player {p} sat out and so holds no cards (D5)"));
+                return Err(crate::msg!(
+                    "player {p} sat out and so holds no cards (D5)",
+                    "Spieler {p} hat ausgesetzt und hält also keine Karten (D5)"
+                ));
             }
             // D4: a partner's card given is still in its hand while no card of that kind
             // was played; the card received is the one the partner gave.
             if d.received[p] != d.given[partner(p)] && d.phase != Phase::Exchange {
-                return Err(format!(
-                    "player {p} received {:?} but the partner gave {:?}",
-                    d.received[p],
-                    d.given[partner(p)]
+                let (received, given) = (d.received[p], d.given[partner(p)]);
+                return Err(crate::msg!(
+                    "player {p} received {received:?} but the partner gave {given:?}",
+                    "Spieler {p} bekam {received:?}, doch der Partner gab {given:?}"
                 ));
             }
             if let Some(card) = d.given[p]
@@ -245,9 +287,10 @@ impl State {
                 && !d.hands[partner(p)].has(card)
                 && !d.played[partner(p)].has(card)
             {
-                return Err(format!(
-                    "player {p} gave {card}, which player {} neither holds nor played",
-                    partner(p)
+                let other = partner(p);
+                return Err(crate::msg!(
+                    "player {p} gave {card}, which player {other} neither holds nor played",
+                    "Spieler {p} gab {card}, die Spieler {other} weder hält noch spielte"
                 ));
             }
         }
@@ -255,20 +298,30 @@ impl State {
         match d.phase {
             Phase::Exchange => {
                 if all_picked {
-                    return Err("all four picked, so the exchange is over (D4)".into());
+                    return Err(crate::msg!(
+                        "all four picked, so the exchange is over (D4)",
+                        "alle vier haben gewählt, also ist der Tausch vorbei (D4)"
+                    ));
                 }
                 if d.exchange != d.given || d.received.iter().any(Option::is_some) {
-                    return Err(
-                        "during the exchange, given are the picks and nothing is received yet".into(),
-                    );
+                    return Err(crate::msg!(
+                        "during the exchange, given are the picks and nothing is received yet",
+                        "während des Tauschs ist given die Wahl, und noch nichts ist erhalten"
+                    ));
                 }
                 if !d.played.iter().all(Hand::is_empty) || d.sat_out.iter().any(|&s| s) || d.seven.is_some() {
-                    return Err("nothing is played before the exchange is over (D4)".into());
+                    return Err(crate::msg!(
+                        "nothing is played before the exchange is over (D4)",
+                        "vor dem Ende des Tauschs wird nichts gespielt (D4)"
+                    ));
                 }
             }
             Phase::Play | Phase::Over => {
                 if d.exchange.iter().any(Option::is_some) {
-                    return Err("picks in transit only during the exchange".into());
+                    return Err(crate::msg!(
+                        "picks in transit only during the exchange",
+                        "gewählte Karten unterwegs nur während des Tauschs"
+                    ));
                 }
             }
         }
@@ -277,12 +330,16 @@ impl State {
         }
         match d.seven {
             None if !d.seven_parts.is_empty() => {
-                return Err("seven_parts without a seven in progress".into());
+                return Err(crate::msg!(
+                    "seven_parts without a seven in progress",
+                    "seven_parts ohne eine laufende Sieben"
+                ));
             }
             Some(seven) if !(1..=6).contains(&seven.remaining) => {
-                return Err(format!(
-                    "a seven in progress has 1-6 steps left, not {}",
-                    seven.remaining
+                let left = seven.remaining;
+                return Err(crate::msg!(
+                    "a seven in progress has 1-6 steps left, not {left}",
+                    "eine laufende Sieben hat noch 1-6 Schritte, nicht {left}"
                 ));
             }
             Some(seven) if !d.seven_parts.is_empty() => {
@@ -291,67 +348,87 @@ impl State {
                     .iter()
                     .find(|p| p.marble as usize >= NUM_MARBLES || !(1..=6).contains(&p.steps));
                 if let Some(part) = bad {
-                    return Err(format!(
-                        "seven part {part:?}: marbles are 0-15, steps of a part left unfinished 1-6"
+                    return Err(crate::msg!(
+                        "seven part {part:?}: marbles are 0-15, steps of a part left unfinished 1-6",
+                        "Teil der Sieben {part:?}: die Murmeln sind 0-15, die Schritte eines Teils, solange sie läuft, 1-6"
                     ));
                 }
                 let used: u32 = d.seven_parts.iter().map(|p| u32::from(p.steps)).sum();
                 if used + u32::from(seven.remaining) != 7 {
-                    return Err(format!(
-                        "the seven's parts use {used} steps and {} are left: together 7",
-                        seven.remaining
+                    let left = seven.remaining;
+                    return Err(crate::msg!(
+                        "the seven's parts use {used} steps and {left} are left: together 7",
+                        "die Teile der Sieben nutzen {used} Schritte und {left} bleiben: zusammen 7"
                     ));
                 }
             }
             _ => {}
         }
         if d.phase != Phase::Play && d.seven.is_some() {
-            return Err("a seven is played only in the play phase".into());
+            return Err(crate::msg!(
+                "a seven is played only in the play phase",
+                "eine Sieben wird nur in der Spielphase gespielt"
+            ));
         }
         Ok(())
     }
 
     /// The checks on the board: the outcome derived from it (D5, D8, D13), the player to
     /// move, and a seven in progress that can still be finished.
-    pub(super) fn check_position(&self) -> Result<(), String> {
+    pub(super) fn check_position(&self) -> Result<(), Message> {
         let d = &self.d;
         if self.board.team_in_goal(0) == 8 && self.board.team_in_goal(1) == 8 {
-            return Err("both teams have all eight marbles home".into());
+            return Err(crate::msg!(
+                "both teams have all eight marbles home",
+                "beide Parteien haben alle acht Murmeln im Zielraum"
+            ));
         }
         let derived = self.derived_outcome();
         if d.outcome != derived {
+            let (said, turns, max) = (d.outcome, d.turns, d.rules.max_turns);
             return Err(match derived {
-                Some(o) => format!("the game is over ({o:?}), the state says {:?}", d.outcome),
-                None => format!(
-                    "the game is not over (no team has 8 marbles home, {} of {} turns), the state says {:?}",
-                    d.turns, d.rules.max_turns, d.outcome
+                Some(o) => crate::msg!(
+                    "the game is over ({o:?}), the state says {said:?}",
+                    "das Spiel ist vorbei ({o:?}), die Stellung sagt {said:?}"
+                ),
+                None => crate::msg!(
+                    "the game is not over (no team has 8 marbles home, {turns} of {max} turns), the state says {said:?}",
+                    "das Spiel ist nicht vorbei (keine Partei hat 8 Murmeln im Zielraum, {turns} von {max} Zügen), \
+                     die Stellung sagt {said:?}"
                 ),
             });
         }
         if (d.phase == Phase::Over) != derived.is_some() {
-            return Err("the phase is 'over' exactly when the game has an outcome".into());
+            return Err(crate::msg!(
+                "the phase is 'over' exactly when the game has an outcome",
+                "die Phase ist genau dann 'over', wenn das Spiel ein Ergebnis hat"
+            ));
         }
         match d.phase {
             Phase::Exchange => {
                 // D4: a seat still to pick has a card to pick.
                 if let Some(p) = (0..4).find(|&p| d.exchange[p].is_none() && d.hands[p].is_empty()) {
-                    return Err(format!(
-                        "player {p} has not picked for the exchange but holds no card"
+                    return Err(crate::msg!(
+                        "player {p} has not picked for the exchange but holds no card",
+                        "Spieler {p} hat für den Tausch nicht gewählt, hält aber keine Karte"
                     ));
                 }
                 let first = self.first_unpicked();
                 if first != Some(d.current as usize) {
-                    return Err(format!(
-                        "current is {}: in the exchange it is the first seat from the round's first player ({}) that has not picked, {first:?}",
-                        d.current,
-                        self.first_player()
+                    let (current, opener) = (d.current, self.first_player());
+                    return Err(crate::msg!(
+                        "current is {current}: in the exchange it is the first seat from the round's first player ({opener}) that has not picked, {first:?}",
+                        "current ist {current}: im Tausch ist es der erste Platz ab dem ersten Spieler der Runde ({opener}), der nicht gewählt hat, {first:?}"
                     ));
                 }
             }
             Phase::Play => {
                 let me = d.current as usize;
                 if d.hands[me].is_empty() && d.seven.is_none() {
-                    return Err(format!("current player {me} holds no cards"));
+                    return Err(crate::msg!(
+                        "current player {me} holds no cards",
+                        "der Spieler am Zug {me} hält keine Karten"
+                    ));
                 }
                 if let Some(seven) = d.seven
                     && !Self::seven_can_finish(
@@ -362,9 +439,10 @@ impl State {
                         &mut HashSet::new(),
                     )
                 {
-                    return Err(format!(
-                        "the seven in progress cannot use its {} steps left (D8)",
-                        seven.remaining
+                    let left = seven.remaining;
+                    return Err(crate::msg!(
+                        "the seven in progress cannot use its {left} steps left (D8)",
+                        "die laufende Sieben kann ihre {left} übrigen Schritte nicht nutzen (D8)"
                     ));
                 }
             }

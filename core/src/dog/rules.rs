@@ -148,9 +148,9 @@ pub struct State {
 }
 
 impl TryFrom<Data> for State {
-    type Error = String;
+    type Error = crate::error::Message;
     /// The board is built only after every place is checked (`Board::new` indexes by them).
-    fn try_from(d: Data) -> Result<State, String> {
+    fn try_from(d: Data) -> Result<State, crate::error::Message> {
         State::check_data(&d)?;
         let state = State {
             board: Board::new(d.marbles),
@@ -173,6 +173,7 @@ impl Game for Dog {
     type State = State;
     const NAME: &'static str = "dog";
     const MOVE_SYNTAX: &'static str = super::codec::MOVE_SYNTAX;
+    const MOVE_SYNTAX_DE: &'static str = super::codec::MOVE_SYNTAX_DE;
 
     fn from_options(options: &Map<String, Value>) -> Result<Self> {
         reject_unknown_options(Self::NAME, options, &["max_turns"])?;
@@ -183,8 +184,9 @@ impl Game for Dog {
                     .and_then(|n| u32::try_from(n).ok())
                     .ok_or_else(|| Error::InvalidOption {
                         game: Self::NAME,
-                        message: format!(
-                            "max_turns must be a whole number from 0 (no limit) to 4294967295, got {v}"
+                        message: crate::msg!(
+                            "max_turns must be a whole number from 0 (no limit) to 4294967295, got {v}",
+                            "max_turns ist eine ganze Zahl von 0 (keine Grenze) bis 4294967295, nicht {v}"
                         ),
                     })?;
         }

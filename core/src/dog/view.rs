@@ -354,30 +354,49 @@ impl State {
     /// random from `seed` (see [`Game::state_from_view`]). The state's history is empty:
     /// the view carries none, so `history()` and `history_for` start from this position.
     pub(super) fn from_view(rules: Dog, view: &View, seed: u64) -> Result<State> {
-        let bad = |m: String| Err(Error::InvalidView(m));
+        let bad = |m: crate::error::Message| Err(Error::InvalidView(m));
         if view.game != Dog::NAME {
-            return bad(format!(
-                "game '{}': this is a dog view",
-                crate::error::shorten(&view.game)
+            let game = crate::error::shorten(&view.game);
+            return bad(crate::msg!(
+                "game '{game}': this is a dog view",
+                "Spiel '{game}': dies ist eine Sicht von dog"
             ));
         }
         let seat = match view.player {
             None => None,
             Some(p) if p < 4 => Some(p as usize),
-            Some(p) => return bad(format!("player {p}: seats are 0-3 (null for the public view)")),
+            Some(p) => {
+                return bad(crate::msg!(
+                    "player {p}: seats are 0-3 (null for the public view)",
+                    "Spieler {p}: die Plätze sind 0-3 (null für die öffentliche Sicht)"
+                ));
+            }
         };
         if view.hand.is_some() != seat.is_some() || view.own_face_down.is_some() != seat.is_some() {
-            return bad("hand and own_face_down are given exactly when player is a seat".into());
+            return bad(crate::msg!(
+                "hand and own_face_down are given exactly when player is a seat",
+                "`hand` und `own_face_down` stehen genau dann da, wenn `player` ein Platz ist"
+            ));
         }
         if seat.is_none() && (view.exchange.given.is_some() || view.exchange.received.is_some()) {
-            return bad("the public view knows no card given or received".into());
+            return bad(crate::msg!(
+                "the public view knows no card given or received",
+                "die öffentliche Sicht kennt keine gegebene oder erhaltene Karte"
+            ));
         }
         if view.round == 0 {
-            return bad("rounds are counted from 1".into());
+            return bad(crate::msg!(
+                "rounds are counted from 1",
+                "die Runden werden ab 1 gezählt"
+            ));
         }
         let round = view.round - 1;
         if view.marbles.len() != NUM_MARBLES {
-            return bad(format!("{} marbles: the board has 16", view.marbles.len()));
+            let n = view.marbles.len();
+            return bad(crate::msg!(
+                "{n} marbles: the board has 16",
+                "{n} Murmeln: das Brett hat 16"
+            ));
         }
         let mut marbles = [Marble {
             place: Place::Kennel,
@@ -388,10 +407,10 @@ impl State {
                 || mv.player as usize != color_of(m)
                 || mv.color != COLOR_OF_SEAT[color_of(m)]
             {
-                return bad(format!(
-                    "marbles[{m}] must be marble {m} of player {} ({:?})",
-                    color_of(m),
-                    COLOR_OF_SEAT[color_of(m)]
+                let (player, color) = (color_of(m), COLOR_OF_SEAT[color_of(m)]);
+                return bad(crate::msg!(
+                    "marbles[{m}] must be marble {m} of player {player} ({color:?})",
+                    "marbles[{m}] muss Murmel {m} von Spieler {player} sein ({color:?})"
                 ));
             }
             marbles[m] = Marble {
@@ -401,18 +420,19 @@ impl State {
         }
         let size = hand_size(round);
         if let Some(p) = view.hand_sizes.iter().position(|&n| n as usize > size) {
-            return bad(format!(
-                "player {p} holds {} cards: hands have at most {size} in round {}",
-                view.hand_sizes[p], view.round
+            let (n, round) = (view.hand_sizes[p], view.round);
+            return bad(crate::msg!(
+                "player {p} holds {n} cards: hands have at most {size} in round {round}",
+                "Spieler {p} hält {n} Karten: Hände haben in Runde {round} höchstens {size}"
             ));
         }
         if let (Some(p), Some(hand)) = (seat, &view.hand)
             && hand.len() != view.hand_sizes[p] as usize
         {
-            return bad(format!(
-                "the hand has {} cards, hand_sizes says {}",
-                hand.len(),
-                view.hand_sizes[p]
+            let (n, said) = (hand.len(), view.hand_sizes[p]);
+            return bad(crate::msg!(
+                "the hand has {n} cards, hand_sizes says {said}",
+                "die Hand hat {n} Karten, hand_sizes sagt {said}"
             ));
         }
         let exchange = view.phase == Phase::Exchange;
@@ -440,9 +460,10 @@ impl State {
         }
         if let Some(i) = (0..NUM_KINDS).find(|&i| unseen[i] < 0) {
             let card = Card::from_index(i);
-            return bad(format!(
-                "more cards {card} seen than the deck has ({})",
-                card.copies()
+            let copies = card.copies();
+            return bad(crate::msg!(
+                "more cards {card} seen than the deck has ({copies})",
+                "mehr Karten {card} zu sehen, als das Spiel hat ({copies})"
             ));
         }
         // D4: the card given to the partner is surely in its hand while the partner has
@@ -457,8 +478,9 @@ impl State {
         };
         if let Some(g) = pinned {
             if unseen[g.index()] == 0 {
-                return bad(format!(
-                    "the partner must still hold the {g} given, but none is unseen"
+                return bad(crate::msg!(
+                    "the partner must still hold the {g} given, but none is unseen",
+                    "der Partner muss die gegebene {g} noch halten, doch keine ist verdeckt"
                 ));
             }
             unseen[g.index()] -= 1;
@@ -466,9 +488,10 @@ impl State {
         let others: Vec<usize> = (0..4).filter(|&p| Some(p) != seat).collect();
         let down_known = view.face_up.len() + view.own_face_down.map_or(0, |h| h.len());
         let Some(down_unseen) = (view.discard_size as usize).checked_sub(down_known) else {
-            return bad(format!(
-                "discard_size {} is smaller than the cards known in the discards ({down_known})",
-                view.discard_size
+            let said = view.discard_size;
+            return bad(crate::msg!(
+                "discard_size {said} is smaller than the cards known in the discards ({down_known})",
+                "discard_size {said} ist kleiner als die bekannten Karten der Ablage ({down_known})"
             ));
         };
         let in_transit: Vec<usize> = others
@@ -483,8 +506,9 @@ impl State {
             + down_unseen;
         let pool_size: i32 = unseen.iter().sum();
         if needed as i32 != pool_size {
-            return bad(format!(
-                "the unseen places (other hands, picks in transit, pile, face-down discards) hold {needed} cards, but {pool_size} cards are unseen"
+            return bad(crate::msg!(
+                "the unseen places (other hands, picks in transit, pile, face-down discards) hold {needed} cards, but {pool_size} cards are unseen",
+                "die verdeckten Orte (andere Hände, gewählte Karten unterwegs, Stapel, verdeckte Ablage) halten {needed} Karten, doch {pool_size} Karten sind verdeckt"
             ));
         }
         let mut pool: Vec<Card> = (0..NUM_KINDS)
@@ -568,8 +592,9 @@ impl State {
             (Phase::Over, _) => 0,
             (_, Some(p)) if p < 4 => p,
             (_, p) => {
-                return bad(format!(
-                    "current_player {p:?}: a running game has a seat 0-3 to move"
+                return bad(crate::msg!(
+                    "current_player {p:?}: a running game has a seat 0-3 to move",
+                    "current_player {p:?}: in einem laufenden Spiel ist ein Platz 0-3 am Zug"
                 ));
             }
         };
@@ -601,8 +626,12 @@ impl State {
             history: crate::history::History::new(),
             actors: crate::history::Log::new(),
         };
-        let state =
-            State::try_from(data).map_err(|e| Error::InvalidView(format!("no state has this view: {e}")))?;
+        let state = State::try_from(data).map_err(|e| {
+            Error::InvalidView(e.map(|text, lang| match lang {
+                crate::game::Lang::De => format!("keine Stellung hat diese Sicht: {text}"),
+                crate::game::Lang::En => format!("no state has this view: {text}"),
+            }))
+        })?;
         let rebuilt = state.view_struct(seat);
         if rebuilt != *view {
             let (a, b) = (
@@ -612,11 +641,17 @@ impl State {
             let field = a
                 .as_object()
                 .and_then(|a| a.iter().find(|(k, v)| b.get(k.as_str()) != Some(*v)))
-                .map_or("?".to_string(), |(k, v)| format!("'{k}' must be {v}"));
-            return bad(format!(
-                "the view does not fit together: {}",
-                crate::error::shorten_message(&field)
-            ));
+                .map(|(k, v)| (k.clone(), crate::error::shorten(&v.to_string())));
+            return bad(match field {
+                Some((k, v)) => crate::msg!(
+                    "the view does not fit together: '{k}' must be {v}",
+                    "die Sicht passt nicht zusammen: '{k}' muss {v} sein"
+                ),
+                None => crate::msg!(
+                    "the view does not fit together: ?",
+                    "die Sicht passt nicht zusammen: ?"
+                ),
+            });
         }
         Ok(state)
     }

@@ -59,8 +59,9 @@ pub trait DynBot: Send + Sync {
         };
         let to_move = state.seats_to_move();
         if !to_move.contains(&seat) {
-            return Err(Error::InvalidArgument(format!(
-                "player {seat} may not move now (to move: {to_move:?})"
+            return Err(Error::InvalidArgument(crate::msg!(
+                "player {seat} may not move now (to move: {to_move:?})",
+                "Spieler {seat} darf jetzt nicht ziehen (am Zug: {to_move:?})"
             )));
         }
         let seed = seed_for_view(self.seed(), &state.information_state_key(seat));
@@ -173,10 +174,10 @@ impl<G: Game, B: Bot<G::State> + Params + Clone + 'static> DynBot for ForGame<G,
         stop: &(dyn Fn() -> bool + Sync),
     ) -> Result<Option<Action>> {
         let state = state.as_any().downcast_ref::<G::State>().ok_or_else(|| {
-            Error::InvalidArgument(format!(
-                "this {} bot plays {}: the state is of another game",
-                self.name,
-                G::NAME
+            let (name, game) = (&self.name, G::NAME);
+            Error::InvalidArgument(crate::msg!(
+                "this {name} bot plays {game}: the state is of another game",
+                "dieser Bot {name} spielt {game}: die Stellung ist von einem anderen Spiel"
             ))
         })?;
         self.bot.choose_until(state, seat, seed, stop)

@@ -49,23 +49,24 @@ pub fn evaluate_games<G: Game>(
     let players = game.num_players();
     let k = bots.len();
     if k == 0 || k > players || !players.is_multiple_of(k) {
-        return Err(Error::InvalidArgument(format!(
-            "{} has {players} seats: give a number of bots that divides it (got {k})",
-            G::NAME
+        let game = G::NAME;
+        return Err(Error::InvalidArgument(crate::msg!(
+            "{game} has {players} seats: give a number of bots that divides it (got {k})",
+            "{game} hat {players} Plätze: gib eine Zahl von Bots an, die sie teilt (nicht {k})"
         )));
     }
     if let Some(bot) = bots.iter().find(|b| b.game_name() != G::NAME) {
-        return Err(Error::InvalidArgument(format!(
-            "the {} bot was made for {}, not for {}",
-            bot.name(),
-            bot.game_name(),
-            G::NAME
+        let (name, made_for, game) = (bot.name(), bot.game_name(), G::NAME);
+        return Err(Error::InvalidArgument(crate::msg!(
+            "the {name} bot was made for {made_for}, not for {game}",
+            "der Bot {name} ist für {made_for} gemacht, nicht für {game}"
         )));
     }
     if threads == Some(0) {
-        return Err(Error::InvalidArgument(
-            "threads must be at least 1 (or None for all cores)".into(),
-        ));
+        return Err(Error::InvalidArgument(crate::msg!(
+            "threads must be at least 1 (or None for all cores)",
+            "threads ist mindestens 1 (oder None für alle Kerne)"
+        )));
     }
     let play = |i: u64| -> Result<Option<Vec<f64>>> {
         let deal = rng::batch_seed(seed, i / k as u64);
@@ -81,9 +82,10 @@ pub fn evaluate_games<G: Game>(
                 other => other?,
             }
             .ok_or_else(|| {
-                Error::InvalidState(format!(
-                    "the {} bot found no action for player {seat}",
-                    bot.name()
+                let name = bot.name();
+                Error::InvalidState(crate::msg!(
+                    "the {name} bot found no action for player {seat}",
+                    "der Bot {name} hat keine Aktion für Spieler {seat} gefunden"
                 ))
             })?;
             state.apply_action_for(seat, action)?;
@@ -92,9 +94,10 @@ pub fn evaluate_games<G: Game>(
         Ok(Some(state.returns()))
     };
     if games.start > games.end {
-        return Err(Error::InvalidArgument(format!(
-            "the games {}..{} run backwards",
-            games.start, games.end
+        let (start, end) = (games.start, games.end);
+        return Err(Error::InvalidArgument(crate::msg!(
+            "the games {start}..{end} run backwards",
+            "die Spiele {start}..{end} laufen rückwärts"
         )));
     }
     let first = games.start;

@@ -142,11 +142,10 @@ where
     }
     fn state_from_view(&self, view: &Value, seed: u64) -> Result<Box<dyn DynState>> {
         let view = G::View::deserialize(view).map_err(|e| {
-            Error::InvalidView(format!(
-                "not a {} view: {}",
-                G::NAME,
-                crate::error::shorten_message(&e.to_string())
-            ))
+            Error::InvalidView(crate::error::serde_message(&e).map(|text, lang| match lang {
+                crate::Lang::De => format!("keine Sicht von {}: {text}", G::NAME),
+                crate::Lang::En => format!("not a {} view: {text}", G::NAME),
+            }))
         })?;
         Ok(Box::new(Game::state_from_view(self, &view, seed)?))
     }
@@ -196,9 +195,10 @@ fn playable<S: GameState>(state: S) -> Result<Box<dyn DynState>> {
         let mut actions = Vec::new();
         GameState::legal_actions_into(&state, &mut actions);
         if actions.is_empty() {
-            return Err(Error::InvalidState(
-                "nobody has a legal action, yet the game is not over".into(),
-            ));
+            return Err(Error::InvalidState(crate::msg!(
+                "nobody has a legal action, yet the game is not over",
+                "niemand hat eine erlaubte Aktion, doch das Spiel ist nicht vorbei"
+            )));
         }
     }
     Ok(Box::new(state))

@@ -6,7 +6,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::bits::ones;
-use crate::error::Error;
+use crate::error::{Error, Message};
 use crate::text_serde::serde_as_text;
 
 pub const COLORS: [char; 6] = ['R', 'O', 'Y', 'G', 'B', 'P'];
@@ -16,6 +16,9 @@ pub const NUM_CARDS: u8 = NUM_COLORS * NUM_VALUES;
 
 const CARD_SYNTAX: &str =
     "a card is a capital colour letter R, O, Y, G, B or P followed by a value 1-9, e.g. 'B5'";
+/// [`CARD_SYNTAX`] in German (the letters are the notation's).
+const CARD_SYNTAX_DE: &str = "eine Karte ist ein großer Farbbuchstabe R, O, Y, G, B oder P \
+     und danach ein Wert 1-9, z. B. 'B5'";
 
 /// One of the 54 cards, stored as `color * 9 + (value - 1)`.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -80,22 +83,26 @@ impl fmt::Debug for Card {
 impl FromStr for Card {
     type Err = Error;
     fn from_str(s: &str) -> Result<Card, Error> {
-        let invalid = |allowed: String| Error::InvalidCard {
+        let invalid = |allowed: Message| Error::InvalidCard {
             card: s.to_string(),
             allowed,
         };
         let mut chars = s.chars();
         let (Some(c), Some(v), None) = (chars.next(), chars.next(), chars.next()) else {
-            return Err(invalid(CARD_SYNTAX.to_string()));
+            return Err(invalid(Message::new(CARD_SYNTAX, CARD_SYNTAX_DE)));
         };
-        let color = COLORS
-            .iter()
-            .position(|&x| x == c)
-            .ok_or_else(|| invalid(format!("colours are R, O, Y, G, B, P ({CARD_SYNTAX})")))?;
-        let value = v
-            .to_digit(10)
-            .filter(|v| (1..=9).contains(v))
-            .ok_or_else(|| invalid(format!("values are 1-9 ({CARD_SYNTAX})")))?;
+        let color = COLORS.iter().position(|&x| x == c).ok_or_else(|| {
+            invalid(crate::msg!(
+                "colours are R, O, Y, G, B, P ({CARD_SYNTAX})",
+                "die Farben sind R, O, Y, G, B, P ({CARD_SYNTAX_DE})"
+            ))
+        })?;
+        let value = v.to_digit(10).filter(|v| (1..=9).contains(v)).ok_or_else(|| {
+            invalid(crate::msg!(
+                "values are 1-9 ({CARD_SYNTAX})",
+                "die Werte sind 1-9 ({CARD_SYNTAX_DE})"
+            ))
+        })?;
         Ok(Card::new(color as u8, value as u8))
     }
 }
@@ -187,7 +194,10 @@ impl<'de> Deserialize<'de> for CardSet {
         let cards = Vec::<Card>::deserialize(d)?;
         let set: CardSet = cards.iter().copied().collect();
         if set.len() as usize != cards.len() {
-            return Err(serde::de::Error::custom("a card appears twice"));
+            return Err(crate::error::custom(crate::msg!(
+                "a card appears twice",
+                "eine Karte kommt zweimal vor"
+            )));
         }
         Ok(set)
     }
@@ -219,7 +229,10 @@ pub fn parse_cards<S: AsRef<str>>(cards: &[S]) -> Result<Vec<Card>, Error> {
         if seen.contains(card) {
             return Err(Error::InvalidCard {
                 card: s.as_ref().to_string(),
-                allowed: "each card exists once; it was given twice".into(),
+                allowed: crate::msg!(
+                    "each card exists once; it was given twice",
+                    "jede Karte gibt es einmal; sie wurde zweimal angegeben"
+                ),
             });
         }
         seen.insert(card);

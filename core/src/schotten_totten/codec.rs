@@ -78,8 +78,9 @@ impl Move {
             if (stone as usize) < NUM_STONES {
                 Ok(stone as usize)
             } else {
-                Err(Error::InvalidMove(format!(
-                    "stone {stone} does not exist: stones are numbered 0-8 (S1; shown as 1-9)"
+                Err(Error::InvalidMove(crate::msg!(
+                    "stone {stone} does not exist: stones are numbered 0-8 (S1; shown as 1-9)",
+                    "Stein {stone} gibt es nicht: die Steine sind 0-8 nummeriert (S1; gezeigt als 1-9)"
                 )))
             }
         };

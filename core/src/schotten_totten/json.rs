@@ -7,6 +7,8 @@ use super::cards::{CardSet, NUM_CARDS};
 use super::codec::NUM_ACTIONS;
 use super::rules::{HAND_SIZE, PILE_SIZE};
 use super::state::{Award, EndReason, Outcome, Phase, State, Stone};
+use crate::error::Message;
+use crate::game::Lang;
 
 impl State {
     /// Checks everything JSON cannot, so that every method works on the state and the
@@ -16,7 +18,7 @@ impl State {
     /// The checks look only at what the views show (the table, counters, phase, outcome)
     /// and at hand and pile *sizes*, never at which hidden card lies where: a state dealt
     /// anew from a valid state's view is valid too.
-    pub(super) fn validate(&self) -> Result<(), String> {
+    pub(super) fn validate(&self) -> Result<(), Message> {
         self.validate_cards()?;
         self.validate_stones()?;
         self.validate_hand_sizes()?;
@@ -34,7 +36,7 @@ impl State {
     }
 
     /// Every one of the 54 cards exactly once, in the pile, a hand or at a stone.
-    fn validate_cards(&self) -> Result<(), String> {
+    fn validate_cards(&self) -> Result<(), Message> {
         let mut seen = CardSet::EMPTY;
         let mut count = 0;
         let places = self
@@ -49,8 +51,9 @@ impl State {
             );
         for card in places {
             if seen.contains(card) {
-                return Err(format!(
-                    "card {card} appears twice; each of the 54 cards exists once"
+                return Err(crate::msg!(
+                    "card {card} appears twice; each of the 54 cards exists once",
+                    "Karte {card} kommt zweimal vor; jede der 54 Karten gibt es einmal"
                 ));
             }
             seen.insert(card);
@@ -58,27 +61,36 @@ impl State {
         }
         if count != NUM_CARDS {
             let missing: Vec<String> = CardSet::ALL.minus(seen).iter().map(|c| c.to_string()).collect();
-            return Err(format!(
-                "cards missing from pile, hands and stones: {}",
-                missing.join(" ")
+            let missing = missing.join(" ");
+            return Err(crate::msg!(
+                "cards missing from pile, hands and stones: {missing}",
+                "Karten fehlen in Stapel, Händen und an den Steinen: {missing}"
             ));
         }
         Ok(())
     }
 
     /// Owners, awards and completion order of every stone; claimed stones stay provable.
-    fn validate_stones(&self) -> Result<(), String> {
+    fn validate_stones(&self) -> Result<(), Message> {
         if self.current > 1 {
-            return Err(format!("current player {} is not 0 or 1", self.current));
+            let current = self.current;
+            return Err(crate::msg!(
+                "current player {current} is not 0 or 1",
+                "der Spieler am Zug {current} ist nicht 0 oder 1"
+            ));
         }
         let available = CardSet::ALL.minus(self.table());
         for (i, s) in self.stones.iter().enumerate() {
             if let Some(owner) = s.owner.filter(|&o| o > 1) {
-                return Err(format!("stones[{i}]: owner {owner} is not a player (0 or 1)"));
+                return Err(crate::msg!(
+                    "stones[{i}]: owner {owner} is not a player (0 or 1)",
+                    "stones[{i}]: der Besitzer {owner} ist kein Spieler (0 oder 1)"
+                ));
             }
             if s.owner.is_some() != s.award.is_some() {
-                return Err(format!(
-                    "stones[{i}]: an owned stone says how it was won (award), an unowned one does not"
+                return Err(crate::msg!(
+                    "stones[{i}]: an owned stone says how it was won (award), an unowned one does not",
+                    "stones[{i}]: ein Stein mit Besitzer sagt, wie er gewonnen wurde (award), einer ohne nicht"
                 ));
             }
             let first_ok = match s.completed_first {
@@ -87,8 +99,9 @@ impl State {
                 Some(_) => false,
             };
             if !first_ok {
-                return Err(format!(
-                    "stones[{i}]: completed_first must name a complete side, 0 or 1 (or be null if neither is)"
+                return Err(crate::msg!(
+                    "stones[{i}]: completed_first must name a complete side, 0 or 1 (or be null if neither is)",
+                    "stones[{i}]: completed_first nennt eine vollständige Seite, 0 oder 1 (oder ist null, wenn keine es ist)"
                 ));
             }
             if let (Some(owner), Some(Award::Claim)) = (s.owner, s.award) {
@@ -96,25 +109,30 @@ impl State {
                 // shrink as cards are played), so a claimed stone is provable now.
                 let proof = self.proof(i, owner as usize, available);
                 if !proof.is_some_and(|c| c.provable) {
-                    return Err(format!(
-                        "stones[{i}]: claimed by player {owner}, but the claim is not provable (S5)"
+                    return Err(crate::msg!(
+                        "stones[{i}]: claimed by player {owner}, but the claim is not provable (S5)",
+                        "stones[{i}]: von Spieler {owner} genommen, doch er ist nicht beweisbar (S5)"
                     ));
                 }
             }
         }
         if let Some(a) = self.history.iter().find(|&a| a as usize >= NUM_ACTIONS) {
-            return Err(format!("history holds action {a}, outside 0..{NUM_ACTIONS}"));
+            return Err(crate::msg!(
+                "history holds action {a}, outside 0..{NUM_ACTIONS}",
+                "der Verlauf hält Aktion {a}, außerhalb von 0..{NUM_ACTIONS}"
+            ));
         }
         Ok(())
     }
 
     /// S2, S3c: every finished turn draws one card while the pile has cards, so the pile
     /// says how many cards each player drew, and the table how many each played.
-    fn validate_hand_sizes(&self) -> Result<(), String> {
+    fn validate_hand_sizes(&self) -> Result<(), Message> {
         let pile = self.pile.len();
         if pile > PILE_SIZE {
-            return Err(format!(
-                "the pile holds {pile} cards, but at most {PILE_SIZE} are left after the deal (S2)"
+            return Err(crate::msg!(
+                "the pile holds {pile} cards, but at most {PILE_SIZE} are left after the deal (S2)",
+                "der Stapel hält {pile} Karten, doch nach dem Geben bleiben höchstens {PILE_SIZE} (S2)"
             ));
         }
         for p in 0..2 {
@@ -122,10 +140,12 @@ impl State {
             let played: usize = self.stones.iter().map(|s| s.sides[p].len()).sum();
             let held = self.hands[p].len() as usize;
             if (HAND_SIZE + draws).checked_sub(played) != Some(held) {
-                return Err(format!(
+                let first = self.rules.first_player;
+                return Err(crate::msg!(
                     "player {p} holds {held} cards, but was dealt {HAND_SIZE}, drew {draws} (with {pile} cards left \
-                     in the pile, players drawing in turn from player {}) and played {played} (S2, S3c)",
-                    self.rules.first_player
+                     in the pile, players drawing in turn from player {first}) and played {played} (S2, S3c)",
+                    "Spieler {p} hält {held} Karten, bekam aber {HAND_SIZE}, zog {draws} (bei {pile} Karten im \
+                     Stapel, die Spieler ziehen abwechselnd ab Spieler {first}) und spielte {played} (S2, S3c)"
                 ));
             }
             // S3a, S3c: a turn that plays draws a card back, so a hand grows past the six
@@ -135,10 +155,13 @@ impl State {
             if held > HAND_SIZE
                 && let Some(stone) = self.open_stones(p).next()
             {
-                return Err(format!(
+                return Err(crate::msg!(
                     "player {p} holds {held} cards, more than the {HAND_SIZE} dealt, which only passing \
                      turns allow, yet stones[{stone}] is free and holds fewer than three of their cards: \
-                     a player passes only when no card can be played (S3a, S3c)"
+                     a player passes only when no card can be played (S3a, S3c)",
+                    "Spieler {p} hält {held} Karten, mehr als die {HAND_SIZE} gegebenen, was nur Züge mit \
+                     Passen erlauben, doch stones[{stone}] ist frei und hält weniger als drei seiner Karten: \
+                     wer passt, kann keine Karte legen (S3a, S3c)"
                 ));
             }
         }
@@ -163,39 +186,50 @@ impl State {
     }
 
     /// Phase, counters, whose turn it is and the outcome, derived from the stones.
-    fn validate_turn(&self) -> Result<(), String> {
+    fn validate_turn(&self) -> Result<(), Message> {
         let derived = self.derived_outcome()?;
         if self.outcome != derived {
             let show = |o: Option<Outcome>| serde_json::to_string(&o).unwrap_or_default();
-            return Err(format!(
-                "outcome {} does not follow from the stones and counters, which give {} (S7, S9)",
-                show(self.outcome),
-                show(derived)
+            let (said, given) = (show(self.outcome), show(derived));
+            return Err(crate::msg!(
+                "outcome {said} does not follow from the stones and counters, which give {given} (S7, S9)",
+                "das Ergebnis {said} folgt nicht aus den Steinen und Zählern, die {given} ergeben (S7, S9)"
             ));
         }
         let me = self.current as usize;
         let turn = self.turn_by_pile();
         match (self.phase, derived) {
             (Phase::Over, None) => {
-                return Err("phase is 'over', but nobody has won and there was no settlement".into());
+                return Err(crate::msg!(
+                    "phase is 'over', but nobody has won and there was no settlement",
+                    "die Phase ist 'over', doch niemand hat gewonnen und es gab keine Endabrechnung"
+                ));
             }
             (Phase::Play | Phase::Claim, Some(_)) => {
-                return Err("the game is over (see outcome), so the phase is 'over'".into());
+                return Err(crate::msg!(
+                    "the game is over (see outcome), so the phase is 'over'",
+                    "das Spiel ist vorbei (siehe outcome), also ist die Phase 'over'"
+                ));
             }
             (Phase::Play, None) => {
                 if self.turn_passed {
-                    return Err("turn_passed is true only in the claim phase after a pass (S3a)".into());
+                    return Err(crate::msg!(
+                        "turn_passed is true only in the claim phase after a pass (S3a)",
+                        "turn_passed ist nur in der Phase des Nehmens nach einem Passen true (S3a)"
+                    ));
                 }
             }
             (Phase::Claim, None) => {
                 if !self.any_claimable(me) {
-                    return Err(format!(
-                        "phase 'claim', but player {me} has no provable stone (the claim step is entered only with one, S3b)"
+                    return Err(crate::msg!(
+                        "phase 'claim', but player {me} has no provable stone (the claim step is entered only with one, S3b)",
+                        "Phase 'claim', doch Spieler {me} hat keinen beweisbaren Stein (nur mit einem beginnt das Nehmen, S3b)"
                     ));
                 }
                 if self.turn_passed && self.can_play(me) {
-                    return Err(format!(
-                        "player {me} passed this turn (turn_passed), but can play a card (S3a)"
+                    return Err(crate::msg!(
+                        "player {me} passed this turn (turn_passed), but can play a card (S3a)",
+                        "Spieler {me} hat in diesem Zug gepasst (turn_passed), kann aber eine Karte legen (S3a)"
                     ));
                 }
             }
@@ -203,9 +237,10 @@ impl State {
                 if let (Some(w), EndReason::FiveStones | EndReason::ThreeAdjacent) = (winner, reason)
                     && w != self.current
                 {
-                    return Err(format!(
-                        "the game ended with a claim of player {w} (S7), so current is that player, not {}",
-                        self.current
+                    let current = self.current;
+                    return Err(crate::msg!(
+                        "the game ended with a claim of player {w} (S7), so current is that player, not {current}",
+                        "das Spiel endete, als Spieler {w} einen Stein nahm (S7), also ist current dieser Spieler, nicht {current}"
                     ));
                 }
                 // The settling turn was finished (and drew): the turn by the pile is
@@ -216,38 +251,43 @@ impl State {
                     turn
                 };
                 if last.is_some_and(|t| t != self.current) {
-                    return Err(format!(
-                        "with {} cards in the pile the last turn was player {}'s, not {}'s (S3c)",
-                        self.pile.len(),
-                        1 - self.current,
-                        self.current
+                    let (n, other, current) = (self.pile.len(), 1 - self.current, self.current);
+                    return Err(crate::msg!(
+                        "with {n} cards in the pile the last turn was player {other}'s, not {current}'s (S3c)",
+                        "bei {n} Karten im Stapel war der letzte Zug der von Spieler {other}, nicht von {current} (S3c)"
                     ));
                 }
                 return Ok(());
             }
         }
         if self.passes_in_row > 1 {
-            return Err(
-                "two passing turns in a row end the game (S9): passes_in_row is 0 or 1 while it runs".into(),
-            );
+            return Err(crate::msg!(
+                "two passing turns in a row end the game (S9): passes_in_row is 0 or 1 while it runs",
+                "zwei Züge mit Passen hintereinander beenden das Spiel (S9): passes_in_row ist 0 oder 1, solange es läuft"
+            ));
         }
         // S3a: the last turn was a pass, so that player could not play then, and cannot
         // now: room to play never comes back (stones are only claimed, sides only fill),
         // and a hand empty then stays empty (a hand runs empty only once the pile is).
         if self.passes_in_row == 1 && self.can_play(1 - me) {
-            return Err(format!(
-                "passes_in_row 1 says player {} passed last turn, but that player can play a card (S3a)",
-                1 - me
+            let other = 1 - me;
+            return Err(crate::msg!(
+                "passes_in_row 1 says player {other} passed last turn, but that player can play a card (S3a)",
+                "passes_in_row 1 sagt, Spieler {other} habe im letzten Zug gepasst, doch er kann eine Karte legen (S3a)"
             ));
         }
         if turn.is_some_and(|t| t != self.current) {
-            return Err(format!(
-                "with {} cards in the pile it is player {}'s turn, not {}'s: turns alternate from player {} \
-                 and each one draws a card (S2, S3c)",
+            let (n, other, current, first) = (
                 self.pile.len(),
                 1 - self.current,
                 self.current,
-                self.rules.first_player
+                self.rules.first_player,
+            );
+            return Err(crate::msg!(
+                "with {n} cards in the pile it is player {other}'s turn, not {current}'s: turns alternate from player {first} \
+                 and each one draws a card (S2, S3c)",
+                "bei {n} Karten im Stapel ist Spieler {other} am Zug, nicht {current}: die Züge wechseln ab Spieler {first} \
+                 und jeder zieht eine Karte (S2, S3c)"
             ));
         }
         Ok(())
@@ -268,7 +308,7 @@ impl State {
     }
 
     /// The outcome the stones and counters give (S7, S9), whatever the state says.
-    fn derived_outcome(&self) -> Result<Option<Outcome>, String> {
+    fn derived_outcome(&self) -> Result<Option<Outcome>, Message> {
         let from_settlement = |s: &Stone| s.award.is_some_and(|a| a != Award::Claim);
         let settled = self.stones.iter().position(from_settlement);
         let wins = |state: &State| -> Vec<(u8, EndReason)> {
@@ -279,9 +319,11 @@ impl State {
         match self.passes_in_row {
             0 | 1 => {
                 if let Some(i) = settled {
-                    return Err(format!(
+                    return Err(crate::msg!(
                         "stones[{i}] was won in the settlement (S9), which needs two passing turns in a row \
-                         (passes_in_row 2)"
+                         (passes_in_row 2)",
+                        "stones[{i}] wurde in der Endabrechnung gewonnen (S9), die zwei Züge mit Passen hintereinander \
+                         braucht (passes_in_row 2)"
                     ));
                 }
                 match wins(self)[..] {
@@ -290,10 +332,10 @@ impl State {
                         winner: Some(p),
                         reason,
                     })),
-                    _ => Err(
-                        "both players own five or three adjacent stones; the game ends at the first (S7)"
-                            .into(),
-                    ),
+                    _ => Err(crate::msg!(
+                        "both players own five or three adjacent stones; the game ends at the first (S7)",
+                        "beide Spieler besitzen fünf oder drei benachbarte Steine; das Spiel endet beim ersten (S7)"
+                    )),
                 }
             }
             2 => {
@@ -306,28 +348,31 @@ impl State {
                     }
                 }
                 if let Some(&(p, _)) = wins(&before).first() {
-                    return Err(format!(
-                        "player {p} won by claims (S7) before the settlement that passes_in_row 2 says happened"
+                    return Err(crate::msg!(
+                        "player {p} won by claims (S7) before the settlement that passes_in_row 2 says happened",
+                        "Spieler {p} hat durch Nehmen gewonnen (S7) vor der Endabrechnung, die passes_in_row 2 nennt"
                     ));
                 }
                 before.settle();
-                let show = |s: &Stone| match (s.owner, s.award) {
-                    (Some(p), Some(a)) => format!("player {p} ({})", a.name()),
-                    _ => "nobody".to_string(),
+                let show = |s: &Stone, lang: Lang| match (s.owner, s.award) {
+                    (Some(p), Some(a)) => format!("{} {p} ({})", lang.pick("Spieler", "player"), a.name()),
+                    _ => lang.pick("niemand", "nobody").to_string(),
                 };
                 for (i, (got, want)) in self.stones.iter().zip(&before.stones).enumerate() {
                     if (got.owner, got.award) != (want.owner, want.award) {
-                        return Err(format!(
-                            "stones[{i}]: the settlement (S9) gives it to {}, the state says {}",
-                            show(want),
-                            show(got)
+                        let (gives, says) = (show(want, Lang::En), show(got, Lang::En));
+                        let (ergibt, sagt) = (show(want, Lang::De), show(got, Lang::De));
+                        return Err(crate::msg!(
+                            "stones[{i}]: the settlement (S9) gives it to {gives}, the state says {says}",
+                            "stones[{i}]: die Endabrechnung (S9) gibt ihn {ergibt}, die Stellung sagt {sagt}"
                         ));
                     }
                 }
                 Ok(before.outcome)
             }
-            n => Err(format!(
-                "passes_in_row is {n}, but two passing turns in a row end the game (S9): it is 0, 1 or 2"
+            n => Err(crate::msg!(
+                "passes_in_row is {n}, but two passing turns in a row end the game (S9): it is 0, 1 or 2",
+                "passes_in_row ist {n}, doch zwei Züge mit Passen hintereinander beenden das Spiel (S9): es ist 0, 1 oder 2"
             )),
         }
     }

@@ -69,21 +69,23 @@ pub fn check_claim_notation<S: AsRef<str>>(
     let theirs = cards::parse_cards(theirs)?;
     let table = cards::parse_cards(table)?;
     let mine: [Card; 3] = mine.try_into().map_err(|m: Vec<Card>| {
-        Error::InvalidArgument(format!(
-            "mine must be the claimant's 3 cards, got {} ({})",
-            m.len(),
-            "a claim needs three cards at the stone (S5)"
+        let n = m.len();
+        Error::InvalidArgument(crate::msg!(
+            "mine must be the claimant's 3 cards, got {n} (a claim needs three cards at the stone (S5))",
+            "mine sind die 3 Karten dessen, der nimmt, nicht {n} (wer einen Stein nimmt, braucht dort drei Karten (S5))"
         ))
     })?;
     if theirs.len() > 3 {
-        return Err(Error::InvalidArgument(format!(
-            "theirs must be 0-3 cards (one side of a stone holds at most three), got {}",
-            theirs.len()
+        let n = theirs.len();
+        return Err(Error::InvalidArgument(crate::msg!(
+            "theirs must be 0-3 cards (one side of a stone holds at most three), got {n}",
+            "theirs sind 0-3 Karten (eine Seite eines Steins hält höchstens drei), nicht {n}"
         )));
     }
     if let Some(card) = theirs.iter().find(|c| mine.contains(c)) {
-        return Err(Error::InvalidArgument(format!(
-            "card {card} is in both mine and theirs; each card exists once"
+        return Err(Error::InvalidArgument(crate::msg!(
+            "card {card} is in both mine and theirs; each card exists once",
+            "Karte {card} ist in mine und in theirs; jede Karte gibt es einmal"
         )));
     }
     let lying: CardSet = table.iter().chain(&mine).chain(&theirs).copied().collect();
@@ -99,7 +101,11 @@ pub fn check_claim_notation<S: AsRef<str>>(
 pub fn formation_notation<S: AsRef<str>>(cards: &[S]) -> Result<Formation> {
     let cards = cards::parse_cards(cards)?;
     let three: [Card; 3] = cards.try_into().map_err(|c: Vec<Card>| {
-        Error::InvalidArgument(format!("a formation is exactly 3 cards, got {}", c.len()))
+        let n = c.len();
+        Error::InvalidArgument(crate::msg!(
+            "a formation is exactly 3 cards, got {n}",
+            "eine Formation sind genau 3 Karten, nicht {n}"
+        ))
     })?;
     Ok(formation(three))
 }

@@ -34,20 +34,23 @@ impl Game for SchottenTotten {
     type State = State;
     const NAME: &'static str = "schotten_totten";
     const MOVE_SYNTAX: &'static str = r#"moves are {"type": "play", "card": "B5", "stone": 0-8}, {"type": "claim", "stone": 0-8}, {"type": "pass"} or {"type": "end_turn"}"#;
+    const MOVE_SYNTAX_DE: &'static str = r#"Züge sind {"type": "play", "card": "B5", "stone": 0-8}, {"type": "claim", "stone": 0-8}, {"type": "pass"} oder {"type": "end_turn"}"#;
 
     fn from_options(options: &Map<String, Value>) -> Result<Self> {
         reject_unknown_options(Self::NAME, options, &["first_player"])?;
         let mut game = Self::default();
         if let Some(v) = options.get("first_player") {
-            game.first_player = match v.as_u64() {
-                Some(p @ (0 | 1)) => p as u8,
-                _ => {
-                    return Err(Error::InvalidOption {
-                        game: Self::NAME,
-                        message: format!("first_player must be 0 or 1, got {}", shorten(&v.to_string())),
-                    });
-                }
+            let Some(p @ (0 | 1)) = v.as_u64() else {
+                let v = shorten(&v.to_string());
+                return Err(Error::InvalidOption {
+                    game: Self::NAME,
+                    message: crate::msg!(
+                        "first_player must be 0 or 1, got {v}",
+                        "first_player ist 0 oder 1, nicht {v}"
+                    ),
+                });
             };
+            game.first_player = p as u8;
         }
         Ok(game)
     }

@@ -65,9 +65,10 @@ impl<'de> Deserialize<'de> for Side {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Side, D::Error> {
         let cards = Vec::<Card>::deserialize(d)?;
         if cards.len() > 3 {
-            return Err(serde::de::Error::custom(format!(
-                "a side of a stone holds at most 3 cards, got {}",
-                cards.len()
+            let n = cards.len();
+            return Err(crate::error::custom(crate::msg!(
+                "a side of a stone holds at most 3 cards, got {n}",
+                "eine Seite eines Steins hält höchstens 3 Karten, nicht {n}"
             )));
         }
         let mut side = Side::default();

@@ -259,50 +259,71 @@ pub(super) fn view_json(state: &State, seat: Option<usize>, with_facts: bool) ->
 /// built state passes every check of `state_from_json` (or the view is refused), and its
 /// history is empty: the view carries none.
 pub(super) fn state_from_view(rules: SchottenTotten, view: &View, seed: u64) -> Result<State> {
-    let bad = |message: String| Err(Error::InvalidView(message));
+    let bad = |message: crate::error::Message| Err(Error::InvalidView(message));
     let seat = match view.player {
         None => None,
         Some(p @ (0 | 1)) => Some(p as usize),
         Some(p) => {
-            return bad(format!(
-                "player {p} is not a seat: 0, 1, or null for the public view"
+            return bad(crate::msg!(
+                "player {p} is not a seat: 0, 1, or null for the public view",
+                "Spieler {p} ist kein Platz: 0, 1 oder null für die öffentliche Sicht"
             ));
         }
     };
     let own_hand = match (seat, view.hand) {
         (Some(p), Some(hand)) => {
             if hand.len() != u32::from(view.hand_sizes[p]) {
-                return bad(format!(
-                    "player {p}'s hand holds {} cards, but hand_sizes says {}",
-                    hand.len(),
-                    view.hand_sizes[p]
+                let (n, said) = (hand.len(), view.hand_sizes[p]);
+                return bad(crate::msg!(
+                    "player {p}'s hand holds {n} cards, but hand_sizes says {said}",
+                    "die Hand von Spieler {p} hält {n} Karten, doch hand_sizes sagt {said}"
                 ));
             }
             hand
         }
         (Some(p), None) => {
-            return bad(format!(
-                "the view of player {p} shows their hand, but hand is null"
+            return bad(crate::msg!(
+                "the view of player {p} shows their hand, but hand is null",
+                "die Sicht von Spieler {p} zeigt seine Hand, doch hand ist null"
             ));
         }
         (None, Some(_)) => {
-            return bad("the public view (player null) shows no hand: hand must be null".into());
+            return bad(crate::msg!(
+                "the public view (player null) shows no hand: hand must be null",
+                "die öffentliche Sicht (`player` null) zeigt keine Hand: `hand` ist null"
+            ));
         }
         (None, None) => CardSet::EMPTY,
     };
     match (view.phase, view.current_player) {
         (Phase::Over, None) | (Phase::Play | Phase::Claim, Some(0 | 1)) => {}
-        (Phase::Over, Some(_)) => return bad("current_player is null once the game is over".into()),
-        (_, None) => return bad("a running game (phase play or claim) has a current_player, 0 or 1".into()),
-        (_, Some(c)) => return bad(format!("current_player {c} is not 0 or 1")),
+        (Phase::Over, Some(_)) => {
+            return bad(crate::msg!(
+                "current_player is null once the game is over",
+                "current_player ist null, sobald das Spiel vorbei ist"
+            ));
+        }
+        (_, None) => {
+            return bad(crate::msg!(
+                "a running game (phase play or claim) has a current_player, 0 or 1",
+                "ein laufendes Spiel (Phase play oder claim) hat einen current_player, 0 oder 1"
+            ));
+        }
+        (_, Some(c)) => {
+            return bad(crate::msg!(
+                "current_player {c} is not 0 or 1",
+                "current_player {c} ist nicht 0 oder 1"
+            ));
+        }
     }
     // Every card the seat sees, exactly once.
     let mut seen = own_hand;
     for (i, stone) in view.stones.iter().enumerate() {
         for card in stone.cards.iter().flat_map(|side| side.cards().iter().copied()) {
             if seen.contains(card) {
-                return bad(format!(
-                    "card {card} at stones[{i}] is also in the hand or at another stone; each card exists once"
+                return bad(crate::msg!(
+                    "card {card} at stones[{i}] is also in the hand or at another stone; each card exists once",
+                    "Karte {card} an stones[{i}] ist auch auf der Hand oder an einem anderen Stein; jede Karte gibt es einmal"
                 ));
             }
             seen.insert(card);
@@ -315,10 +336,12 @@ pub(super) fn state_from_view(rules: SchottenTotten, view: &View, seed: u64) -> 
         .sum();
     let pile_size = usize::from(view.pile_size);
     if hidden_hands + pile_size != unseen.len() as usize {
-        return bad(format!(
-            "{} cards are unseen (54 minus the hand and the stones), but the hidden hands hold {hidden_hands} \
+        let n = unseen.len();
+        return bad(crate::msg!(
+            "{n} cards are unseen (54 minus the hand and the stones), but the hidden hands hold {hidden_hands} \
              and the pile {pile_size}: these must add up",
-            unseen.len()
+            "{n} Karten sind verdeckt (54 ohne die Hand und die Steine), doch die verdeckten Hände halten \
+             {hidden_hands} und der Stapel {pile_size}: das muss aufgehen"
         ));
     }
     let mut deck: Vec<Card> = unseen.iter().collect();
@@ -369,21 +392,28 @@ pub(super) fn state_from_view(rules: SchottenTotten, view: &View, seed: u64) -> 
             (None, _) => {}
             (Some(g), Some(d)) if g == d => rebuilt.facts = Some(d),
             (Some(g), Some(d)) => {
-                return bad(format!(
-                    "stones[{i}].facts disagree with the position (S5, S6): given {}, but the table gives {}",
+                let (given, table) = (
                     serde_json::to_string(&g).unwrap_or_default(),
-                    serde_json::to_string(&d).unwrap_or_default()
+                    serde_json::to_string(&d).unwrap_or_default(),
+                );
+                return bad(crate::msg!(
+                    "stones[{i}].facts disagree with the position (S5, S6): given {given}, but the table gives {table}",
+                    "stones[{i}].facts widersprechen der Stellung (S5, S6): gegeben {given}, doch der Tisch ergibt {table}"
                 ));
             }
             (Some(_), None) => {
-                return bad(format!(
-                    "stones[{i}] is owned, so its facts must be null or left out"
+                return bad(crate::msg!(
+                    "stones[{i}] is owned, so its facts must be null or left out",
+                    "stones[{i}] hat einen Besitzer, also sind seine facts null oder fehlen"
                 ));
             }
         }
     }
     if rebuilt != *view {
-        return bad("the view does not describe a consistent position".into());
+        return bad(crate::msg!(
+            "the view does not describe a consistent position",
+            "die Sicht beschreibt keine stimmige Stellung"
+        ));
     }
     Ok(state)
 }

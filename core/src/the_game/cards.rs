@@ -86,11 +86,15 @@ impl<'de> Deserialize<'de> for Hand {
         let mut hand = Hand::default();
         for c in cards {
             if !(LOWEST..=HIGHEST).contains(&c) {
-                return Err(serde::de::Error::custom(format!("card {c}: cards are 2-99")));
+                return Err(crate::error::custom(crate::msg!(
+                    "card {c}: cards are 2-99",
+                    "Karte {c}: die Karten sind 2-99"
+                )));
             }
             if hand.contains(c) {
-                return Err(serde::de::Error::custom(format!(
-                    "card {c} appears twice in a set of cards"
+                return Err(crate::error::custom(crate::msg!(
+                    "card {c} appears twice in a set of cards",
+                    "Karte {c} kommt in einer Menge von Karten zweimal vor"
                 )));
             }
             hand.insert(c);

@@ -56,14 +56,17 @@ pub(super) fn encode_move(mv: &Move) -> Result<Action> {
         Move::EndTurn {} => Ok(END_TURN),
         Move::Play { card, pile } => {
             if !(i64::from(LOWEST)..=i64::from(HIGHEST)).contains(&card) {
-                return Err(Error::InvalidMove(format!(
-                    "card {card} does not exist: cards are 2-99 (T1)"
+                return Err(Error::InvalidMove(crate::msg!(
+                    "card {card} does not exist: cards are 2-99 (T1)",
+                    "Karte {card} gibt es nicht: die Karten sind 2-99 (T1)"
                 )));
             }
             if !(0..NUM_PILES as i64).contains(&pile) {
-                return Err(Error::InvalidMove(format!(
+                return Err(Error::InvalidMove(crate::msg!(
                     "pile {pile} does not exist: piles are 0-3 (0 and 1 ascend from 1, 2 and 3 \
-                     descend from 100)"
+                     descend from 100)",
+                    "Stapel {pile} gibt es nicht: die Stapel sind 0-3 (0 und 1 steigen ab 1 auf, \
+                     2 und 3 fallen ab 100 ab)"
                 )));
             }
             Ok(play_action(card as u8, pile as usize))

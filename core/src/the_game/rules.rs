@@ -102,24 +102,33 @@ impl Game for TheGame {
     type State = State;
     const NAME: &'static str = "the_game";
     const MOVE_SYNTAX: &'static str = r#"moves are {"type": "play", "card": 2-99, "pile": 0-3} (piles 0 and 1 ascend, 2 and 3 descend) or {"type": "end_turn"}"#;
+    const MOVE_SYNTAX_DE: &'static str = r#"Züge sind {"type": "play", "card": 2-99, "pile": 0-3} (die Stapel 0 und 1 steigen auf, 2 und 3 fallen ab) oder {"type": "end_turn"}"#;
 
     fn from_options(options: &Map<String, Value>) -> Result<Self> {
         reject_unknown_options(Self::NAME, options, &["players", "pro"])?;
         let mut game = TheGame::default();
-        let invalid = |message: String| Error::InvalidOption {
+        let invalid = |message: crate::error::Message| Error::InvalidOption {
             game: Self::NAME,
             message,
         };
         if let Some(v) = options.get("players") {
             game.players = match v.as_u64() {
                 Some(n @ 1..=5) => n as u8,
-                _ => return Err(invalid(format!("players must be 1-5, got {v}"))),
+                _ => {
+                    return Err(invalid(crate::msg!(
+                        "players must be 1-5, got {v}",
+                        "`players` ist 1-5, nicht {v}"
+                    )));
+                }
             };
         }
         if let Some(v) = options.get("pro") {
-            game.pro = v
-                .as_bool()
-                .ok_or_else(|| invalid(format!("pro must be true or false, got {v}")))?;
+            game.pro = v.as_bool().ok_or_else(|| {
+                invalid(crate::msg!(
+                    "pro must be true or false, got {v}",
+                    "pro ist true oder false, nicht {v}"
+                ))
+            })?;
         }
         Ok(game)
     }

@@ -31,7 +31,7 @@ pub(super) fn pile_name_de(pile: usize) -> String {
 }
 
 /// A pile for the board, in the nominative: "Stapel 1 aufsteigend" / "ascending pile 1".
-fn pile_label(pile: usize, lang: Lang) -> String {
+pub(super) fn pile_label(pile: usize, lang: Lang) -> String {
     match lang {
         Lang::De => {
             let direction = if ascending(pile) {

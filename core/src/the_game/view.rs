@@ -19,9 +19,9 @@ use super::cards::Hand;
 use super::json::{check_counts, check_piles};
 use super::rules::{NUM_PILES, TheGame, ascending, fits};
 use super::state::State;
-use super::text::pile_name;
-use crate::error::{Error, Result};
-use crate::game::GameState;
+use super::text::pile_label;
+use crate::error::{Error, Message, Result};
+use crate::game::{GameState, Lang};
 use crate::rng;
 
 /// Exactly what one seat (or, with `player` null, a spectator) may see of The Game: an
@@ -176,27 +176,43 @@ enum Constraint {
 
 /// See [`crate::game::Game::state_from_view`]: checks the view whole, then deals the unseen cards.
 pub(super) fn state_from_view(rules: TheGame, view: &View, seed: u64) -> Result<State> {
-    let bad = |m: String| Err(Error::InvalidView(m));
+    let bad = |m: Message| Err(Error::InvalidView(m));
     if (view.players, view.pro) != (rules.players, rules.pro) {
-        return bad(format!(
-            "the view is of a game with players={}, pro={}; this game has players={}, pro={}",
-            view.players, view.pro, rules.players, rules.pro
+        let (vp, vpro, rp, rpro) = (view.players, view.pro, rules.players, rules.pro);
+        return bad(crate::msg!(
+            "the view is of a game with players={vp}, pro={vpro}; this game has players={rp}, pro={rpro}",
+            "die Sicht ist von einem Spiel mit players={vp}, pro={vpro}; dieses Spiel hat players={rp}, pro={rpro}"
         ));
     }
     let players = rules.players as usize;
     let seat = view.player.map(usize::from);
     if let Some(p) = seat.filter(|&p| p >= players) {
-        return bad(format!("player {p}: seats are 0-{}", players - 1));
+        let last = players - 1;
+        return bad(crate::msg!(
+            "player {p}: seats are 0-{last}",
+            "Spieler {p}: die Plätze sind 0-{last}"
+        ));
     }
     if view.hand_sizes.len() != players {
-        return bad(format!(
-            "{} hand sizes for {players} players: one per seat",
-            view.hand_sizes.len()
+        let n = view.hand_sizes.len();
+        return bad(crate::msg!(
+            "{n} hand sizes for {players} players: one per seat",
+            "{n} Handgrößen für {players} Spieler: eine je Platz"
         ));
     }
     let own = match (seat, view.hand) {
-        (Some(_), None) => return bad("a seat's view shows its hand; hand is null".into()),
-        (None, Some(_)) => return bad("the public view (player null) shows no hand".into()),
+        (Some(_), None) => {
+            return bad(crate::msg!(
+                "a seat's view shows its hand; hand is null",
+                "die Sicht eines Platzes zeigt seine Hand; hand ist null"
+            ));
+        }
+        (None, Some(_)) => {
+            return bad(crate::msg!(
+                "the public view (player null) shows no hand",
+                "die öffentliche Sicht (`player` null) zeigt keine Hand"
+            ));
+        }
         (_, hand) => hand.unwrap_or_default(),
     };
     // The piles (T1).
@@ -209,9 +225,10 @@ pub(super) fn state_from_view(rules: TheGame, view: &View, seed: u64) -> Result<
             Direction::Descending
         };
         if pile.direction != direction {
-            return bad(format!(
-                "pile {p} is {}: piles 0 and 1 ascend, 2 and 3 descend",
-                pile_name(p)
+            let (name, de) = (pile_label(p, Lang::En), pile_label(p, Lang::De));
+            return bad(crate::msg!(
+                "pile {p} is {name}: piles 0 and 1 ascend, 2 and 3 descend",
+                "Stapel {p} ist {de}: die Stapel 0 und 1 steigen auf, 2 und 3 fallen ab"
             ));
         }
         tops[p] = pile.top;
@@ -220,23 +237,27 @@ pub(super) fn state_from_view(rules: TheGame, view: &View, seed: u64) -> Result<
     let played = view.played_cards;
     let on_piles: usize = sizes.iter().map(|&n| usize::from(n)).sum();
     if on_piles != played.len() {
-        return bad(format!(
-            "cards_played of the piles add up to {on_piles}, but played_cards lists {}",
-            played.len()
+        let n = played.len();
+        return bad(crate::msg!(
+            "cards_played of the piles add up to {on_piles}, but played_cards lists {n}",
+            "cards_played der Stapel ergibt {on_piles}, doch played_cards nennt {n}"
         ));
     }
     check_piles(tops, sizes, played).map_err(Error::InvalidView)?;
     // The cards: own hand, played cards and the unseen rest (T1).
     if let Some(c) = own.iter().find(|&c| played.contains(c)) {
-        return bad(format!("card {c} is both in the hand and played"));
+        return bad(crate::msg!(
+            "card {c} is both in the hand and played",
+            "Karte {c} ist auf der Hand und gespielt"
+        ));
     }
     if let Some(p) = seat
         && own.len() != usize::from(view.hand_sizes[p])
     {
-        return bad(format!(
-            "the hand holds {} cards, but hand_sizes says player {p} holds {}",
-            own.len(),
-            view.hand_sizes[p]
+        let (n, said) = (own.len(), view.hand_sizes[p]);
+        return bad(crate::msg!(
+            "the hand holds {n} cards, but hand_sizes says player {p} holds {said}",
+            "die Hand hält {n} Karten, doch hand_sizes sagt, Spieler {p} halte {said}"
         ));
     }
     let unseen = Hand::ALL.without(played.union(own));
@@ -246,50 +267,76 @@ pub(super) fn state_from_view(rules: TheGame, view: &View, seed: u64) -> Result<
         .map(|q| usize::from(view.hand_sizes[q]))
         .sum();
     if others + draw != unseen.len() {
-        return bad(format!(
-            "{} cards are unseen (98 minus the hand and the played cards), but the other hands \
-             ({others}) and the draw pile ({draw}) hold {}",
-            unseen.len(),
-            others + draw
+        let (n, held) = (unseen.len(), others + draw);
+        return bad(crate::msg!(
+            "{n} cards are unseen (98 minus the hand and the played cards), but the other hands \
+             ({others}) and the draw pile ({draw}) hold {held}",
+            "{n} Karten sind verdeckt (98 ohne die Hand und die gespielten Karten), doch die anderen \
+             Hände ({others}) und der Nachziehstapel ({draw}) halten {held}"
         ));
     }
     let minimum = rules.minimum(draw);
     if usize::from(view.minimum) != minimum {
-        return bad(format!(
-            "minimum {}: with {draw} cards in the draw pile the minimum is {minimum} (T3)",
-            view.minimum
+        let said = view.minimum;
+        return bad(crate::msg!(
+            "minimum {said}: with {draw} cards in the draw pile the minimum is {minimum} (T3)",
+            "minimum {said}: bei {draw} Karten im Nachziehstapel ist das Minimum {minimum} (T3)"
         ));
     }
     // The turn and the end (T6).
     let score = (others + draw + own.len()) as u32;
     let turn = match (view.current_player, view.outcome) {
-        (Some(_), Some(_)) => return bad("a finished game has no player to move".into()),
-        (None, None) => return bad("a running game has a player to move".into()),
+        (Some(_), Some(_)) => {
+            return bad(crate::msg!(
+                "a finished game has no player to move",
+                "ein beendetes Spiel hat keinen Spieler am Zug"
+            ));
+        }
+        (None, None) => {
+            return bad(crate::msg!(
+                "a running game has a player to move",
+                "ein laufendes Spiel hat einen Spieler am Zug"
+            ));
+        }
         (Some(c), None) => {
             if score == 0 {
-                return bad("every card is played, so the game is over and won (T6)".into());
+                return bad(crate::msg!(
+                    "every card is played, so the game is over and won (T6)",
+                    "jede Karte ist gespielt, also ist das Spiel vorbei und gewonnen (T6)"
+                ));
             }
             Some(c)
         }
         (None, Some(o)) => {
             if o.score != score {
-                return bad(format!(
-                    "outcome score {}, but {score} cards are left in hands and the draw pile (T6)",
-                    o.score
+                let said = o.score;
+                return bad(crate::msg!(
+                    "outcome score {said}, but {score} cards are left in hands and the draw pile (T6)",
+                    "outcome score {said}, doch {score} Karten sind in Händen und Nachziehstapel übrig (T6)"
                 ));
             }
             if o.won != (score == 0) {
-                return bad(format!(
-                    "outcome won={}, but {score} cards are left: the players win exactly when \
+                let won = o.won;
+                return bad(crate::msg!(
+                    "outcome won={won}, but {score} cards are left: the players win exactly when \
                      every card is played (T6)",
-                    o.won
+                    "outcome won={won}, doch {score} Karten sind übrig: die Spieler gewinnen genau dann, \
+                     wenn jede Karte gespielt ist (T6)"
                 ));
             }
             match (o.won, o.stuck_player) {
                 (true, None) => None,
-                (true, Some(_)) => return bad("nobody is stuck in a won game".into()),
+                (true, Some(_)) => {
+                    return bad(crate::msg!(
+                        "nobody is stuck in a won game",
+                        "in einem gewonnenen Spiel steckt niemand fest"
+                    ));
+                }
                 (false, None) => {
-                    return bad("a lost game names the player who could not go on (T6)".into());
+                    return bad(crate::msg!(
+                        "a lost game names the player who could not go on (T6)",
+                        "ein verlorenes Spiel nennt den Spieler, der nicht weiterkam (T6)"
+                    ));
                 }
                 (false, Some(c)) => Some(c),
             }
@@ -297,7 +344,11 @@ pub(super) fn state_from_view(rules: TheGame, view: &View, seed: u64) -> Result<
     };
     let turn = match turn {
         Some(c) if usize::from(c) >= players => {
-            return bad(format!("player {c} to move: seats are 0-{}", players - 1));
+            let last = players - 1;
+            return bad(crate::msg!(
+                "player {c} to move: seats are 0-{last}",
+                "Spieler {c} am Zug: die Plätze sind 0-{last}"
+            ));
         }
         Some(c) => usize::from(c),
         None => 0,
@@ -342,13 +393,17 @@ pub(super) fn state_from_view(rules: TheGame, view: &View, seed: u64) -> Result<
         };
         if !possible {
             return bad(match constraint {
-                Constraint::HoldsAFit => format!(
+                Constraint::HoldsAFit => crate::msg!(
                     "player {turn} has not played the minimum and can hold no card that fits a pile, \
-                     so the game would be over (T6)"
+                     so the game would be over (T6)",
+                    "Spieler {turn} hat das Minimum nicht gespielt und kann keine Karte halten, die auf \
+                     einen Stapel passt, also wäre das Spiel vorbei (T6)"
                 ),
-                Constraint::HoldsNoFit => format!(
+                Constraint::HoldsNoFit => crate::msg!(
                     "the game is lost with player {turn} stuck, but player {turn} cannot hold \
-                     {size} cards of which none fits a pile (T6)"
+                     {size} cards of which none fits a pile (T6)",
+                    "das Spiel ist verloren, weil Spieler {turn} feststeckt, doch Spieler {turn} kann nicht \
+                     {size} Karten halten, von denen keine auf einen Stapel passt (T6)"
                 ),
             });
         }
@@ -405,7 +460,10 @@ pub(super) fn state_from_view(rules: TheGame, view: &View, seed: u64) -> Result<
     let rebuilt = state.view_of(seat);
     if rebuilt != *view {
         // Every field is checked above; this guards against a check forgotten there.
-        return bad("no position gives this view".into());
+        return bad(crate::msg!(
+            "no position gives this view",
+            "keine Stellung ergibt diese Sicht"
+        ));
     }
     Ok(state)
 }
