@@ -8,6 +8,7 @@ use std::fmt::Write as _;
 use super::cards::Card;
 use super::checks::shown;
 use super::codec::Move;
+use super::facts::{SettledBy, SettledStone};
 use super::rules::NUM_STONES;
 use super::state::{Award, EndReason, Outcome, Side, State};
 use crate::game::{Action, GameState, Lang};
@@ -81,6 +82,83 @@ impl State {
         })
     }
 
+    /// Step `step` (1-4) of the settlement (S9) for people, e.g. "1. Beweisbare Steine:
+    /// Stein 2 an Spieler 0, Stein 7 an Spieler 1." / "3. More cards, then the higher sum:
+    /// stone 8 to player 0 (more cards: 2 to 1); stone 4 stays unowned (as many cards, the
+    /// same sum)." / "4. Count: player 0 has 5 stones, player 1 has 4: player 0 wins."
+    pub(super) fn settlement_line(
+        &self,
+        step: u8,
+        stones: &[SettledStone],
+        counts: [u8; 2],
+        winner: Option<u8>,
+        lang: Lang,
+    ) -> String {
+        let de = lang == Lang::De;
+        let title = match step {
+            1 => lang.pick("Beweisbare Steine", "Provable stones"),
+            2 => lang.pick("Eine Seite vollständig", "One side complete"),
+            3 => lang.pick(
+                "Beide Seiten unvollständig: mehr Karten, dann höhere Summe",
+                "Both sides incomplete: more cards, then the higher sum",
+            ),
+            _ => lang.pick("Zählen", "Count"),
+        };
+        if step == 4 {
+            let end = match winner {
+                Some(w) => lang.pick(format!("Spieler {w} gewinnt"), format!("player {w} wins")),
+                None => lang.pick("unentschieden", "a draw").to_string(),
+            };
+            return match lang {
+                Lang::De => format!(
+                    "4. {title}: Spieler 0 hat {} Steine, Spieler 1 hat {}: {end}.",
+                    counts[0], counts[1]
+                ),
+                Lang::En => format!(
+                    "4. {title}: player 0 has {} stones, player 1 has {}: {end}.",
+                    counts[0], counts[1]
+                ),
+            };
+        }
+        if stones.is_empty() {
+            return format!("{step}. {title}: {}.", lang.pick("keiner", "none"));
+        }
+        let parts: Vec<String> = stones
+            .iter()
+            .map(|s| {
+                let i = usize::from(s.stone);
+                let n = shown(i);
+                let [a, b] = &self.stones[i].sides;
+                match (s.owner, s.by) {
+                    (None, _) => lang.pick(
+                        format!("Stein {n} bleibt frei (gleich viele Karten, gleiche Summe)"),
+                        format!("stone {n} stays unowned (as many cards, the same sum)"),
+                    ),
+                    (Some(p), by) => {
+                        let (mine, theirs) = if p == 0 { (a, b) } else { (b, a) };
+                        let why = match by {
+                            SettledBy::MoreCards => lang.pick(
+                                format!(" (mehr Karten: {} zu {})", mine.len(), theirs.len()),
+                                format!(" (more cards: {} to {})", mine.len(), theirs.len()),
+                            ),
+                            SettledBy::HigherSum => lang.pick(
+                                format!(" (höhere Summe: {} zu {})", mine.sum(), theirs.sum()),
+                                format!(" (higher sum: {} to {})", mine.sum(), theirs.sum()),
+                            ),
+                            _ => String::new(),
+                        };
+                        if de {
+                            format!("Stein {n} an Spieler {p}{why}")
+                        } else {
+                            format!("stone {n} to player {p}{why}")
+                        }
+                    }
+                }
+            })
+            .collect();
+        format!("{step}. {title}: {}.", parts.join(", "))
+    }
+
     /// The stones with both sides, the hands (with a seat: only its own, the other's
     /// size) and the pile's size.
     pub(super) fn render_text(&self, seat: Option<usize>, lang: Lang) -> String {
@@ -132,6 +210,12 @@ impl State {
             "{}",
             lang.pick(format!("Stapel: {n} Karten"), format!("pile: {n} cards"))
         );
+        if let Some(settled) = super::facts::settlement(self) {
+            let _ = write!(out, "\n{}", lang.pick("Endabrechnung:", "settlement:"));
+            for step in &settled.steps {
+                let _ = write!(out, "\n  {}", lang.pick(&step.text.de, &step.text.en));
+            }
+        }
         out
     }
 }
