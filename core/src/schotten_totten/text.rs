@@ -83,9 +83,10 @@ impl State {
     }
 
     /// Step `step` (1-4) of the settlement (S9) for people, e.g. "1. Beweisbare Steine:
-    /// Stein 2 an Spieler 0, Stein 7 an Spieler 1." / "3. More cards, then the higher sum:
-    /// stone 8 to player 0 (more cards: 2 to 1); stone 4 stays unowned (as many cards, the
-    /// same sum)." / "4. Count: player 0 has 5 stones, player 1 has 4: player 0 wins."
+    /// Stein 2 an Spieler 0, Stein 7 an Spieler 1." / "3. Both sides incomplete: more
+    /// cards, then the higher sum: stone 8 to player 0 (more cards: 2 to 1), stone 4 stays
+    /// unowned (as many cards, the same sum)." / "4. Count: player 0 has 5 stones, player 1
+    /// has 4: player 0 wins." Stones are numbered 1-9 as on the board (S1).
     pub(super) fn settlement_line(
         &self,
         step: u8,
@@ -94,7 +95,6 @@ impl State {
         winner: Option<u8>,
         lang: Lang,
     ) -> String {
-        let de = lang == Lang::De;
         let title = match step {
             1 => lang.pick("Beweisbare Steine", "Provable stones"),
             2 => lang.pick("Eine Seite vollständig", "One side complete"),
@@ -105,57 +105,69 @@ impl State {
             _ => lang.pick("Zählen", "Count"),
         };
         if step == 4 {
+            let stones = |n: u8| match (n, lang) {
+                (1, Lang::De) => "1 Stein".to_string(),
+                (1, Lang::En) => "1 stone".to_string(),
+                (n, Lang::De) => format!("{n} Steine"),
+                (n, Lang::En) => format!("{n} stones"),
+            };
             let end = match winner {
                 Some(w) => lang.pick(format!("Spieler {w} gewinnt"), format!("player {w} wins")),
                 None => lang.pick("unentschieden", "a draw").to_string(),
             };
+            let (a, b) = (stones(counts[0]), stones(counts[1]));
             return match lang {
-                Lang::De => format!(
-                    "4. {title}: Spieler 0 hat {} Steine, Spieler 1 hat {}: {end}.",
-                    counts[0], counts[1]
-                ),
-                Lang::En => format!(
-                    "4. {title}: player 0 has {} stones, player 1 has {}: {end}.",
-                    counts[0], counts[1]
-                ),
+                Lang::De => format!("4. {title}: Spieler 0 hat {a}, Spieler 1 hat {b}: {end}."),
+                Lang::En => format!("4. {title}: player 0 has {a}, player 1 has {b}: {end}."),
             };
         }
         if stones.is_empty() {
             return format!("{step}. {title}: {}.", lang.pick("keiner", "none"));
         }
-        let parts: Vec<String> = stones
+        let mut parts: Vec<String> = stones
             .iter()
-            .map(|s| {
+            .filter_map(|s| {
+                let p = s.owner?;
                 let i = usize::from(s.stone);
                 let n = shown(i);
                 let [a, b] = &self.stones[i].sides;
-                match (s.owner, s.by) {
-                    (None, _) => lang.pick(
-                        format!("Stein {n} bleibt frei (gleich viele Karten, gleiche Summe)"),
-                        format!("stone {n} stays unowned (as many cards, the same sum)"),
+                let (mine, theirs) = if p == 0 { (a, b) } else { (b, a) };
+                let why = match s.by {
+                    SettledBy::MoreCards => lang.pick(
+                        format!(" (mehr Karten: {} zu {})", mine.len(), theirs.len()),
+                        format!(" (more cards: {} to {})", mine.len(), theirs.len()),
                     ),
-                    (Some(p), by) => {
-                        let (mine, theirs) = if p == 0 { (a, b) } else { (b, a) };
-                        let why = match by {
-                            SettledBy::MoreCards => lang.pick(
-                                format!(" (mehr Karten: {} zu {})", mine.len(), theirs.len()),
-                                format!(" (more cards: {} to {})", mine.len(), theirs.len()),
-                            ),
-                            SettledBy::HigherSum => lang.pick(
-                                format!(" (höhere Summe: {} zu {})", mine.sum(), theirs.sum()),
-                                format!(" (higher sum: {} to {})", mine.sum(), theirs.sum()),
-                            ),
-                            _ => String::new(),
-                        };
-                        if de {
-                            format!("Stein {n} an Spieler {p}{why}")
-                        } else {
-                            format!("stone {n} to player {p}{why}")
-                        }
-                    }
-                }
+                    SettledBy::HigherSum => lang.pick(
+                        format!(" (höhere Summe: {} zu {})", mine.sum(), theirs.sum()),
+                        format!(" (higher sum: {} to {})", mine.sum(), theirs.sum()),
+                    ),
+                    _ => String::new(),
+                };
+                Some(lang.pick(
+                    format!("Stein {n} an Spieler {p}{why}"),
+                    format!("stone {n} to player {p}{why}"),
+                ))
             })
             .collect();
+        // Step 3's ties, together: as many cards and the same sum (empty stones too).
+        let ties: Vec<String> = stones
+            .iter()
+            .filter(|s| s.owner.is_none())
+            .map(|s| shown(usize::from(s.stone)).to_string())
+            .collect();
+        if let Some((last, first)) = ties.split_last() {
+            let list = if first.is_empty() {
+                last.clone()
+            } else {
+                format!("{} {} {last}", first.join(", "), lang.pick("und", "and"))
+            };
+            parts.push(match (ties.len(), lang) {
+                (1, Lang::De) => format!("Stein {list} bleibt frei (gleich viele Karten, gleiche Summe)"),
+                (1, Lang::En) => format!("stone {list} stays unowned (as many cards, the same sum)"),
+                (_, Lang::De) => format!("Steine {list} bleiben frei (gleich viele Karten, gleiche Summe)"),
+                (_, Lang::En) => format!("stones {list} stay unowned (as many cards, the same sum)"),
+            });
+        }
         format!("{step}. {title}: {}.", parts.join(", "))
     }
 
