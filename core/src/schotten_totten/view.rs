@@ -257,7 +257,7 @@ pub(super) fn view_json(state: &State, seat: Option<usize>, with_facts: bool) ->
     }
     // Once, at the end of a settled game: serde writes it (its texts hold no character
     // JSON escapes, but serde's writer is the one to trust with text).
-    if let Some(settled) = settlement(state).filter(|_| with_facts) {
+    if with_facts && let Some(settled) = settlement(state) {
         out.extend_from_slice(br#","settlement":"#);
         serde_json::to_writer(&mut out, &settled).expect("a settlement serializes");
     }
