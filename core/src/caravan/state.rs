@@ -394,6 +394,13 @@ impl GameState for State {
         self.write_view_json(seat, true)
     }
 
+    /// The typed view's JSON (`view_of`), without the pairs' sale facts: they follow from
+    /// the caravans' values, so the bytes are equal exactly when the view is, and the bots
+    /// that seed each decision by this key neither pay for the facts nor change their moves.
+    fn information_state_key(&self, player: usize) -> Vec<u8> {
+        self.write_view_json(Some(player), false)
+    }
+
     fn view(&self, player: usize) -> Value {
         serde_json::to_value(self.view_with_facts(Some(player))).expect("a view always serializes")
     }

@@ -643,6 +643,14 @@ impl GameState for State {
         self.write_view_json(seat, true)
     }
 
+    /// The typed view's JSON (`view_of`), without the targets: they follow from the view
+    /// (the seat's legal moves), so the bytes are equal exactly when the view is, and the
+    /// bots that seed each decision by this key neither pay for the targets (a move check
+    /// per legal move) nor change their moves.
+    fn information_state_key(&self, player: usize) -> Vec<u8> {
+        self.write_view_json(Some(player), false)
+    }
+
     fn view(&self, player: usize) -> Value {
         serde_json::to_value(self.view_with_facts(Some(player))).expect("a view always serializes")
     }

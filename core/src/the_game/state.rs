@@ -212,6 +212,15 @@ impl GameState for State {
         out
     }
 
+    /// The typed view's JSON (`view_of`), without the piles' facts: they follow from the
+    /// hand and the tops, so the bytes are equal exactly when the view is, and the bots that
+    /// seed each decision by this key neither pay for the facts nor change their moves.
+    fn information_state_key(&self, player: usize) -> Vec<u8> {
+        let mut out = Vec::with_capacity(1024);
+        serde_json::to_writer(&mut out, &self.view_of(Some(player))).expect("a view always serializes");
+        out
+    }
+
     fn view(&self, player: usize) -> Value {
         serde_json::to_value(super::view::view_with_facts(self, Some(player))).expect("a view always serializes")
     }
