@@ -959,11 +959,15 @@ def expected_targets(pos: Position, player: int) -> list[dict[str, Any]]:
         assert not isinstance(after, str), (action, after)
         before = pos.board
         if mv.kind == "start":
-            (marble,) = [m for m in range(NUM_MARBLES) if before[m].place == KENNEL and after[m].place != KENNEL]
+            (marble,) = [
+                m for m in range(NUM_MARBLES) if before[m].place == KENNEL and after[m].place != KENNEL
+            ]
         else:
             marble = mv.marble
         home = [
-            m for m in range(NUM_MARBLES) if m != marble and before[m].place != KENNEL and after[m].place == KENNEL
+            m
+            for m in range(NUM_MARBLES)
+            if m != marble and before[m].place != KENNEL and after[m].place == KENNEL
         ]
         target = {"marble": marble, "to": place_to_json(after[marble].place), "sends_home": home}
         by_card.setdefault(mv.card, []).append({**target, "move": expected_move(action)})

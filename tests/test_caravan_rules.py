@@ -713,14 +713,23 @@ def test_c9_the_mover_may_decide_the_last_pair_for_the_other_player() -> None:
 
 def test_c9_a_sale_is_final_only_when_the_game_ends() -> None:
     state = build(["10H 9S 3C", "", "", "5D", "", ""], ["2C", "KS JS"], current=1)
-    assert state.view(0)["pairs"][0] == {"sold_by": 0, "facts": {"range": ["in_range", "below"], "tied": False}}
+    assert state.view(0)["pairs"][0] == {
+        "sold_by": 0,
+        "facts": {"range": ["in_range", "below"], "tied": False},
+    }
     play(state, "KS", 0, 0)
     assert caravan_shown(state, 0)[0] == 32
-    assert state.view(0)["pairs"][0] == {"sold_by": None, "facts": {"range": ["above", "below"], "tied": False}}
+    assert state.view(0)["pairs"][0] == {
+        "sold_by": None,
+        "facts": {"range": ["above", "below"], "tied": False},
+    }
     discard(state, "2C")
     play(state, "JS", 0, 0)
     assert caravan_shown(state, 0)[0] == 12
-    assert state.view(0)["pairs"][0] == {"sold_by": None, "facts": {"range": ["below", "below"], "tied": False}}
+    assert state.view(0)["pairs"][0] == {
+        "sold_by": None,
+        "facts": {"range": ["below", "below"], "tied": False},
+    }
 
 
 @pytest.mark.parametrize("quick_sale", [False, True])

@@ -178,7 +178,7 @@ def check_facts(data: dict[str, Any], facts: list[dict[str, Any] | None], where:
             assert shown == proof, f"{where}: stone {i}, the best side of player {1 - p}"
 
 
-def check_settlement(data: dict[str, Any], settlement: dict[str, Any] | None, where: str) -> None:
+def check_settlement_shown(data: dict[str, Any], settlement: dict[str, Any] | None, where: str) -> None:
     """A game ended by the settlement (S9) shows it step by step: every stone it decided in
     the step its award names, why, and step 4's count; no other state shows one."""
     outcome = data["outcome"]
@@ -237,7 +237,7 @@ def check_views(state: spielwerk.State, data: dict[str, Any], where: str, *, tho
     facts = [stone.pop("facts") for stone in public_view["stones"]]
     check_facts(data, facts, where)
     settlement = public_view.pop("settlement", None)
-    check_settlement(data, settlement, where)
+    check_settlement_shown(data, settlement, where)
     for p in (0, 1):
         view: dict[str, Any] = state.view(p)
         # The settlement (S9) comes from the table alone, the same in every view.

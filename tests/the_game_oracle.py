@@ -313,7 +313,9 @@ def expected_view(pos: Position, player: int | None) -> dict[str, Any]:
                     else {
                         "takes": sorted(c for c in pos.hands[player] if fits(c, pile, pos.tops[pile])),
                         "backward": sorted(
-                            c for c in pos.hands[player] if c == pos.tops[pile] + (-10 if ascending(pile) else 10)
+                            c
+                            for c in pos.hands[player]
+                            if c == pos.tops[pile] + (-10 if ascending(pile) else 10)
                         ),
                     }
                 ),

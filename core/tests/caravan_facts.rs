@@ -149,6 +149,9 @@ fn random_games_reach_every_kind_of_pair() {
         }
     }
     for kind in ["Below", "InRange", "Above"] {
-        assert!(kinds.contains(kind), "no caravan {kind} in 400 random games: {kinds:?}");
+        assert!(
+            kinds.contains(kind),
+            "no caravan {kind} in 400 random games: {kinds:?}"
+        );
     }
 }

@@ -25,7 +25,9 @@ fn people_view(state: &State, seat: Option<usize>) -> View {
 }
 
 fn action_of(state: &State, mv: &Move) -> Action {
-    state.action_from_move(&serde_json::to_value(mv).unwrap()).unwrap()
+    state
+        .action_from_move(&serde_json::to_value(mv).unwrap())
+        .unwrap()
 }
 
 fn check_targets(state: &State, seat: usize, targets: &[CardTargets]) -> Result<(), TestCaseError> {
@@ -44,7 +46,11 @@ fn check_targets(state: &State, seat: usize, targets: &[CardTargets]) -> Result<
     let mut cards = Vec::new();
     for entry in targets {
         cards.push(entry.card);
-        prop_assert!(!entry.targets.is_empty(), "card {} has an empty entry", entry.card);
+        prop_assert!(
+            !entry.targets.is_empty(),
+            "card {} has an empty entry",
+            entry.card
+        );
         let mut last = None;
         for t in &entry.targets {
             let a = action_of(state, &t.mv);
@@ -54,7 +60,11 @@ fn check_targets(state: &State, seat: usize, targets: &[CardTargets]) -> Result<
             last = Some(a);
             prop_assert_eq!(serde_json::to_value(&t.mv).unwrap(), state.action_to_move(a));
             let card = serde_json::to_value(entry.card).unwrap();
-            prop_assert_eq!(&state.action_to_move(a)["card"], &card, "grouped by the move's card");
+            prop_assert_eq!(
+                &state.action_to_move(a)["card"],
+                &card,
+                "grouped by the move's card"
+            );
             // Where the move takes the marble, as applying it shows.
             let before = *state.marbles();
             let mut after = state.clone();
@@ -73,7 +83,10 @@ fn check_targets(state: &State, seat: usize, targets: &[CardTargets]) -> Result<
             }
             let sent: Vec<u8> = (0..16u8)
                 .filter(|&v| usize::from(v) != m)
-                .filter(|&v| before[usize::from(v)].place != Place::Kennel && after[usize::from(v)].place == Place::Kennel)
+                .filter(|&v| {
+                    before[usize::from(v)].place != Place::Kennel
+                        && after[usize::from(v)].place == Place::Kennel
+                })
                 .collect();
             prop_assert_eq!(&t.sends_home, &sent, "{:?}", t.mv);
         }
@@ -160,7 +173,9 @@ fn random_games_meet_every_kind_of_target() {
     let mut kinds = BTreeSet::new();
     for seed in 0..300 {
         let state = common::random_position(&Dog::default(), seed, (seed as usize * 37) % 1_500);
-        let Some(seat) = state.current_player() else { continue };
+        let Some(seat) = state.current_player() else {
+            continue;
+        };
         let view = people_view(&state, Some(seat));
         for entry in view.hand_targets.unwrap() {
             for t in entry.targets {
@@ -184,7 +199,20 @@ fn random_games_meet_every_kind_of_target() {
             }
         }
     }
-    for kind in ["start", "move", "seven", "jack", "goal", "backward", "sends_home", "seven in progress", "joker"] {
-        assert!(kinds.contains(kind), "no {kind} target in 300 random positions: {kinds:?}");
+    for kind in [
+        "start",
+        "move",
+        "seven",
+        "jack",
+        "goal",
+        "backward",
+        "sends_home",
+        "seven in progress",
+        "joker",
+    ] {
+        assert!(
+            kinds.contains(kind),
+            "no {kind} target in 300 random positions: {kinds:?}"
+        );
     }
 }

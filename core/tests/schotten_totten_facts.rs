@@ -208,7 +208,9 @@ fn plain_settlement(before: &State) -> Vec<(usize, u8, &'static str, Option<u8>)
         }
         let [a, b] = &stone.sides;
         let provable = (0..2).find(|&p| before.claim_check(i, p).is_some_and(|c| c.provable));
-        let sum = |s: &spielwerk_core::schotten_totten::Side| s.cards().iter().map(|c| u32::from(c.value())).sum::<u32>();
+        let sum = |s: &spielwerk_core::schotten_totten::Side| {
+            s.cards().iter().map(|c| u32::from(c.value())).sum::<u32>()
+        };
         out.push(if let Some(p) = provable {
             (i, 1, "provable", Some(p as u8))
         } else if a.is_complete() != b.is_complete() {
@@ -233,7 +235,11 @@ fn the_settlement_step_by_step_equals_s9_read_plainly() {
         let view = people_view(&state, Some(0));
         let outcome = state.outcome().unwrap();
         let Some(settlement) = view.settlement.clone() else {
-            assert_ne!(outcome.reason, EndReason::Settlement, "seed {seed}: a settled game shows its settlement");
+            assert_ne!(
+                outcome.reason,
+                EndReason::Settlement,
+                "seed {seed}: a settled game shows its settlement"
+            );
             continue;
         };
         settled += 1;
@@ -252,7 +258,8 @@ fn the_settlement_step_by_step_equals_s9_read_plainly() {
         // The last action may be a claim that ends the turn (nothing more to claim): that
         // stone is no part of the settlement, and a claim moves no card, so the proofs of
         // the others stand.
-        let claimed_last = |i: usize| before.stones()[i].owner.is_none() && state.stones()[i].award == Some(Award::Claim);
+        let claimed_last =
+            |i: usize| before.stones()[i].owner.is_none() && state.stones()[i].award == Some(Award::Claim);
         let plain: Vec<(usize, u8, String, Option<u8>)> = plain_settlement(&before)
             .into_iter()
             .filter(|&(i, ..)| !claimed_last(i))
@@ -267,15 +274,39 @@ fn the_settlement_step_by_step_equals_s9_read_plainly() {
                 assert_eq!(state.stones()[usize::from(s.stone)].owner, s.owner);
                 let n = usize::from(s.stone) + 1;
                 if let Some(p) = s.owner {
-                    assert!(step.text.de.contains(&format!("Stein {n} an Spieler {p}")), "{}", step.text.de);
-                    assert!(step.text.en.contains(&format!("stone {n} to player {p}")), "{}", step.text.en);
+                    assert!(
+                        step.text.de.contains(&format!("Stein {n} an Spieler {p}")),
+                        "{}",
+                        step.text.de
+                    );
+                    assert!(
+                        step.text.en.contains(&format!("stone {n} to player {p}")),
+                        "{}",
+                        step.text.en
+                    );
                 } else {
-                    assert!(step.text.de.contains("frei") && step.text.de.contains(&n.to_string()), "{}", step.text.de);
-                    assert!(step.text.en.contains("unowned") && step.text.en.contains(&n.to_string()), "{}", step.text.en);
+                    assert!(
+                        step.text.de.contains("frei") && step.text.de.contains(&n.to_string()),
+                        "{}",
+                        step.text.de
+                    );
+                    assert!(
+                        step.text.en.contains("unowned") && step.text.en.contains(&n.to_string()),
+                        "{}",
+                        step.text.en
+                    );
                 }
             }
-            assert!(step.text.de.starts_with(&format!("{}. ", n + 1)), "{}", step.text.de);
-            assert!(step.text.en.starts_with(&format!("{}. ", n + 1)), "{}", step.text.en);
+            assert!(
+                step.text.de.starts_with(&format!("{}. ", n + 1)),
+                "{}",
+                step.text.de
+            );
+            assert!(
+                step.text.en.starts_with(&format!("{}. ", n + 1)),
+                "{}",
+                step.text.en
+            );
         }
         assert!(settlement.steps[3].stones.is_empty());
         // Step 4: the count, claimed stones included, and its winner.
@@ -291,22 +322,39 @@ fn the_settlement_step_by_step_equals_s9_read_plainly() {
             Some(w) => (format!("Spieler {w} gewinnt."), format!("player {w} wins.")),
             None => ("unentschieden.".into(), "a draw.".into()),
         };
-        assert!(settlement.steps[3].text.de.ends_with(&end.0), "{}", settlement.steps[3].text.de);
-        assert!(settlement.steps[3].text.en.ends_with(&end.1), "{}", settlement.steps[3].text.en);
+        assert!(
+            settlement.steps[3].text.de.ends_with(&end.0),
+            "{}",
+            settlement.steps[3].text.de
+        );
+        assert!(
+            settlement.steps[3].text.en.ends_with(&end.1),
+            "{}",
+            settlement.steps[3].text.en
+        );
         // Every seat and spectators see the same; the fast writer writes it as serde.
         for seat in [Some(1), None] {
             assert_eq!(people_view(&state, seat).settlement, Some(settlement.clone()));
         }
         for seat in [Some(0), Some(1), None] {
-            assert_eq!(state.view_json(seat), serde_json::to_vec(&people_view(&state, seat)).unwrap());
+            assert_eq!(
+                state.view_json(seat),
+                serde_json::to_vec(&people_view(&state, seat)).unwrap()
+            );
             // The typed view (bots, tensors) leaves it out.
             assert_eq!(state.view_of(seat).settlement, None);
         }
         // Read back: given, left out, or wrong.
-        assert_eq!(people_view(&game.state_from_view(&view, seed).unwrap(), Some(0)), view);
+        assert_eq!(
+            people_view(&game.state_from_view(&view, seed).unwrap(), Some(0)),
+            view
+        );
         let mut bare = view.clone();
         bare.settlement = None;
-        assert_eq!(people_view(&game.state_from_view(&bare, seed).unwrap(), Some(0)), view);
+        assert_eq!(
+            people_view(&game.state_from_view(&bare, seed).unwrap(), Some(0)),
+            view
+        );
         let mut forged = view.clone();
         let f = forged.settlement.as_mut().unwrap();
         match seed % 3 {
@@ -324,7 +372,9 @@ fn the_settlement_step_by_step_equals_s9_read_plainly() {
 fn games_not_settled_refuse_a_settlement() {
     let game = SchottenTotten::default();
     let state = random_position(5, 10);
-    let settled = (0..3_000).find_map(|seed| people_view(&random_game(seed).1, None).settlement).unwrap();
+    let settled = (0..3_000)
+        .find_map(|seed| people_view(&random_game(seed).1, None).settlement)
+        .unwrap();
     let mut view = people_view(&state, None);
     view.settlement = Some(settled);
     let err = game.state_from_view(&view, 0).unwrap_err().to_string();

@@ -150,8 +150,11 @@ fn the_public_view_refuses_pile_facts() {
 fn backward_tricks_occur_in_random_games() {
     let mut seen = 0;
     for seed in 0..300 {
-        let state = common::random_position(&TheGame::default(), seed, 40);
-        let Some(seat) = state.current_player() else { continue };
+        // Random play loses The Game after a few dozen actions: positions early in it.
+        let state = common::random_position(&TheGame::default(), seed, (seed % 20) as usize);
+        let Some(seat) = state.current_player() else {
+            continue;
+        };
         let view: View = serde_json::from_value(state.view(seat)).unwrap();
         for (p, pile) in view.piles.iter().enumerate() {
             for card in pile.backward.unwrap().iter() {

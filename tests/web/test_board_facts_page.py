@@ -87,10 +87,12 @@ def test_the_game_piles_show_the_view_facts(page: Page, server: str) -> None:
         for card in view["hand"]:
             choose_card(page, card)
             offered = page.evaluate(
-                "() => [...document.querySelectorAll('#board button.pile.target')].map(b => Number(b.dataset.pile))"
+                "() => [...document.querySelectorAll('#board button.pile.target')]"
+                ".map(b => Number(b.dataset.pile))"
             )
             trick = page.evaluate(
-                "() => [...document.querySelectorAll('#board button.pile.trick')].map(b => Number(b.dataset.pile))"
+                "() => [...document.querySelectorAll('#board button.pile.trick')]"
+                ".map(b => Number(b.dataset.pile))"
             )
             assert sorted(offered) == [k for k, p in enumerate(view["piles"]) if card in p["takes"]], card
             assert sorted(trick) == [k for k, p in enumerate(view["piles"]) if card in p["backward"]], card
@@ -160,7 +162,8 @@ def test_dog_highlights_exactly_the_view_targets(page: Page, server: str) -> Non
                 choose_card(page, entry["card"])
             marbles = sorted({x["marble"] for x in entry["targets"]})
             movable = page.evaluate(
-                "() => [...document.querySelectorAll('#board g.marble.movable')].map(g => Number(g.dataset.marble))"
+                "() => [...document.querySelectorAll('#board g.marble.movable')]"
+                ".map(g => Number(g.dataset.marble))"
             )
             assert sorted(movable) == marbles, entry["card"]
             for marble in marbles[:2]:
@@ -198,7 +201,9 @@ def test_schotten_totten_shows_the_settlement_step_by_step(page: Page, server: s
             # Claims are declined, so the stones stay free for the settlement.
             plays = [m for m in moves if m["move"]["type"] != "claim"]
             pick = rng.choice(plays)["move"]
-            api(server, f"/v1/matches/{match_id}/moves", token, body={"version": out["version"], "move": pick})
+            api(
+                server, f"/v1/matches/{match_id}/moves", token, body={"version": out["version"], "move": pick}
+            )
             out = my_turn(server, match_id, token)
         settlement = out["view"].get("settlement")
         if settlement:

@@ -98,8 +98,8 @@ export function renderDog(board, ctx) {
   const splitting = view.seven ? (view.hand_targets || []).find((e) => e.targets.some((x) => x.move.type === "seven")) : null;
   if (splitting && !hand.includes(splitting.card)) ui.card = splitting.card;
   const marbles = view.marbles;
-  const text = new Map(moves.map((m) => [canonical(m.move), m.text]));
-  const withText = (move) => ({ move, text: text.get(canonical(move)) || "" });
+  const texts = new Map(moves.map((m) => [canonical(m.move), m.text]));
+  const withText = (move) => ({ move, text: texts.get(canonical(move)) || "" });
   const cardTargets = ui.card ? byCard.get(ui.card) || [] : [];
   const movable = new Set(cardTargets.map((x) => x.marble));
   if (ui.marble !== undefined && !movable.has(ui.marble)) ui.marble = undefined;

@@ -58,8 +58,12 @@ pub(super) fn hand_targets(state: &State, seat: usize) -> Vec<CardTargets> {
     actions.sort_unstable();
     let mut out: Vec<CardTargets> = Vec::new();
     for action in actions {
-        let Some(mv) = Decoded::decode(action) else { continue };
-        let Some((card, target)) = target_of(state, seat, mv) else { continue };
+        let Some(mv) = Decoded::decode(action) else {
+            continue;
+        };
+        let Some((card, target)) = target_of(state, seat, mv) else {
+            continue;
+        };
         match out.iter_mut().find(|c| c.card == card) {
             Some(entry) => entry.targets.push(target),
             None => out.push(CardTargets {

@@ -469,7 +469,7 @@ fn s9_settlement_steps_one_to_four() {
             reason: EndReason::Settlement
         })
     );
-    assert_eq!(state.returns(), vec![1.0, -1.0]);    // The board shows the settlement step by step, in German and English (S9).
+    assert_eq!(state.returns(), vec![1.0, -1.0]); // The board shows the settlement step by step, in German and English (S9).
     let settlement = super::view::view_with_facts(&state, Some(0)).settlement.unwrap();
     let texts: Vec<(&str, &str)> = settlement
         .steps
@@ -521,7 +521,10 @@ fn s9_settlement_steps_one_to_four() {
     );
     // The terminal board lists the steps too.
     let board = state.render_for(Some(0), crate::game::Lang::De);
-    assert!(board.contains("Endabrechnung:\n  1. Beweisbare Steine"), "{board}");
+    assert!(
+        board.contains("Endabrechnung:\n  1. Beweisbare Steine"),
+        "{board}"
+    );
 }
 
 #[test]

@@ -403,9 +403,11 @@ pub(super) fn state_from_view(rules: SchottenTotten, view: &View, seed: u64) -> 
         if right.as_ref() != Some(given) {
             return bad(match right {
                 None => "settlement is given, but the game did not end by the settlement (S9)".into(),
-                Some(_) => "settlement disagrees with the table (S9): every step's stones, texts and the count \
+                Some(_) => {
+                    "settlement disagrees with the table (S9): every step's stones, texts and the count \
                             follow from the stones' awards and cards"
-                    .into(),
+                        .into()
+                }
             });
         }
         rebuilt.settlement = right;

@@ -222,7 +222,8 @@ impl GameState for State {
     }
 
     fn view(&self, player: usize) -> Value {
-        serde_json::to_value(super::view::view_with_facts(self, Some(player))).expect("a view always serializes")
+        serde_json::to_value(super::view::view_with_facts(self, Some(player)))
+            .expect("a view always serializes")
     }
 
     fn public_view(&self) -> Value {

@@ -478,7 +478,10 @@ fn check_pile_facts(view: &View, state: &State) -> Result<()> {
             )));
         };
         let (takes, backward) = derived[p];
-        for (field, given, right) in [("takes", pile.takes, takes), ("backward", pile.backward, backward)] {
+        for (field, given, right) in [
+            ("takes", pile.takes, takes),
+            ("backward", pile.backward, backward),
+        ] {
             if let Some(given) = given.filter(|&g| g != right) {
                 return Err(Error::InvalidView(format!(
                     "piles[{p}].{field} disagrees with the hand and the top {} (T4): given {}, but they give {}",
