@@ -272,30 +272,54 @@ fn the_settlement_step_by_step_equals_s9_read_plainly() {
             assert!(step.stones.windows(2).all(|w| w[0].stone < w[1].stone));
             for s in &step.stones {
                 assert_eq!(state.stones()[usize::from(s.stone)].owner, s.owner);
-                let n = usize::from(s.stone) + 1;
-                if let Some(p) = s.owner {
-                    assert!(
-                        step.text.de.contains(&format!("Stein {n} an Spieler {p}")),
-                        "{}",
-                        step.text.de
-                    );
-                    assert!(
-                        step.text.en.contains(&format!("stone {n} to player {p}")),
-                        "{}",
-                        step.text.en
-                    );
-                } else {
-                    assert!(
-                        step.text.de.contains("frei") && step.text.de.contains(&n.to_string()),
-                        "{}",
-                        step.text.de
-                    );
-                    assert!(
-                        step.text.en.contains("unowned") && step.text.en.contains(&n.to_string()),
-                        "{}",
-                        step.text.en
-                    );
+            }
+            // Each player's stones of the step, as the board numbers them (1-9), in one
+            // phrase ("Steine 2, 5 und 7 an Spieler 0"); step 3 names each with its figures,
+            // and its ties together.
+            for p in [Some(0u8), Some(1), None] {
+                let theirs: Vec<String> = step
+                    .stones
+                    .iter()
+                    .filter(|s| s.owner == p)
+                    .map(|s| (s.stone + 1).to_string())
+                    .collect();
+                let Some((last, first)) = theirs.split_last() else {
+                    continue;
+                };
+                if let (3, Some(p)) = (step.step, p) {
+                    for n in &theirs {
+                        let (de, en) = (
+                            format!("Stein {n} an Spieler {p} ("),
+                            format!("stone {n} to player {p} ("),
+                        );
+                        assert!(step.text.de.contains(&de), "{} lacks {de}", step.text.de);
+                        assert!(step.text.en.contains(&en), "{} lacks {en}", step.text.en);
+                    }
+                    continue;
                 }
+                let (word_de, word_en, list_de, list_en) = if first.is_empty() {
+                    ("Stein", "stone", last.clone(), last.clone())
+                } else {
+                    let head = first.join(", ");
+                    (
+                        "Steine",
+                        "stones",
+                        format!("{head} und {last}"),
+                        format!("{head} and {last}"),
+                    )
+                };
+                let (de, en) = match p {
+                    Some(p) => (
+                        format!("{word_de} {list_de} an Spieler {p}"),
+                        format!("{word_en} {list_en} to player {p}"),
+                    ),
+                    None => (
+                        format!("{word_de} {list_de} bleib"),
+                        format!("{word_en} {list_en} stay"),
+                    ),
+                };
+                assert!(step.text.de.contains(&de), "{} lacks {de}", step.text.de);
+                assert!(step.text.en.contains(&en), "{} lacks {en}", step.text.en);
             }
             assert!(
                 step.text.de.starts_with(&format!("{}. ", n + 1)),

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -66,42 +67,50 @@ def choose_card(page: Page, card: Any) -> None:
 def test_the_game_piles_show_the_view_facts(page: Page, server: str) -> None:
     # The page decides no ±10 itself: its piles' marks come from the facts alone.
     source = (STATIC / "thegame.js").read_text()
-    assert "pile.top" not in source and "backwardPlay" not in source
-    match_id, token = start_match(page, "the_game", ["you", "bot:random"], seed=21)
-    rng = random.Random(21)
+    assert not re.search(r"\.top\s*[-+<>]|[-+<>]\s*\w+\.top\b", source), "thegame.js compares with a top"
     checked = tricks = 0
-    for _ in range(150):
-        out = my_turn(server, match_id, token)
-        if out["status"] != "running":
+    # Random play loses The Game quickly, and a trick needs the card exactly 10 against a
+    # pile in the hand: games of several seeds, until both are met.
+    for seed in range(21, 61):
+        if checked >= 60 and tricks >= 1:
             break
-        shown_version(page, out["version"])
-        view = out["view"]
-        legal = api(server, f"/v1/matches/{match_id}/moves", token)["moves"]
-        plays = {(m["move"]["card"], m["move"]["pile"]) for m in legal if m["move"]["type"] == "play"}
-        facts = {(card, k) for k, pile in enumerate(view["piles"]) for card in pile["takes"]}
-        assert facts == plays, "takes are the legal plays on the seat's turn (T3, T4)"
-        marked = page.evaluate(
-            "() => [...document.querySelectorAll('#board .hand .has-trick')].map(b => Number(b.dataset.card))"
-        )
-        assert sorted(marked) == sorted({c for pile in view["piles"] for c in pile["backward"]})
-        for card in view["hand"]:
-            choose_card(page, card)
-            offered = page.evaluate(
-                "() => [...document.querySelectorAll('#board button.pile.target')]"
-                ".map(b => Number(b.dataset.pile))"
+        match_id, token = start_match(page, "the_game", ["you", "bot:random"], seed=seed)
+        rng = random.Random(seed)
+        for _ in range(150):
+            out = my_turn(server, match_id, token)
+            if out["status"] != "running":
+                break
+            shown_version(page, out["version"])
+            view = out["view"]
+            legal = api(server, f"/v1/matches/{match_id}/moves", token)["moves"]
+            plays = {(m["move"]["card"], m["move"]["pile"]) for m in legal if m["move"]["type"] == "play"}
+            facts = {(card, k) for k, pile in enumerate(view["piles"]) for card in pile["takes"]}
+            assert facts == plays, "takes are the legal plays on the seat's turn (T3, T4)"
+            marked = page.evaluate(
+                "() => [...document.querySelectorAll('#board .hand .has-trick')]"
+                ".map(b => Number(b.dataset.card))"
             )
-            trick = page.evaluate(
-                "() => [...document.querySelectorAll('#board button.pile.trick')]"
-                ".map(b => Number(b.dataset.pile))"
-            )
-            assert sorted(offered) == [k for k, p in enumerate(view["piles"]) if card in p["takes"]], card
-            assert sorted(trick) == [k for k, p in enumerate(view["piles"]) if card in p["backward"]], card
-            tricks += len(trick)
-            if len(trick) and tricks == len(trick):
-                screenshot(page, "the_game_trick_facts")
-            checked += 1
-        page.keyboard.press("Escape")
-        random_move(server, match_id, token, out, rng)
+            assert sorted(marked) == sorted({c for pile in view["piles"] for c in pile["backward"]})
+            for card in view["hand"]:
+                choose_card(page, card)
+                offered = page.evaluate(
+                    "() => [...document.querySelectorAll('#board button.pile.target')]"
+                    ".map(b => Number(b.dataset.pile))"
+                )
+                trick = page.evaluate(
+                    "() => [...document.querySelectorAll('#board button.pile.trick')]"
+                    ".map(b => Number(b.dataset.pile))"
+                )
+                assert sorted(offered) == [k for k, p in enumerate(view["piles"]) if card in p["takes"]], card
+                assert sorted(trick) == [k for k, p in enumerate(view["piles"]) if card in p["backward"]], (
+                    card
+                )
+                if trick and not tricks:
+                    screenshot(page, "the_game_trick_facts")
+                tricks += len(trick)
+                checked += 1
+            page.keyboard.press("Escape")
+            random_move(server, match_id, token, out, rng)
     assert checked >= 60 and tricks >= 1, (checked, tricks)
 
 

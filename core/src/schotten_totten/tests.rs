@@ -484,8 +484,8 @@ fn s9_settlement_steps_one_to_four() {
                 "1. Provable stones: stone 1 to player 0."
             ),
             (
-                "2. Eine Seite vollständig: Stein 2 an Spieler 1, Stein 7 an Spieler 0.",
-                "2. One side complete: stone 2 to player 1, stone 7 to player 0."
+                "2. Eine Seite vollständig: Stein 7 an Spieler 0, Stein 2 an Spieler 1.",
+                "2. One side complete: stone 7 to player 0, stone 2 to player 1."
             ),
             (
                 "3. Beide Seiten unvollständig: mehr Karten, dann höhere Summe: Stein 3 an Spieler 0 \

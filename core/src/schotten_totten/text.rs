@@ -83,7 +83,7 @@ impl State {
     }
 
     /// Step `step` (1-4) of the settlement (S9) for people, e.g. "1. Beweisbare Steine:
-    /// Stein 2 an Spieler 0, Stein 7 an Spieler 1." / "3. Both sides incomplete: more
+    /// Steine 2 und 5 an Spieler 0, Stein 7 an Spieler 1." / "3. Both sides incomplete: more
     /// cards, then the higher sum: stone 8 to player 0 (more cards: 2 to 1), stone 4 stays
     /// unowned (as many cards, the same sum)." / "4. Count: player 0 has 5 stones, player 1
     /// has 4: player 0 wins." Stones are numbered 1-9 as on the board (S1).
@@ -124,48 +124,70 @@ impl State {
         if stones.is_empty() {
             return format!("{step}. {title}: {}.", lang.pick("keiner", "none"));
         }
-        let mut parts: Vec<String> = stones
-            .iter()
-            .filter_map(|s| {
-                let p = s.owner?;
+        // "1", "1 und 3", "1, 3 und 5": stones as the board numbers them.
+        let list = |stones: &[&SettledStone]| {
+            let names: Vec<String> = stones
+                .iter()
+                .map(|s| shown(usize::from(s.stone)).to_string())
+                .collect();
+            match names.split_last() {
+                Some((last, [])) => last.clone(),
+                Some((last, first)) => format!("{} {} {last}", first.join(", "), lang.pick("und", "and")),
+                None => String::new(),
+            }
+        };
+        let stones_word = |n: usize| match (n, lang) {
+            (1, Lang::De) => "Stein",
+            (_, Lang::De) => "Steine",
+            (1, Lang::En) => "stone",
+            (_, Lang::En) => "stones",
+        };
+        let mut parts = Vec::new();
+        if step == 3 {
+            // Step 3: each stone with the figures that decided it.
+            for s in stones {
+                let Some(p) = s.owner else { continue };
                 let i = usize::from(s.stone);
                 let n = shown(i);
                 let [a, b] = &self.stones[i].sides;
                 let (mine, theirs) = if p == 0 { (a, b) } else { (b, a) };
                 let why = match s.by {
                     SettledBy::MoreCards => lang.pick(
-                        format!(" (mehr Karten: {} zu {})", mine.len(), theirs.len()),
-                        format!(" (more cards: {} to {})", mine.len(), theirs.len()),
+                        format!("mehr Karten: {} zu {}", mine.len(), theirs.len()),
+                        format!("more cards: {} to {}", mine.len(), theirs.len()),
                     ),
-                    SettledBy::HigherSum => lang.pick(
-                        format!(" (höhere Summe: {} zu {})", mine.sum(), theirs.sum()),
-                        format!(" (higher sum: {} to {})", mine.sum(), theirs.sum()),
+                    _ => lang.pick(
+                        format!("höhere Summe: {} zu {}", mine.sum(), theirs.sum()),
+                        format!("higher sum: {} to {}", mine.sum(), theirs.sum()),
                     ),
-                    _ => String::new(),
                 };
-                Some(lang.pick(
-                    format!("Stein {n} an Spieler {p}{why}"),
-                    format!("stone {n} to player {p}{why}"),
-                ))
-            })
-            .collect();
+                parts.push(lang.pick(
+                    format!("Stein {n} an Spieler {p} ({why})"),
+                    format!("stone {n} to player {p} ({why})"),
+                ));
+            }
+        } else {
+            // Steps 1 and 2: the stones of each player together.
+            for p in 0..2u8 {
+                let theirs: Vec<&SettledStone> = stones.iter().filter(|s| s.owner == Some(p)).collect();
+                if !theirs.is_empty() {
+                    let (word, list) = (stones_word(theirs.len()), list(&theirs));
+                    parts.push(lang.pick(
+                        format!("{word} {list} an Spieler {p}"),
+                        format!("{word} {list} to player {p}"),
+                    ));
+                }
+            }
+        }
         // Step 3's ties, together: as many cards and the same sum (empty stones too).
-        let ties: Vec<String> = stones
-            .iter()
-            .filter(|s| s.owner.is_none())
-            .map(|s| shown(usize::from(s.stone)).to_string())
-            .collect();
-        if let Some((last, first)) = ties.split_last() {
-            let list = if first.is_empty() {
-                last.clone()
-            } else {
-                format!("{} {} {last}", first.join(", "), lang.pick("und", "and"))
-            };
+        let ties: Vec<&SettledStone> = stones.iter().filter(|s| s.owner.is_none()).collect();
+        if !ties.is_empty() {
+            let (word, list) = (stones_word(ties.len()), list(&ties));
             parts.push(match (ties.len(), lang) {
-                (1, Lang::De) => format!("Stein {list} bleibt frei (gleich viele Karten, gleiche Summe)"),
-                (1, Lang::En) => format!("stone {list} stays unowned (as many cards, the same sum)"),
-                (_, Lang::De) => format!("Steine {list} bleiben frei (gleich viele Karten, gleiche Summe)"),
-                (_, Lang::En) => format!("stones {list} stay unowned (as many cards, the same sum)"),
+                (1, Lang::De) => format!("{word} {list} bleibt frei (gleich viele Karten, gleiche Summe)"),
+                (1, Lang::En) => format!("{word} {list} stays unowned (as many cards, the same sum)"),
+                (_, Lang::De) => format!("{word} {list} bleiben frei (gleich viele Karten, gleiche Summe)"),
+                (_, Lang::En) => format!("{word} {list} stay unowned (as many cards, the same sum)"),
             });
         }
         format!("{step}. {title}: {}.", parts.join(", "))
