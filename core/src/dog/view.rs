@@ -370,7 +370,7 @@ impl State {
         }
         if let Some(p) = seat.filter(|_| with_facts) {
             out.extend_from_slice(br#","hand_targets":"#);
-            serde_json::to_writer(&mut out, &hand_targets(self, p)).expect("targets serialize");
+            super::facts::write_hand_targets(self, p, &mut out);
         }
         out.push(b'}');
         out
