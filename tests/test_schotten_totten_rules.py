@@ -216,40 +216,66 @@ def test_check_claim_defaults_to_mine_completed_first() -> None:
 
 @hs.composite
 def settlement_positions(draw: hs.DrawFn) -> dict[str, Any]:
-    """A serialized state one pass before the settlement: player 1 passed last turn, player 0
-    has played all 27 of its cards and the pile is empty, so player 0 must pass too (S3a)
-    and S9 follows.
+    """A serialized state one pass before the settlement, as play reaches it: player 1
+    passed last turn and player 0 cannot play either, so player 0 passes and S9 follows.
 
-    The position must be one play can reach (states are read only then): with the pile
-    empty each player drew 21 cards, so player 1 holds 27 minus the cards it played. Player
-    1's sides are dealt at random, 0-3 cards each; no stone is claimed yet. (Step 3 of
-    S9, both sides incomplete, cannot arise from play; it is tested in Rust on built
-    positions.)
+    A player passes only when no free stone has room for a card of theirs (S3a), and that
+    room never comes back, so every stone still free holds three cards on both sides; the
+    others were claimed earlier (provable, S5, checked with the brute-force oracle). The
+    pile holds an even number of cards (every turn drew one, alternating from player 0,
+    so it is player 0's turn) or none, and the hands hold the rest as S2 and S3c say:
+    dealt six, drew one per turn, minus what was played. (Steps 2 and 3 of S9 never arise
+    in play for that reason; they are tested in Rust on built positions.)
     """
     deck = draw(hs.permutations(ALL_CARDS))
+    claimed = draw(hs.lists(hs.integers(0, NUM_STONES - 1), max_size=3, unique=True))
     stones: list[dict[str, Any]] = []
     used = 0
-    for _ in range(NUM_STONES):
-        sizes = draw(hs.tuples(hs.just(3), hs.integers(0, 3)))
+    for i in range(NUM_STONES):
+        owner = draw(hs.integers(0, 1)) if i in claimed else None
+        sizes = [3, 3]
+        if owner is not None:
+            sizes[1 - owner] = draw(hs.integers(0, 3))
         sides = [deck[used : used + sizes[0]], deck[used + sizes[0] : used + sizes[0] + sizes[1]]]
         used += sum(sizes)
         complete = [p for p in (0, 1) if sizes[p] == 3]
-        first = draw(hs.sampled_from(complete)) if complete else None
-        owner = None  # a claimed stone must have been provable (S5): none are claimed yet
         stones.append(
             {
                 "sides": sides,
                 "owner": owner,
                 "award": None if owner is None else "claim",
-                "completed_first": first,
+                "completed_first": draw(hs.sampled_from(complete)),
             }
         )
+    available = set(deck[used:])
+    for stone in stones:
+        if stone["owner"] is not None:
+            p = stone["owner"]
+            claim = brute_force_claim(
+                stone["sides"][p], stone["sides"][1 - p], available, stone["completed_first"] == p
+            )
+            assume(claim.provable)
     owners = [stone["owner"] for stone in stones]
     assume(owns_winning_stones(owners, 0) is None and owns_winning_stones(owners, 1) is None)
+    played = [sum(len(stone["sides"][p]) for stone in stones) for p in (0, 1)]
+    rest = deck[used:]
+
+    def held(pile: int) -> list[int]:
+        drawn = 42 - pile
+        return [6 + (drawn + 1) // 2 - played[0], 6 + drawn // 2 - played[1]]
+
+    piles = [k for k in range(0, min(42, len(rest)) + 1, 2) if min(held(k)) >= 0]
+    assume(piles)
+    pile = draw(hs.sampled_from(piles))
+    sizes = held(pile)
+    assert sum(sizes) + pile == len(rest)
     return {
         "rules": {"first_player": 0},
-        "pile": [],
-        "hands": [[], sorted(deck[used:], key=ALL_CARDS.index)],
+        "pile": rest[:pile],
+        "hands": [
+            sorted(rest[pile : pile + sizes[0]], key=ALL_CARDS.index),
+            sorted(rest[pile + sizes[0] :], key=ALL_CARDS.index),
+        ],
         "stones": stones,
         "current": 0,
         "phase": "play",
@@ -483,3 +509,29 @@ def test_claim_check_repr_is_python() -> None:
     text = repr(st.check_claim(["R7", "R8", "R9"], [], []))
     assert "Some(" not in text, text
     assert "best_cards=['" in text, text
+
+
+# --- States no game reaches (S3a, S3c) ---------------------------------------------------
+
+
+def test_a_hand_past_six_with_room_to_play_is_refused() -> None:
+    """Two turns drew two cards, but nobody played or passed: hands of seven while every
+    stone is free. A hand grows past six only by passing, and a player with cards passes
+    only with no room left (S3a), so no game reaches this."""
+    game = spielwerk.load_game(GAME_NAME)
+    position = decoded(game.new_initial_state(seed=1))
+    drawn = [position["pile"].pop(), position["pile"].pop()]
+    for hand, card in zip(position["hands"], drawn, strict=True):
+        hand.append(card)
+        hand.sort(key=ALL_CARDS.index)
+    with pytest.raises(spielwerk.InvalidStateError, match=r"holds 7 cards.*S3a") as error:
+        game.deserialize_state(json.dumps(position))
+    assert "stones[0]" in str(error.value), "names a stone with room"
+
+
+def test_a_pass_by_a_player_who_can_play_is_refused() -> None:
+    game = spielwerk.load_game(GAME_NAME)
+    position = decoded(game.new_initial_state(seed=1))
+    position["passes_in_row"] = 1
+    with pytest.raises(spielwerk.InvalidStateError, match=r"player 1 passed last turn.*can play.*S3a"):
+        game.deserialize_state(json.dumps(position))

@@ -26,6 +26,15 @@ from .problems import Problem
 
 # The most a bot seat may search per move: a match must never hold a worker for long.
 LIMITS = {"iterations": 5_000, "time_ms": 1_000}
+# The strengths a page offers for a searching bot (issue 23 §2.1: "a bot by name and
+# strength"): parameters the server accepts as they are, "normal" being the engine's default.
+# A search grows stronger with its iterations (benches/README.md, "Bots"); "strong" is the
+# most this server allows, and its time bound still holds.
+STRENGTHS: dict[str, dict[str, Any]] = {
+    "easy": {"iterations": 100},
+    "normal": {},
+    "strong": {"iterations": LIMITS["iterations"]},
+}
 # Who waits for a search first: a person waiting for the bot's reply (or a stateless bot
 # move) before a match of bots alone.
 PERSON, BOTS_ALONE = 0, 1
@@ -52,6 +61,21 @@ def searches(game: str, name: str) -> bool:
     enough to run off the event loop, one per request. Only names of stored, checked seats
     reach here; the cache is bounded all the same."""
     return spielwerk.bots.make(name, spielwerk.load_game(game), 0).searches
+
+
+def offered(game: spielwerk.Game) -> list[dict[str, Any]]:
+    """The engine's bots for ``game`` as a client offers them: each name, whether it
+    searches, and for a search the strengths of ``STRENGTHS`` with their parameters."""
+    return [
+        {
+            "name": name,
+            "searches": searches(game.name, name),
+            "strengths": [{"name": strength, "params": params} for strength, params in STRENGTHS.items()]
+            if searches(game.name, name)
+            else [],
+        }
+        for name in spielwerk.bots.names(game.name)
+    ]
 
 
 def decision_seed(match_seed: int, ply: int, seat: int) -> int:

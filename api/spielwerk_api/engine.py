@@ -12,6 +12,8 @@ from typing import Any
 
 import spielwerk
 
+from . import bots
+
 
 def game_name(name: str) -> str:
     """URLs may spell games with hyphens (``schotten-totten``); the engine uses underscores."""
@@ -51,4 +53,5 @@ def game_info(name: str) -> dict[str, Any]:
         # What the engine says the game has, so that clients need not know games by name.
         "table_talk": game.has_table_talk(),
         "playing_time": game.has_playing_time(),
+        "bots": bots.offered(game),
     }

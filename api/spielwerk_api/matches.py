@@ -450,6 +450,7 @@ class Match:
             result=result,
             last_move=last_move.get(lang, last_move["en"]) if last_move is not None else None,
             open_seats=self.free_seats() if waiting else [],
+            ranked=self.game.ranked(),
         )
 
 
@@ -689,6 +690,7 @@ class Matches:
                 free_seats=free,
                 clock=r.clock,
                 created_at=r.created_at,
+                ranked=engine.load_game(r.game, r.options).ranked(),
                 # The stored line in each language (a result stored before both were: English).
                 result=result_out(r.result, r.result.get("texts", {}).get(lang) or r.result["text"])
                 if finished and r.result

@@ -143,6 +143,20 @@ class TableTalkOut(Struct):
     reason: str | None = None
 
 
+class BotStrength(Struct):
+    name: Literal["easy", "normal", "strong"]
+    # The seat's bot parameters for this strength (a BotSeat's `params`).
+    params: JSONObject
+
+
+class BotInfo(Struct):
+    name: str
+    # The bot searches (its work grows with its parameters, bounded by the server).
+    searches: bool
+    # For a searching bot, the strengths a client may offer; empty for the others.
+    strengths: list[BotStrength]
+
+
 class GameInfo(Struct):
     name: str
     players: int
@@ -155,6 +169,8 @@ class GameInfo(Struct):
     # The game has table talk (The Game's T7) / a playing time (Dog's D13).
     table_talk: bool = False
     playing_time: bool = False
+    # The bots a seat may hold, by name and strength.
+    bots: list[BotInfo] = field(default_factory=list)
 
 
 class GameList(Struct):
@@ -260,6 +276,8 @@ class LobbyMatch(Struct):
     free_seats: list[int]
     clock: JSONObject | None
     created_at: float
+    # The engine's word on the options: a game with any variant on is never ranked (C10).
+    ranked: bool = True
     result: MatchResult | None = None
     # Finished matches: where their replay is.
     replay: str | None = None
@@ -302,6 +320,8 @@ class MatchOut(Struct):
     # The person seats still open while the match waits for them (it begins, and its
     # clocks run, once every one is taken); empty once it has begun.
     open_seats: list[int] = []
+    # The engine's word on the options: a game with any variant on is never ranked (C10).
+    ranked: bool = True
 
 
 class PlayBody(Struct, forbid_unknown_fields=True):

@@ -39,7 +39,7 @@ fn decision<G: Game>(c: &mut Criterion, label: &str, game: &G, plies: usize, sam
 where
     G::State: Heuristic,
 {
-    decision_with(c, label, game, plies, samples, IsmctsParams::default());
+    decision_with(c, label, game, plies, samples, &IsmctsParams::default());
 }
 
 /// As [`decision`], for the search `params` (their iterations set to 1,000).
@@ -49,7 +49,7 @@ fn decision_with<G: Game>(
     game: &G,
     plies: usize,
     samples: usize,
-    params: IsmctsParams,
+    params: &IsmctsParams,
 ) where
     G::State: Heuristic,
 {
@@ -57,7 +57,7 @@ fn decision_with<G: Game>(
     let seat = state.current_player().unwrap();
     let bot = Ismcts::new(IsmctsParams {
         iterations: ITERATIONS,
-        ..params
+        ..*params
     });
     let mut group = c.benchmark_group("ismcts/1000 iterations");
     group.throughput(Throughput::Elements(ITERATIONS));
@@ -96,7 +96,7 @@ fn ismcts(c: &mut Criterion) {
         &SchottenTotten::from_options(&Map::new()).unwrap(),
         20,
         30,
-        IsmctsParams::from_json(&options(json!({"rollout_depth": 0, "c": 0.4, "dominant": true}))).unwrap(),
+        &IsmctsParams::from_json(&options(json!({"rollout_depth": 0, "c": 0.4, "dominant": true}))).unwrap(),
     );
     // The same, widened by the heuristic's ranking: each node weighs its actor's best
     // plays only (benches/README.md, "Schotten Totten ismcts").
@@ -106,7 +106,7 @@ fn ismcts(c: &mut Criterion) {
         &SchottenTotten::from_options(&Map::new()).unwrap(),
         20,
         30,
-        IsmctsParams::from_json(&options(
+        &IsmctsParams::from_json(&options(
             json!({"rollout_depth": 0, "c": 0.4, "dominant": true, "widen": 4}),
         ))
         .unwrap(),
@@ -119,7 +119,7 @@ fn ismcts(c: &mut Criterion) {
         &SchottenTotten::from_options(&Map::new()).unwrap(),
         20,
         30,
-        IsmctsParams::from_json(&options(json!({
+        &IsmctsParams::from_json(&options(json!({
             "rollout_depth": 1, "rollout": "heuristic", "c": 0.4, "dominant": true, "widen": 4
         })))
         .unwrap(),
@@ -147,7 +147,7 @@ fn ismcts(c: &mut Criterion) {
         &Dog::from_options(&Map::new()).unwrap(),
         60,
         10,
-        IsmctsParams {
+        &IsmctsParams {
             rollout: Rollout::Heuristic,
             rollout_depth: Some(8),
             prior: 2.0,

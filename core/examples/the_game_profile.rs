@@ -19,7 +19,7 @@ fn game(players: u64, pro: bool) -> TheGame {
 }
 
 /// FNV-1a over the histories of `games` heuristic games of `game`.
-fn digest(game: &TheGame, games: u64) -> u64 {
+fn digest(game: TheGame, games: u64) -> u64 {
     let mut hash = 0xcbf2_9ce4_8422_2325u64;
     for seed in 0..games {
         let mut state = game.new_initial_state(seed);
@@ -35,7 +35,7 @@ fn digest(game: &TheGame, games: u64) -> u64 {
 
 /// Times the engine alone: the deals, then the actions of `games` heuristic games
 /// replayed (the playout's cost beyond the heuristic's decisions).
-fn replay(game: &TheGame, games: u64) {
+fn replay(game: TheGame, games: u64) {
     let histories: Vec<Vec<_>> = (0..games)
         .map(|seed| {
             let mut state = game.new_initial_state(seed);
@@ -69,7 +69,7 @@ fn main() {
     if args.first().map(String::as_str) == Some("digest") {
         for players in 1..=5 {
             for pro in [false, true] {
-                let d = digest(&game(players, pro), 2000);
+                let d = digest(game(players, pro), 2000);
                 println!("{players} players, pro {pro}: {d:016x}");
             }
         }
@@ -81,7 +81,7 @@ fn main() {
         .map_or(20_000, |a| a.parse().expect("a number of games"));
     let game = game(players, false);
     if args.get(2).map(String::as_str) == Some("replay") {
-        replay(&game, games);
+        replay(game, games);
         return;
     }
     let start = Instant::now();

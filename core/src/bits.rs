@@ -5,6 +5,7 @@ pub trait Mask: Copy {
     fn is_empty(self) -> bool;
     /// The lowest set bit's position.
     fn lowest(self) -> usize;
+    #[must_use]
     fn without_lowest(self) -> Self;
 }
 

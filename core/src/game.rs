@@ -24,13 +24,18 @@ use crate::error::{Error, IllegalAction, Result};
 pub use crate::history::History;
 pub use crate::lang::Lang;
 use crate::meta::{OptionSpec, Utility};
-use crate::tensor::TensorSlice;
+pub use crate::tensor::ObservationTensor;
 
 /// An action id: an index into the game's fixed action space.
 pub type Action = u32;
 
 /// A rule set with its options.
-pub trait Game: Clone + PartialEq + Send + Sync + Serialize + 'static {
+///
+/// Its observation tensor is the supertrait [`ObservationTensor`], written in each game's
+/// `tensor` module.
+pub trait Game:
+    Clone + PartialEq + Send + Sync + Serialize + ObservationTensor<<Self as Game>::View> + 'static
+{
     type State: GameState<Game = Self>;
     /// Exactly what one seat (or a spectator) may see: an information state.
     type View: Serialize + DeserializeOwned + JsonSchema + Clone + PartialEq + std::fmt::Debug + Send + Sync;
@@ -100,19 +105,6 @@ pub trait Game: Clone + PartialEq + Send + Sync + Serialize + 'static {
     /// (hand sizes, cards known to be elsewhere, …). Depends on `view` and `seed` only.
     /// A view that no state could have is refused with [`Error::InvalidView`].
     fn state_from_view(&self, view: &Self::View, seed: u64) -> Result<Self::State>;
-
-    /// The shape of the observation tensor ([`crate::tensor`]): it depends on the options
-    /// only, never on the position.
-    fn observation_tensor_shape(&self) -> Vec<usize>;
-    /// The observation tensor's slices by name, one after another, covering it whole.
-    fn describe_observation(&self) -> Vec<TensorSlice>;
-    /// Writes the tensor of `view` into `out` (every element; allocates nothing).
-    /// `out.len()` is [`Game::observation_tensor_len`]; callers go through
-    /// [`GameState::observation_tensor_into`], which checks it.
-    fn write_observation(&self, view: &Self::View, out: &mut [f32]);
-    /// The number of elements of the observation tensor: the product of its shape,
-    /// computed without allocating (it is checked on every `observation_tensor_into`).
-    fn observation_tensor_len(&self) -> usize;
 }
 
 /// One position of a game.
@@ -286,7 +278,7 @@ pub trait GameState: Clone + Send + Sync + Serialize + DeserializeOwned + 'stati
     /// The observation tensor of `seat` (`None`: the public view) into `out`: written
     /// from `view_of(seat)`, so it holds exactly what the seat may see
     /// ([`crate::tensor`]). A seat the game does not have or a buffer whose length is not
-    /// [`Game::observation_tensor_len`] is [`Error::InvalidArgument`], and `out` is left
+    /// [`ObservationTensor::observation_tensor_len`] is [`Error::InvalidArgument`], and `out` is left
     /// as it was.
     fn observation_tensor_into(&self, seat: Option<usize>, out: &mut [f32]) -> Result<()> {
         let game = self.game();
@@ -441,23 +433,6 @@ fn wrong_field(schema: &Value, mv: &Value) -> Option<String> {
             None => s.clone(),
         }
     };
-    fn fits(schema: &Value, value: &Value) -> bool {
-        let kind = |t: &str| match t {
-            "integer" => value.is_i64() || value.is_u64(),
-            "number" => value.is_number(),
-            "string" => value.is_string(),
-            "boolean" => value.is_boolean(),
-            "null" => value.is_null(),
-            "object" => value.is_object(),
-            "array" => value.is_array(),
-            _ => true,
-        };
-        match &schema["type"] {
-            Value::String(t) => kind(t),
-            Value::Array(ts) => ts.iter().filter_map(Value::as_str).any(kind),
-            _ => true,
-        }
-    }
     let tag = mv.get("type")?.as_str()?;
     let variants = schema.get("oneOf").or_else(|| schema.get("anyOf"))?.as_array()?;
     let variant = variants
@@ -474,6 +449,25 @@ fn wrong_field(schema: &Value, mv: &Value) -> Option<String> {
                 .is_some_and(|alts| alts.iter().any(|alt| fits(&resolve(alt), value)));
         (!ok).then(|| key.clone())
     })
+}
+
+/// Whether `value`'s JSON type is one that `schema`'s `"type"` allows (any without one).
+fn fits(schema: &Value, value: &Value) -> bool {
+    let kind = |t: &str| match t {
+        "integer" => value.is_i64() || value.is_u64(),
+        "number" => value.is_number(),
+        "string" => value.is_string(),
+        "boolean" => value.is_boolean(),
+        "null" => value.is_null(),
+        "object" => value.is_object(),
+        "array" => value.is_array(),
+        _ => true,
+    };
+    match &schema["type"] {
+        Value::String(t) => kind(t),
+        Value::Array(ts) => ts.iter().filter_map(Value::as_str).any(kind),
+        _ => true,
+    }
 }
 
 /// The result line of [`GameState::result_text`] from the returns alone.

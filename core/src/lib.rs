@@ -41,3 +41,4 @@ pub use lang::Lang;
 pub use meta::{OptionSpec, OptionType, Utility};
 pub use registry::{list_games, load_game};
 pub use simulate::{Summary, simulate};
+pub use tensor::ObservationTensor;

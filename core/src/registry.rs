@@ -86,13 +86,13 @@ impl<'a> TypedState<'a> {
     /// The typed state behind `state`. Every state the registry deals is one of these.
     pub fn of(state: &'a dyn DynState) -> TypedState<'a> {
         let any = state.as_any();
-        if let Some(s) = any.downcast_ref() {
+        if let Some(s) = any.downcast_ref::<crate::caravan::State>() {
             TypedState::Caravan(s)
-        } else if let Some(s) = any.downcast_ref() {
+        } else if let Some(s) = any.downcast_ref::<crate::dog::State>() {
             TypedState::Dog(s)
-        } else if let Some(s) = any.downcast_ref() {
+        } else if let Some(s) = any.downcast_ref::<crate::schotten_totten::State>() {
             TypedState::SchottenTotten(s)
-        } else if let Some(s) = any.downcast_ref() {
+        } else if let Some(s) = any.downcast_ref::<crate::the_game::State>() {
             TypedState::TheGame(s)
         } else {
             unreachable!("every state behind DynState is one of a registered game")

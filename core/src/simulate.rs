@@ -62,7 +62,7 @@ impl Tally {
         }
     }
 
-    fn add(mut self, other: Tally) -> Tally {
+    fn add(mut self, other: &Tally) -> Tally {
         fn add_all<T: Copy + std::ops::AddAssign + Default>(a: &mut Vec<T>, b: &[T]) {
             if a.len() < b.len() {
                 a.resize(b.len(), T::default());
@@ -180,7 +180,7 @@ pub fn simulate_until<G: Game>(
                 let (state, actions) = random_game(game, rng::batch_seed(seed, i), buf);
                 Tally::game(utility, state.returns(), actions)
             })
-            .reduce(|| Tally::new(players), Tally::add)
+            .reduce(|| Tally::new(players), |a, b| a.add(&b))
     };
     let tally = on_threads(threads, run)?;
     if tally.games < n_games {

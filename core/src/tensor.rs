@@ -5,11 +5,18 @@
 //! full state: a tensor holds exactly what `view_of(seat)` holds, so it cannot leak a
 //! hidden card by construction. Each game has a module `<game>::tensor` with
 //!
+//! - `observation_tensor_len(game) -> usize`: the number of elements, without
+//!   allocating;
 //! - `observation_tensor_shape(game) -> Vec<usize>`: depends on the options only;
 //! - `write_observation(game, view, out)`: writes every element of `out` (zeroing it
 //!   first), allocates nothing; `out.len()` must be the shape's product;
 //! - `describe_observation(game) -> Vec<TensorSlice>`: the slices by name, contiguous,
 //!   covering the whole tensor, each with what it means.
+//!
+//! These functions are the game's [`ObservationTensor`], a supertrait of [`crate::Game`]:
+//! the one list at the end of this module (`observation_tensor!`) makes them so, and the
+//! games' rules do not repeat them. A new tensor capability is one trait method, one line
+//! in that list's macro, and one function in each game's `tensor` module.
 //!
 //! Every view already is an information state (everything the seat knows, its own past
 //! decisions that are not on the table included: Dog's exchange pick is
@@ -38,6 +45,25 @@
 //! means what), and at run time in each game's `describe_observation`
 //! (`game.describe_tensor()` in Python); `core/tests/tensor.rs` reads slices back by
 //! name against the view, so the two cannot drift apart unnoticed.
+
+/// A game's observation tensor ([`crate::tensor`]): every [`crate::Game`] has one (a
+/// supertrait), so generic code and the bindings reach it through the game. `View` is
+/// the game's [`crate::Game::View`]. The games implement it by their `tensor` modules'
+/// functions of the same names (`observation_tensor!` below).
+pub trait ObservationTensor<View> {
+    /// The number of elements of the observation tensor: the product of its shape,
+    /// computed without allocating (it is checked on every `observation_tensor_into`).
+    fn observation_tensor_len(&self) -> usize;
+    /// The shape of the observation tensor: it depends on the options only, never on the
+    /// position.
+    fn observation_tensor_shape(&self) -> Vec<usize>;
+    /// The observation tensor's slices by name, one after another, covering it whole.
+    fn describe_observation(&self) -> Vec<TensorSlice>;
+    /// Writes the tensor of `view` into `out` (every element; allocates nothing).
+    /// `out.len()` is [`ObservationTensor::observation_tensor_len`]; callers go through
+    /// [`crate::GameState::observation_tensor_into`], which checks it.
+    fn write_observation(&self, view: &View, out: &mut [f32]);
+}
 
 /// One named part of a tensor: `shape` elements from `offset`, row-major.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -76,6 +102,7 @@ impl Layout {
         Layout::default()
     }
     /// Appends a slice of `shape` after the ones before.
+    #[must_use]
     pub fn add(mut self, name: &'static str, shape: &[usize], meaning: &'static str) -> Layout {
         let slice = TensorSlice {
             name,
@@ -189,6 +216,34 @@ impl<'a> Writer<'a> {
         );
     }
 }
+
+/// Makes each game's `tensor` module its [`ObservationTensor`]: `game: Rules` for the
+/// module `crate::game` and its rules type `crate::game::Rules`.
+macro_rules! observation_tensor {
+    ($($game:ident: $rules:ident),* $(,)?) => {$(
+        impl ObservationTensor<crate::$game::View> for crate::$game::$rules {
+            fn observation_tensor_len(&self) -> usize {
+                crate::$game::tensor::observation_tensor_len(self)
+            }
+            fn observation_tensor_shape(&self) -> Vec<usize> {
+                crate::$game::tensor::observation_tensor_shape(self)
+            }
+            fn describe_observation(&self) -> Vec<TensorSlice> {
+                crate::$game::tensor::describe_observation(self)
+            }
+            fn write_observation(&self, view: &crate::$game::View, out: &mut [f32]) {
+                crate::$game::tensor::write_observation(self, view, out);
+            }
+        }
+    )*};
+}
+
+observation_tensor!(
+    caravan: CaravanGame,
+    dog: Dog,
+    schotten_totten: SchottenTotten,
+    the_game: TheGame,
+);
 
 #[cfg(test)]
 mod tests {

@@ -151,6 +151,10 @@ struct Rows<'a> {
 }
 
 /// Splits the first `rows` rows of `width` elements off `rest`.
+#[expect(
+    clippy::mut_mut,
+    reason = "the split moves the rest's borrow forward in place"
+)]
 fn split<'a, T>(rest: &mut &'a mut [T], rows: usize, width: usize) -> &'a mut [T] {
     let (head, tail) = std::mem::take(rest).split_at_mut(rows * width);
     *rest = tail;

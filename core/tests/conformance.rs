@@ -963,18 +963,18 @@ fn foreign_snapshots_are_refused() {
 /// The typed games, directly: `Game::state_from_view` agrees with the registry's.
 #[test]
 fn typed_and_dynamic_faces_agree() {
-    fn check<G: Game<State: spielwerk_core::bots::Heuristic>>(game: G) {
+    fn check<G: Game<State: spielwerk_core::bots::Heuristic>>(game: &G) {
         let state = game.new_initial_state(3);
         let view = state.view_of(Some(0));
         let typed = game.state_from_view(&view, 11).unwrap();
-        let dynamic = DynGame::state_from_view(&game, &serde_json::to_value(&view).unwrap(), 11).unwrap();
+        let dynamic = DynGame::state_from_view(game, &serde_json::to_value(&view).unwrap(), 11).unwrap();
         assert_eq!(serde_json::to_string(&typed).unwrap(), dynamic.to_json());
-        let _: Map<String, Value> = Game::options(&game);
+        let _: Map<String, Value> = Game::options(game);
     }
-    check(SchottenTotten::default());
-    check(CaravanGame::default());
-    check(TheGame::default());
-    check(Dog::default());
+    check(&SchottenTotten::default());
+    check(&CaravanGame::default());
+    check(&TheGame::default());
+    check(&Dog::default());
 }
 
 /// R1, C11, D13: a match stopped by a match rule. A seat that resigns, runs out of time,

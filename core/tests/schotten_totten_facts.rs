@@ -198,7 +198,7 @@ fn random_game(seed: u64) -> (State, State) {
 }
 
 /// S9 read plainly on the table before the settlement: per unowned stone the step that
-/// decides it and how ("provable", "complete", "more_cards", "higher_sum", "tie") with
+/// decides it and how (`provable`, `complete`, `more_cards`, `higher_sum`, `tie`) with
 /// the owner.
 fn plain_settlement(before: &State) -> Vec<(usize, u8, &'static str, Option<u8>)> {
     let mut out = Vec::new();

@@ -119,6 +119,12 @@ fn max_game_length_bounds_every_random_game() {
 /// Swaps two cards the seat cannot see (in other hands or the draw pile) in the state's
 /// JSON: a different state with the same view for `seat`.
 fn swap_hidden(state: &State, seat: usize, rng: &mut rng::Rng) -> Option<State> {
+    fn slot<'a>(json: &'a mut Value, place: &(String, usize)) -> &'a mut Value {
+        match place.0.strip_prefix("hand") {
+            None => &mut json["draw_pile"][place.1],
+            Some(p) => &mut json["hands"][p.parse::<usize>().unwrap()][place.1],
+        }
+    }
     let mut json: Value = serde_json::from_str(&state.to_json()).unwrap();
     let mut places: Vec<(String, usize)> = Vec::new();
     for (i, _) in json["draw_pile"].as_array().unwrap().iter().enumerate() {
@@ -127,12 +133,6 @@ fn swap_hidden(state: &State, seat: usize, rng: &mut rng::Rng) -> Option<State> 
     for p in (0..state.game().players as usize).filter(|&p| p != seat) {
         for i in 0..json["hands"][p].as_array().unwrap().len() {
             places.push((format!("hand{p}"), i));
-        }
-    }
-    fn slot<'a>(json: &'a mut Value, place: &(String, usize)) -> &'a mut Value {
-        match place.0.strip_prefix("hand") {
-            None => &mut json["draw_pile"][place.1],
-            Some(p) => &mut json["hands"][p.parse::<usize>().unwrap()][place.1],
         }
     }
     for _ in 0..20 {

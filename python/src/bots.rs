@@ -12,7 +12,8 @@ use spielwerk_core::{Action, DynState, bots};
 
 use crate::convert::{Int, Seed, Text, kwargs_json, lock, run_interruptibly, shown, to_json, to_py};
 use crate::errors::{err, invalid_argument};
-use crate::games::{Game, game_arg};
+use crate::games::game_arg;
+use crate::ruleset::Game;
 use crate::states::State;
 
 /// Chooses uniformly among the legal actions, from its own seeded stream: the core's
@@ -168,7 +169,7 @@ pub fn make_bot(
     let inner = game
         .get()
         .inner
-        .make_bot(&name.0, &params, seed.0)
+        .make_bot(name.0, &params, seed.0)
         .map_err(err(py))?;
     Ok(Bot { inner, game })
 }
@@ -184,20 +185,21 @@ fn bot_arg(py: Python<'_>, game: &Game, item: &Bound<'_, PyAny>, i: usize) -> Py
             shown(item)
         ))
     };
-    let (name, params): (Text, Map<String, Value>) = if item.is_instance_of::<pyo3::types::PyString>() {
-        (item.extract()?, Map::new())
-    } else {
-        let (name, params): (Bound<'_, PyAny>, Bound<'_, PyAny>) = item.extract().map_err(|_| refuse())?;
-        if !name.is_instance_of::<pyo3::types::PyString>() {
-            return Err(refuse());
-        }
-        match to_json(&params, "bot parameters")? {
-            Value::Object(m) => (name.extract()?, m),
-            Value::Null => (name.extract()?, Map::new()),
-            _ => return Err(refuse()),
-        }
+    if item.is_instance_of::<pyo3::types::PyString>() {
+        let name: Text = item.extract()?;
+        return game.inner.make_bot(name.0, &Map::new(), 0).map_err(err(py));
+    }
+    let (name, params): (Bound<'_, PyAny>, Bound<'_, PyAny>) = item.extract().map_err(|_| refuse())?;
+    if !name.is_instance_of::<pyo3::types::PyString>() {
+        return Err(refuse());
+    }
+    let params = match to_json(&params, "bot parameters")? {
+        Value::Object(m) => m,
+        Value::Null => Map::new(),
+        _ => return Err(refuse()),
     };
-    game.inner.make_bot(&name.0, &params, 0).map_err(err(py))
+    let name: Text = name.extract()?;
+    game.inner.make_bot(name.0, &params, 0).map_err(err(py))
 }
 
 /// Made bots for an evaluation, from what Python gave.

@@ -52,9 +52,13 @@ pub fn shown(obj: &Bound<'_, PyAny>) -> String {
     spielwerk_core::error::shorten(&repr)
 }
 
+/// What `__reduce__` returns: a callable and its arguments.
+pub type Reduce<'py, Args> = (Bound<'py, PyAny>, Args);
+
 /// An integer argument: a Python int or anything with `__index__` (numpy integers), of
 /// any width up to 128 bits (a wider one is a `SpielwerkError`; the engine says which
 /// values a seat, an action or a count may take). A non-integer is a `TypeError`.
+#[derive(Clone, Copy)]
 pub struct Int(pub i128);
 
 impl<'a, 'py> FromPyObject<'a, 'py> for Int {
@@ -88,6 +92,7 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Int {
 
 /// Seeds are integers in `0..2**64` (numpy integers too); anything else is a
 /// `SpielwerkError` naming it.
+#[derive(Clone, Copy)]
 pub struct Seed(pub u64);
 
 impl<'a, 'py> FromPyObject<'a, 'py> for Seed {
@@ -108,13 +113,14 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Seed {
 
 /// A text argument: a `str` that is valid Unicode. A lone surrogate (`"\ud800"`, which
 /// Python strings may hold and UTF-8 cannot) is a `SpielwerkError`, a non-string a
-/// `TypeError`.
-pub struct Text(pub String);
+/// `TypeError`. It borrows the `str` it was given (no copy).
+#[derive(Clone, Copy)]
+pub struct Text<'a>(pub &'a str);
 
-impl<'a, 'py> FromPyObject<'a, 'py> for Text {
+impl<'a, 'py> FromPyObject<'a, 'py> for Text<'a> {
     type Error = PyErr;
 
-    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Text> {
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Text<'a>> {
         let s = obj.cast::<PyString>().map_err(|_| {
             PyTypeError::new_err(format!(
                 "expected a str, got {} of type {}",
@@ -122,7 +128,7 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Text {
                 obj.get_type().name().map(|n| n.to_string()).unwrap_or_default()
             ))
         })?;
-        text(&s, Error::InvalidArgument).map(|t| Text(t.to_owned()))
+        text(s, Error::InvalidArgument).map(Text)
     }
 }
 
@@ -136,7 +142,7 @@ impl<'a, 'py> FromPyObject<'a, 'py> for LangArg {
 
     fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<LangArg> {
         let Text(t) = obj.extract()?;
-        t.parse().map(LangArg).map_err(|e| raise(obj.py(), e))
+        t.parse().map(LangArg).map_err(|e| raise(obj.py(), &e))
     }
 }
 
@@ -144,13 +150,14 @@ impl<'a, 'py> FromPyObject<'a, 'py> for LangArg {
 /// before texts had a language).
 pub const DEFAULT_LANG: LangArg = LangArg(Lang::En);
 
-/// The text of `s`; one with a lone surrogate is refused with the error `family` makes
-/// of the message.
-pub fn text<'a>(s: &'a Bound<'_, PyString>, family: impl FnOnce(String) -> Error) -> PyResult<&'a str> {
-    s.to_str().map_err(|_| {
+/// The text of `s`, borrowed for as long as `s` is (`Bound::as_borrowed` lends a
+/// `Bound`'s); one with a lone surrogate is refused with the error `family` makes of the
+/// message.
+pub fn text<'a>(s: Borrowed<'a, '_, PyString>, family: impl FnOnce(String) -> Error) -> PyResult<&'a str> {
+    s.extract::<&str>().map_err(|_| {
         raise(
             s.py(),
-            family(format!(
+            &family(format!(
                 "{} is not valid Unicode text: it holds a lone surrogate (text is UTF-8)",
                 shown(s.as_any())
             )),
@@ -162,25 +169,18 @@ pub fn text<'a>(s: &'a Bound<'_, PyString>, family: impl FnOnce(String) -> Error
 /// bool, None; numpy integers as ints) into JSON, refusing anything else and any nesting
 /// deeper than [`MAX_DEPTH`] with the error of the family that fits `what`.
 pub fn to_json(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Value> {
-    // The error of the family that fits what was being read.
-    let family = |message: String| match what {
-        "a move" => Error::InvalidMove(message),
-        "a view" => Error::InvalidView(message),
-        "options" => Error::InvalidOption {
-            game: "this game",
-            message,
-        },
-        _ => Error::InvalidArgument(message),
-    };
     fn convert(
         obj: &Bound<'_, PyAny>,
         depth: usize,
         what: &str,
         family: &dyn Fn(String) -> Error,
     ) -> PyResult<Value> {
-        let refuse = |why: String| raise(obj.py(), family(format!("{what} must be JSON-like: {why}")));
+        let refuse = |why: String| raise(obj.py(), &family(format!("{what} must be JSON-like: {why}")));
         let string = |s: &Bound<'_, PyString>| {
-            text(s, |why| family(format!("{what} must be JSON-like: {why}"))).map(str::to_owned)
+            text(s.as_borrowed(), |why| {
+                family(format!("{what} must be JSON-like: {why}"))
+            })
+            .map(str::to_owned)
         };
         if depth > MAX_DEPTH {
             return Err(refuse(format!("it nests deeper than {MAX_DEPTH} levels")));
@@ -229,6 +229,16 @@ pub fn to_json(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Value> {
             )))
         }
     }
+    // The error of the family that fits what was being read.
+    let family = |message: String| match what {
+        "a move" => Error::InvalidMove(message),
+        "a view" => Error::InvalidView(message),
+        "options" => Error::InvalidOption {
+            game: "this game",
+            message,
+        },
+        _ => Error::InvalidArgument(message),
+    };
     convert(obj, 0, what, &family)
 }
 

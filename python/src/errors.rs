@@ -36,8 +36,8 @@ pub fn rejection<'py>(py: Python<'py>, e: &IllegalAction) -> PyResult<Bound<'py,
 }
 
 /// The exception of an engine error.
-pub fn raise(py: Python<'_>, err: Error) -> PyErr {
-    let class = match &err {
+pub fn raise(py: Python<'_>, err: &Error) -> PyErr {
+    let class = match err {
         Error::UnknownGame { .. } => "UnknownGameError",
         Error::InvalidOption { .. } => "InvalidOptionError",
         Error::InvalidState(_) | Error::InvalidView(_) => "InvalidStateError",
@@ -72,10 +72,10 @@ pub fn raise_illegal(py: Python<'_>, e: &IllegalAction) -> PyErr {
 
 /// Maps an engine error to its exception (for `map_err`, where `py` is at hand).
 pub fn err(py: Python<'_>) -> impl Fn(Error) -> PyErr + '_ {
-    move |e| raise(py, e)
+    move |e| raise(py, &e)
 }
 
 /// A `SpielwerkError` (code `invalid_argument`) saying what was wrong.
 pub fn invalid_argument(py: Python<'_>, message: String) -> PyErr {
-    raise(py, Error::InvalidArgument(message))
+    raise(py, &Error::InvalidArgument(message))
 }

@@ -7,9 +7,9 @@ use spielwerk_core::dynamic::DynBot;
 use spielwerk_core::{Error, Utility, bots};
 
 use crate::bots::bots_arg;
-use crate::convert::{Int, Seed, Text, count_arg, run_interruptibly, threads_arg};
+use crate::convert::{Int, Reduce, Seed, Text, count_arg, run_interruptibly, threads_arg};
 use crate::errors::{err, invalid_argument, raise};
-use crate::games::{Reduce, game_arg};
+use crate::games::game_arg;
 
 /// What a batch of random games came to, counted as the game's utility says.
 #[pyclass(frozen, module = "spielwerk", get_all)]
@@ -283,8 +283,8 @@ impl EvaluationPart {
 
 #[pyfunction]
 pub fn _restore_evaluation_part(py: Python<'_>, data: Text) -> PyResult<EvaluationPart> {
-    let inner: bots::Evaluation = serde_json::from_str(&data.0)
-        .map_err(|e| raise(py, Error::InvalidState(format!("pickled evaluation: {e}"))))?;
+    let inner: bots::Evaluation = serde_json::from_str(data.0)
+        .map_err(|e| raise(py, &Error::InvalidState(format!("pickled evaluation: {e}"))))?;
     // Read from outside: derived figures are trusted only once they add up.
     inner.validate().map_err(err(py))?;
     Ok(EvaluationPart { inner })

@@ -1,94 +1,17 @@
-//! `spielwerk.Game` (a rule set with its options) and the registry by name.
+//! `spielwerk.Game`'s Python methods (its data is [`crate::ruleset`]) and the registry by
+//! name.
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use std::sync::OnceLock;
-
-use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
+use pyo3::types::{PyDict, PyList, PyString};
 use serde_json::{Map, Value};
-use spielwerk_core::stored::{self, Deal, Stored};
-use spielwerk_core::tensor::TensorSlice;
-use spielwerk_core::{DynGame, Error, Game as _, GameState as _};
+use spielwerk_core::Error;
+use spielwerk_core::stored::Deal;
 
-use crate::convert::{Int, Seed, Text, kwargs_json, text, to_json, to_py};
+use crate::convert::{Reduce, Seed, Text, kwargs_json, to_json, to_py};
 use crate::errors::{err, raise};
+use crate::ruleset::Game;
 use crate::states::State;
-
-/// What `__reduce__` returns: a callable and its arguments.
-pub type Reduce<'py, Args> = (Bound<'py, PyAny>, Args);
-
-/// A rule set with its options: `spielwerk.load_game(name, **options)`.
-#[pyclass(frozen, module = "spielwerk")]
-pub struct Game {
-    pub inner: Box<dyn DynGame>,
-    /// The Python ints `0..num_distinct_actions()`, shared by every `legal_actions()` list.
-    pub action_ints: Py<PyTuple>,
-    /// The observation tensor's shape and slices, read once from the typed game.
-    tensor_layout: OnceLock<TensorLayout>,
-}
-
-/// The observation tensor's shape and its slices by name.
-pub struct TensorLayout {
-    pub shape: Vec<usize>,
-    pub len: usize,
-    pub slices: Vec<TensorSlice>,
-}
-
-impl Game {
-    pub fn create(py: Python<'_>, inner: Box<dyn DynGame>) -> PyResult<Py<Game>> {
-        let action_ints = PyTuple::new(py, 0..inner.num_distinct_actions() as u32)?.unbind();
-        Py::new(
-            py,
-            Game {
-                inner,
-                action_ints,
-                tensor_layout: OnceLock::new(),
-            },
-        )
-    }
-
-    /// The observation tensor's shape and slices: capabilities of the rules trait
-    /// (`Game::observation_tensor_shape`, `Game::describe_observation`). The typed game is
-    /// reached through a state of it (`with_state!`, `s.game()`): they depend on the
-    /// options only, so they are read once.
-    pub fn tensor_layout(&self) -> &TensorLayout {
-        self.tensor_layout.get_or_init(|| {
-            let state = self.inner.new_initial_state(0);
-            let (shape, slices) = spielwerk_core::with_state!(state.as_ref(), s => {
-                let game = s.game();
-                (game.observation_tensor_shape(), game.describe_observation())
-            });
-            TensorLayout {
-                len: shape.iter().product(),
-                shape,
-                slices,
-            }
-        })
-    }
-
-    /// The seat `player`, refused unless it is one of this game's.
-    pub fn check_player(&self, py: Python<'_>, player: Int) -> PyResult<usize> {
-        stored::seat(player.0, self.inner.num_players()).map_err(err(py))
-    }
-
-    /// `deserialize_state` and unpickling: any of the three serialized forms (the engine
-    /// tells them apart). `seed` is the deal's seed a pickled snapshot claims.
-    pub fn read_state(slf: &Bound<'_, Self>, data: &Bound<'_, PyAny>, seed: Option<u64>) -> PyResult<State> {
-        let py = slf.py();
-        let stored = if let Ok(bytes) = data.cast::<PyBytes>() {
-            Stored::Bytes(bytes.as_bytes())
-        } else if let Ok(s) = data.cast::<PyString>() {
-            Stored::Text(text(s, Error::InvalidState)?)
-        } else {
-            return Err(PyTypeError::new_err(format!(
-                "a serialized state is a str (JSON) or bytes (a snapshot), not {}",
-                data.get_type().name()?
-            )));
-        };
-        let (state, deal) = stored::read(slf.get().inner.as_ref(), stored, seed).map_err(err(py))?;
-        Ok(State::new(py, &slf.clone().unbind(), state, deal))
-    }
-}
 
 #[pymethods]
 impl Game {
@@ -118,7 +41,7 @@ impl Game {
         self.inner.num_distinct_actions()
     }
 
-    /// How returns relate: "zero_sum", "team_zero_sum" or "cooperative".
+    /// How returns relate: `"zero_sum"`, `"team_zero_sum"` or `"cooperative"`.
     fn utility(&self) -> &'static str {
         self.inner.utility().name()
     }
@@ -190,7 +113,7 @@ impl Game {
     /// `str`), or by `State.serialize_snapshot()` (`bytes`); an inconsistent one raises
     /// `InvalidStateError`. Bytes that are no snapshot are read as UTF-8 JSON.
     fn deserialize_state(slf: &Bound<'_, Self>, data: &Bound<'_, PyAny>) -> PyResult<State> {
-        Self::read_state(slf, data, None)
+        State::read(slf, data, None)
     }
 
     /// A full state whose view for the view's seat equals `view`, with every card that
@@ -252,14 +175,14 @@ pub fn list_games() -> Vec<&'static str> {
 #[pyo3(signature = (name, **options))]
 pub fn load_game(py: Python<'_>, name: Text, options: Option<&Bound<'_, PyDict>>) -> PyResult<Py<Game>> {
     let options = kwargs_json(options, "options")?;
-    Game::create(py, spielwerk_core::load_game(&name.0, &options).map_err(err(py))?)
+    Game::create(py, spielwerk_core::load_game(name.0, &options).map_err(err(py))?)
 }
 
 #[pyfunction]
 pub fn _restore_game(py: Python<'_>, name: Text, options: Text) -> PyResult<Py<Game>> {
-    let options: Map<String, Value> = serde_json::from_str(&options.0)
-        .map_err(|e| raise(py, Error::InvalidState(format!("pickled options: {e}"))))?;
-    Game::create(py, spielwerk_core::load_game(&name.0, &options).map_err(err(py))?)
+    let options: Map<String, Value> = serde_json::from_str(options.0)
+        .map_err(|e| raise(py, &Error::InvalidState(format!("pickled options: {e}"))))?;
+    Game::create(py, spielwerk_core::load_game(name.0, &options).map_err(err(py))?)
 }
 
 /// A `game` argument: a `spielwerk.Game`, or a game's name (with its default options).
@@ -275,6 +198,6 @@ pub fn game_arg(py: Python<'_>, game: &Bound<'_, PyAny>) -> PyResult<Py<Game>> {
     let name: Text = game.extract()?;
     Game::create(
         py,
-        spielwerk_core::load_game(&name.0, &Map::new()).map_err(err(py))?,
+        spielwerk_core::load_game(name.0, &Map::new()).map_err(err(py))?,
     )
 }

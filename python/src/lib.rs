@@ -4,8 +4,9 @@
 //! Everything that comes from Python is checked before it reaches the engine
 //! ([`convert`]), and every engine error becomes an exception of the `SpielwerkError`
 //! family (`spielwerk.errors`) carrying its code, ruling and reasons ([`errors`]). One
-//! file per concern: [`games`], [`states`], [`bots`], [`evaluation`], and [`rules`] for
-//! the helpers of single games.
+//! file per concern: [`games`] (with the data every state holds of its game,
+//! [`ruleset`]), [`states`], [`bots`], [`evaluation`], [`vector`], and [`rules`] for the
+//! helpers of single games.
 
 mod bots;
 mod convert;
@@ -13,6 +14,7 @@ mod errors;
 mod evaluation;
 mod games;
 mod rules;
+mod ruleset;
 mod states;
 mod vector;
 
@@ -21,7 +23,7 @@ use pyo3::prelude::*;
 #[pymodule(gil_used = false)]
 fn _spielwerk(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("TERMINAL", states::TERMINAL)?;
-    m.add_class::<games::Game>()?;
+    m.add_class::<ruleset::Game>()?;
     m.add_class::<states::State>()?;
     m.add_class::<vector::VectorEnv>()?;
     m.add_class::<bots::RandomBot>()?;

@@ -93,14 +93,14 @@ pub fn st_check_claim(
 /// T7: does `text` name a number in any form (digits, German or English number words)?
 #[pyfunction]
 pub fn tg_mentions_number(text: Text) -> bool {
-    spielwerk_core::the_game::mentions_number(&text.0)
+    spielwerk_core::the_game::mentions_number(text.0)
 }
 
 /// T7 as the referee says it: an `IllegalActionError` (rule, code, reason in English and
 /// German) if `text` names a number, else `None`.
 #[pyfunction]
-pub fn tg_check_talk<'py>(py: Python<'py>, text: Text) -> PyResult<Option<Bound<'py, PyAny>>> {
-    spielwerk_core::the_game::check_talk(&text.0)
+pub fn tg_check_talk<'py>(py: Python<'py>, text: Text<'_>) -> PyResult<Option<Bound<'py, PyAny>>> {
+    spielwerk_core::the_game::check_talk(text.0)
         .map(|e| rejection(py, &e))
         .transpose()
 }

@@ -3,14 +3,17 @@
 use std::sync::{Mutex, MutexGuard};
 
 use numpy::{PyArray1, PyArrayDyn, PyArrayMethods, PyReadwriteArrayDyn, PyUntypedArrayMethods};
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyList};
-use spielwerk_core::stored::{self, Deal};
-use spielwerk_core::{Action, DynState, GameState};
+use pyo3::types::{PyBytes, PyDict, PyList, PyString};
+use spielwerk_core::stored::{self, Deal, Stored};
+use spielwerk_core::{Action, DynState, Error, GameState};
 
-use crate::convert::{DEFAULT_LANG, Int, LangArg, Seed, Text, lock, to_json, to_py, with_actions};
+use crate::convert::{
+    DEFAULT_LANG, Int, LangArg, Reduce, Seed, Text, lock, text, to_json, to_py, with_actions,
+};
 use crate::errors::{err, invalid_argument, raise_illegal, rejection};
-use crate::games::{Game, Reduce};
+use crate::ruleset::Game;
 
 /// The value of `current_player()` once the game is over.
 pub const TERMINAL: i64 = -4;
@@ -113,6 +116,25 @@ impl State {
 
     fn wrap(&self, py: Python<'_>, state: Box<dyn DynState>, deal: Deal) -> State {
         State::new(py, &self.game, state, deal)
+    }
+
+    /// A state of `game` read from any of the three serialized forms (the engine tells
+    /// them apart), for `Game.deserialize_state` and unpickling. `seed` is the deal's
+    /// seed a pickled snapshot claims.
+    pub fn read(game: &Bound<'_, Game>, data: &Bound<'_, PyAny>, seed: Option<u64>) -> PyResult<State> {
+        let py = game.py();
+        let stored = if let Ok(bytes) = data.cast::<PyBytes>() {
+            Stored::Bytes(bytes.as_bytes())
+        } else if let Ok(s) = data.cast::<PyString>() {
+            Stored::Text(text(s.as_borrowed(), Error::InvalidState)?)
+        } else {
+            return Err(PyTypeError::new_err(format!(
+                "a serialized state is a str (JSON) or bytes (a snapshot), not {}",
+                data.get_type().name()?
+            )));
+        };
+        let (state, deal) = stored::read(game.get().inner.as_ref(), stored, seed).map_err(err(py))?;
+        Ok(State::new(py, &game.clone().unbind(), state, deal))
     }
 }
 
@@ -397,8 +419,8 @@ impl State {
     }
 
     /// How the match ends if a match rule stops it now (C11; Dog's playing time, D13):
-    /// `kind` is one of aborted, left, no_move, playing_time, resigned, time, `seat` the
-    /// seat it concerns (none for playing_time). A dict with `returns` (R1), `points`
+    /// `kind` is one of aborted, left, `no_move`, `playing_time`, resigned, time, `seat` the
+    /// seat it concerns (none for `playing_time`). A dict with `returns` (R1), `points`
     /// (D13's, or None) and `text`; the state does not change.
     /// The text is in `lang` ("de" or "en", default "en").
     #[pyo3(signature = (kind, seat=None, lang = None))]
@@ -410,7 +432,7 @@ impl State {
         lang: Option<LangArg>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let seat = self.seat(py, seat)?;
-        let end = spielwerk_core::game::MatchEnd::parse(&kind.0, seat).map_err(err(py))?;
+        let end = spielwerk_core::game::MatchEnd::parse(kind.0, seat).map_err(err(py))?;
         let held = self.lock(py);
         // A capability of the rules trait, reached through the registered game's own type.
         let ending = spielwerk_core::with_state!(held.state.as_ref(), s => s.match_ending_in(end, lang.unwrap_or(DEFAULT_LANG).0));
@@ -548,5 +570,5 @@ pub fn tensor_buffer<'py>(
 #[pyfunction]
 #[pyo3(signature = (game, data, seed = None))]
 pub fn _restore_state(game: &Bound<'_, Game>, data: &Bound<'_, PyAny>, seed: Option<u64>) -> PyResult<State> {
-    Game::read_state(game, data, seed)
+    State::read(game, data, seed)
 }

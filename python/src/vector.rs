@@ -11,7 +11,8 @@ use spielwerk_core::vector::{AnyVectorEnv, Buffers, Opponents};
 
 use crate::convert::{Int, Seed, Text, count_arg, lock, threads_arg};
 use crate::errors::{err, invalid_argument};
-use crate::games::{Game, game_arg};
+use crate::games::game_arg;
+use crate::ruleset::Game;
 use crate::states::State;
 
 /// `n_envs` games of one rule set stepped together in Rust, without the GIL, over the
@@ -132,7 +133,7 @@ impl VectorEnv {
         let n = usize::try_from(count_arg(py, n_envs, "n_envs")?)
             .map_err(|_| invalid_argument(py, "n_envs is too large".into()))?;
         let opponents = opponents
-            .map(|o| Opponents::parse(&o.0))
+            .map(|o| Opponents::parse(o.0))
             .transpose()
             .map_err(err(py))?;
         let threads = threads_arg(py, threads)?;

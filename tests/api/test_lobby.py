@@ -96,3 +96,15 @@ def test_two_joins_of_one_seat_on_two_workers_one_wins(server: str) -> None:  # 
         for _ in range(4):
             with httpx.Client(base_url=server, timeout=10) as c:
                 assert c.get(f"/v1/matches/{m['id']}", headers=bearer(winner)).json()["seat"] == 0
+
+
+def test_a_match_with_a_variant_is_unranked(client: TestClient[Litestar]) -> None:
+    """C10: a game with any variant on is unranked; the match and the lobby carry the
+    engine's word on it."""
+    plain = create(client, [PERSON, OPEN], game="caravan")
+    variant = create(client, [PERSON, OPEN], game="caravan", options={"fresh_hand": True})
+    listed = {m["id"]: m["ranked"] for m in client.get("/v1/matches").json()["open"]}
+    assert listed[plain["id"]] is True and listed[variant["id"]] is False
+    for created, ranked in ((plain, True), (variant, False)):
+        out = client.get(f"/v1/matches/{created['id']}", headers=bearer(created["seats"][0]["token"])).json()
+        assert out["ranked"] is ranked

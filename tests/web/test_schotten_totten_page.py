@@ -143,6 +143,38 @@ def test_an_illegal_attempt_shows_the_engines_reason_and_changes_nothing(page: P
     screenshot(page, "schotten_totten_refused")
 
 
+def test_a_card_dragged_onto_a_stone_is_played_or_refused_with_the_reason(page: Page, server: str) -> None:
+    """Drag and drop plays as a click does: onto a stone that takes the card it is played;
+    onto a full stone the engine's reason is shown and nothing changes."""
+    match_id, token = start_match(page, "schotten_totten", ["you", "bot:random"], seed=5)
+    version = settled(page)["version"]
+    card = page.locator(".hand button.card").first
+    code = card.get_attribute("data-card")
+    card.drag_to(page.locator('.stone-col[data-stone="6"]'))
+    settled(page, after_version=version)
+    view = api(server, f"/v1/matches/{match_id}", token)["view"]
+    assert code in view["stones"][6]["cards"][0], "the dragged card lies at stone 7"
+    assert code not in view["hand"]
+    assert page_stones(page)[6][1] == view["stones"][6]["cards"][0]
+
+    fill_stone(page, 6, 2)  # stone 7 now holds three of my cards
+    before = api(server, f"/v1/matches/{match_id}", token)
+    shown = settled(page)
+    card = page.locator(".hand button.card").first
+    code = card.get_attribute("data-card")
+    card.drag_to(page.locator('.stone-col[data-stone="6"]'))
+    truth = api(
+        server,
+        f"/v1/matches/{match_id}/check",
+        token,
+        body={"move": {"type": "play", "card": code, "stone": 6}},
+    )
+    assert truth["legal"] is False
+    expect(page.locator("#notice")).to_have_text(f"Nicht erlaubt: {truth['reason']} ({truth['rule']})")
+    assert settled(page) == shown
+    assert api(server, f"/v1/matches/{match_id}", token) == before
+
+
 def test_the_page_in_german_and_in_english(page: Page, server: str) -> None:
     page.goto("/")
     expect(page.locator("html")).to_have_attribute("lang", "de")

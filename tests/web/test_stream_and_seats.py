@@ -91,8 +91,25 @@ def test_the_lobby_lists_open_and_finished_matches_and_a_free_seat_is_taken(page
         server, "/v1/matches", body={"game": "schotten_totten", "seed": 6, "seats": [{"kind": "person"}] * 2}
     )
     api(server, f"/v1/matches/{done['id']}/resign", done["seats"][0]["token"], body={})
+    unranked = api(
+        server,
+        "/v1/matches",
+        body={
+            "game": "caravan",
+            "options": {"kings_add": True},
+            "seats": [{"kind": "bot"}, {"kind": "person", "open": True}],
+            "clock": {"initial_s": 90, "increment_s": 2},
+        },
+    )
     page.goto("/")
     entry = page.locator(f'#open-matches li[data-match="{waiting["id"]}"]')
+    expect(entry).to_contain_text("Schotten Totten · ohne Uhr Sitz 2 nehmen")
+    # A variant makes a match unranked (C10): the engine says so, the lobby shows it.
+    listed = next(m for m in api(server, "/v1/matches")["open"] if m["id"] == unranked["id"])
+    assert listed["ranked"] is False
+    expect(page.locator(f'#open-matches li[data-match="{unranked["id"]}"]')).to_contain_text(
+        "Caravan · 1,5 Minuten + 2 s pro Zug · ungewertet"
+    )
     expect(entry.locator("button.join")).to_have_text("Sitz 2 nehmen")
     finished = page.locator(f'#finished-matches li[data-match="{done["id"]}"]')
     expect(finished.locator("a.replay")).to_have_attribute("href", f"/v1/matches/{done['id']}/replay")
@@ -103,3 +120,39 @@ def test_the_lobby_lists_open_and_finished_matches_and_a_free_seat_is_taken(page
     expect(page.locator(".seat-line")).to_have_text("Du sitzt auf Sitz 2.")
     # The seat is taken: the lobby no longer offers it.
     assert waiting["id"] not in [m["id"] for m in api(server, "/v1/matches")["open"]]
+
+
+def test_the_lobby_offers_each_bot_by_name_and_a_search_by_strength(page: Page, server: str) -> None:
+    """The seat choices are the API's bots (GET /v1/games): a searching bot at each strength
+    the server offers, its parameters sent with the seat; option texts in German."""
+    info = api(server, "/v1/games/schotten_totten")
+    page.goto("/")
+    page.check("#game-schotten_totten")
+    offered = page.locator("#seat-1 option").evaluate_all(
+        "options => options.map(o => [o.value, o.textContent])"
+    )
+    bots = [(value, text) for value, text in offered if value.startswith("bot:")]
+    expected = [
+        f"bot:{b['name']}@{s['name']}" if b["strengths"] else f"bot:{b['name']}"
+        for b in info["bots"]
+        for s in (b["strengths"] or [None])
+    ]
+    assert [value for value, _ in bots] == expected
+    assert ("bot:ismcts@strong", "Bot: ismcts, stark") in bots
+    assert ("bot:random", "Bot: random") in bots
+    page.check("#game-caravan")
+    queens = next(o for o in api(server, "/v1/games/caravan")["options"] if o["name"] == "queens_anywhere")
+    description = page.locator("#opt-queens_anywhere").locator("xpath=..").locator(".description")
+    expect(description).to_have_text(queens["description_de"])
+    page.check("#game-schotten_totten")
+    page.select_option("#seat-1", "bot:ismcts@easy")
+    page.fill("#seed", "3")
+    with page.expect_request(lambda r: r.url.endswith("/v1/matches") and r.method == "POST") as request:
+        page.click("#start")
+    ismcts = next(b for b in info["bots"] if b["name"] == "ismcts")
+    easy = next(s["params"] for s in ismcts["strengths"] if s["name"] == "easy")
+    sent = request.value.post_data_json
+    assert sent is not None
+    assert sent["seats"][1] == {"kind": "bot", "bot": "ismcts", "params": easy}
+    page.wait_for_url("**/#/match/*")
+    expect(page.locator("#turn")).to_have_text("Du bist am Zug.")

@@ -60,9 +60,15 @@ export const api = {
   eventsUrl: (id) => `/v1/matches/${encodeURIComponent(id)}/events?lang=${lang()}`,
 };
 
-// Which bots a seat may hold: the API's list where it gives one, else the engine's three.
-export function botNames(info) {
-  return Array.isArray(info && info.bots) && info.bots.length ? info.bots : ["random", "heuristic", "ismcts"];
+// The seat choices for bots, from GET /v1/games (`bots`: each bot by name, a searching one at
+// each strength the server offers): `value` is the lobby's key, `bot` and `params` the seat.
+export function botChoices(info) {
+  const bots = (info && info.bots) || [];
+  return bots.flatMap((b) =>
+    b.strengths.length
+      ? b.strengths.map((s) => ({ value: `bot:${b.name}@${s.name}`, bot: b.name, strength: s.name, params: s.params }))
+      : [{ value: `bot:${b.name}`, bot: b.name, strength: null, params: {} }],
+  );
 }
 
 // Moves are the engine's JSON; two are the same move when their canonical JSON is equal.

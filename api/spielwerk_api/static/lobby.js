@@ -1,7 +1,7 @@
 // The lobby: a game, its options and variants, who sits where, a time control; then
 // POST /v1/matches. The seat token is kept in sessionStorage under the match id.
 
-import { api, botNames } from "./api.js";
+import { api, botChoices } from "./api.js";
 import { h } from "./dom.js";
 import { gameName, lang, t } from "./i18n.js";
 import { seatKey, storeSeat } from "./match.js";
@@ -32,6 +32,14 @@ function resetSeats(info) {
   const old = draft.seats || [];
   draft.seats = Array.from({ length: n }, (_, s) => old[s] || (s === 0 ? "you" : "bot:random"));
   if (!draft.seats.includes("you") && !old.length) draft.seats[0] = "you";
+}
+
+// A listed match's time control, as the lobby's choices word it.
+function clockOf(clock) {
+  if (!clock) return t("no_clock");
+  const number = (x) => x.toLocaleString(lang(), { maximumFractionDigits: 1 });
+  const m = number(clock.initial_s / 60);
+  return clock.increment_s ? t("clock_min_inc", { m, s: number(clock.increment_s) }) : t("clock_min", { m });
 }
 
 function clockText(key) {
@@ -119,15 +127,17 @@ export function renderLobby(root, games) {
       "div",
       { class: `field${box ? " check" : ""}` },
       box ? [input, " ", h("label", { for: id }, optionLabel(spec))] : [h("label", { for: id }, optionLabel(spec)), " ", input],
-      // The engine's description of the option (in English until the engine has German ones).
-      h("small", { class: "description", lang: "en" }, spec.description),
+      // The engine's description of the option, in German where the engine words it so.
+      lang() === "de" && spec.description_de
+        ? h("small", { class: "description" }, spec.description_de)
+        : h("small", { class: "description", lang: "en" }, spec.description),
     );
   };
   const variants = new Set(info.variants);
   const plain = info.options.filter((o) => !variants.has(o.name));
   const variantSpecs = info.options.filter((o) => variants.has(o.name));
 
-  const bots = botNames(info);
+  const bots = botChoices(info);
   const seatChoice = h(
     "fieldset",
     { class: "seats" },
@@ -151,7 +161,13 @@ export function renderLobby(root, games) {
             },
           },
           h("option", { value: "you", selected: choice === "you" }, t("you")),
-          bots.map((b) => h("option", { value: `bot:${b}`, selected: choice === `bot:${b}` }, t("bot", { name: b }))),
+          bots.map((b) =>
+            h(
+              "option",
+              { value: b.value, selected: choice === b.value },
+              b.strength ? t("bot_strength", { name: b.bot, strength: t(`strength_${b.strength}`) }) : t("bot", { name: b.bot }),
+            ),
+          ),
           h("option", { value: "person", selected: choice === "person" }, t("person")),
           h("option", { value: "open", selected: choice === "open" }, t("open_seat")),
         ),
@@ -203,7 +219,7 @@ export function renderLobby(root, games) {
     h("h2", {}, t("new_match")),
     gameChoice,
     plain.length ? h("fieldset", { class: "options" }, h("legend", {}, t("options")), plain.map(field)) : null,
-    variantSpecs.length ? h("fieldset", { class: "variants" }, h("legend", {}, t("variants")), variantSpecs.map(field)) : null,
+    variantSpecs.length ? h("fieldset", { class: "variants" }, h("legend", {}, t("variants_unranked")), variantSpecs.map(field)) : null,
     seatChoice,
     h("fieldset", { class: "more" }, h("legend", {}, t("clock_and_seed")), clock, seed),
     h("p", {}, h("button", { type: "submit", id: "start", class: "primary" }, t("start"))),
@@ -214,9 +230,12 @@ export function renderLobby(root, games) {
 }
 
 async function start(info) {
-  const seats = draft.seats.map((c) =>
-    c.startsWith("bot:") ? { kind: "bot", bot: c.slice(4) } : c === "open" ? { kind: "person", open: true } : { kind: "person" },
-  );
+  const bots = new Map(botChoices(info).map((b) => [b.value, b]));
+  const seats = draft.seats.map((c) => {
+    const bot = bots.get(c);
+    if (bot) return Object.keys(bot.params).length ? { kind: "bot", bot: bot.bot, params: bot.params } : { kind: "bot", bot: bot.bot };
+    return c === "open" ? { kind: "person", open: true } : { kind: "person" };
+  });
   const options = {};
   for (const [name, value] of Object.entries(draft.options)) {
     if (value !== info.defaults[name]) options[name] = value;
@@ -264,7 +283,7 @@ function lobbyLists(root) {
               h(
                 "li",
                 { dataset: { match: m.id } },
-                `${gameName(m.game)} `,
+                `${gameName(m.game)} · ${clockOf(m.clock)}${m.ranked === false ? ` · ${t("unranked")}` : ""} `,
                 m.free_seats.map((seat) =>
                   h(
                     "button",

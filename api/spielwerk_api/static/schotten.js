@@ -1,7 +1,7 @@
 // Schotten Totten: nine stones in a row, both sides' cards, the own hand.
 //
-// A card, then a stone: the pair is played if GET …/moves lists it, otherwise the engine is
-// asked why not (POST …/check). "Nehmen" appears on exactly the stones whose view fact
+// A card, then a stone (by click, by keys 1–9, or by dragging the card onto the stone): the
+// pair is played if GET …/moves lists it, otherwise the engine is asked why not (POST …/check). "Nehmen" appears on exactly the stones whose view fact
 // `facts.claimable` holds on the seat's own turn (S3b, S5); hovering over or focusing a free
 // stone the seat cannot prove shows `facts.best` of the other side (S6): the page draws the
 // engine's facts and decides nothing. A game ended by the settlement (S9) shows it step by
@@ -28,6 +28,9 @@ export function cardFace(code) {
     h("span", { class: "card-symbol", "aria-hidden": "true" }, SYMBOL[colour] || ""),
   ];
 }
+
+// The drag's payload type: only a hand card dragged on this page is dropped onto a stone.
+const DRAGGED_CARD = "application/x-spielwerk-card";
 
 function card(code) {
   return h("span", { class: `card colour-${code[0]}`, title: cardLabel(code), role: "img", "aria-label": cardLabel(code), dataset: { card: code } }, cardFace(code));
@@ -107,10 +110,28 @@ export function renderSchotten(board, ctx) {
       .join(", ");
     const claim = mayClaim(stone);
     const best = bestNote(stone, i, mine, theirs, ctx);
+    const dropping = (event) => event.dataTransfer && event.dataTransfer.types.includes(DRAGGED_CARD);
     stones.append(
       h(
         "li",
-        { class: "stone-col", dataset: { stone: String(i) } },
+        {
+          class: "stone-col",
+          dataset: { stone: String(i) },
+          // A drop asks the engine like a click: a stone that cannot take the card gets its reason.
+          ondragover: (event) => {
+            if (!dropping(event)) return;
+            event.preventDefault();
+            event.currentTarget.classList.add("drop-over");
+          },
+          ondragleave: (event) => event.currentTarget.classList.remove("drop-over"),
+          ondrop: (event) => {
+            if (!dropping(event)) return;
+            event.preventDefault();
+            event.currentTarget.classList.remove("drop-over");
+            ui.card = event.dataTransfer.getData(DRAGGED_CARD);
+            pickStone(i);
+          },
+        },
         h("div", { class: "side theirs", "aria-label": `${ctx.who(theirs)}, ${t("stone_n", { n: i + 1 })}` }, stone.cards[theirs].map(card)),
         h(
           "button",
@@ -173,6 +194,11 @@ export function renderSchotten(board, ctx) {
           "aria-label": cardLabel(code),
           title: cardLabel(code),
           dataset: { key: `card-${code}`, card: code },
+          draggable: ctx.myTurn ? "true" : null,
+          ondragstart: (event) => {
+            event.dataTransfer.setData(DRAGGED_CARD, code);
+            event.dataTransfer.effectAllowed = "move";
+          },
           onclick: () => {
             ui.card = ui.card === code ? null : code;
             ctx.rerender();

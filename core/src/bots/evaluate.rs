@@ -349,7 +349,10 @@ mod tests {
     use crate::the_game::TheGame;
 
     fn params(v: serde_json::Value) -> Map<String, serde_json::Value> {
-        v.as_object().cloned().unwrap()
+        let serde_json::Value::Object(map) = v else {
+            panic!("parameters are a JSON object")
+        };
+        map
     }
 
     /// Plays `0..n` as the parts cut at `cuts`, merged in reverse order.

@@ -41,13 +41,18 @@ fn position<G: Game<State: Heuristic>>(game: &G, seed: u64, plies: u64) -> G::St
 /// (equal information states, different hidden cards) get the same decision for the
 /// same seed, and the decision is legal in both.
 fn decides_from_the_view_alone<G: Game<State: Heuristic>>(seed: u64, plies: u64, iterations: u64) {
-    decides_from_the_view_alone_with(game::<G>(), seed, plies, &ismcts(iterations));
+    decides_from_the_view_alone_with(&game::<G>(), seed, plies, &ismcts(iterations));
 }
 
 /// As [`decides_from_the_view_alone`], for any search parameters (e.g. a prior, which
 /// also reads the heuristic's choice at the root and in the deals below).
-fn decides_from_the_view_alone_with<G: Game<State: Heuristic>>(game: G, seed: u64, plies: u64, bot: &Ismcts) {
-    let state = position(&game, seed, plies);
+fn decides_from_the_view_alone_with<G: Game<State: Heuristic>>(
+    game: &G,
+    seed: u64,
+    plies: u64,
+    bot: &Ismcts,
+) {
+    let state = position(game, seed, plies);
     // The last seat to move: in Dog's exchange not the current player.
     let Some(&seat) = state.seats_to_move().last() else {
         return;
@@ -115,10 +120,10 @@ proptest! {
     #[test]
     fn ismcts_with_a_prior_sees_only_the_view(seed in any::<u64>(), plies in 0u64..120) {
         let bot = guided(30, 1.0);
-        decides_from_the_view_alone_with(game::<SchottenTotten>(), seed, plies / 2, &bot);
-        decides_from_the_view_alone_with(game::<CaravanGame>(), seed, plies, &bot);
-        decides_from_the_view_alone_with(game::<TheGame>(), seed, plies / 3, &bot);
-        decides_from_the_view_alone_with(game::<Dog>(), seed, plies, &guided(10, 1.0));
+        decides_from_the_view_alone_with(&game::<SchottenTotten>(), seed, plies / 2, &bot);
+        decides_from_the_view_alone_with(&game::<CaravanGame>(), seed, plies, &bot);
+        decides_from_the_view_alone_with(&game::<TheGame>(), seed, plies / 3, &bot);
+        decides_from_the_view_alone_with(&game::<Dog>(), seed, plies, &guided(10, 1.0));
     }
 }
 
@@ -245,7 +250,7 @@ proptest! {
             rollout_depth: Some(8),
             ..IsmctsParams::default()
         });
-        decides_from_the_view_alone_with(game::<Dog>(), seed, plies, &bot);
+        decides_from_the_view_alone_with(&game::<Dog>(), seed, plies, &bot);
     }
 }
 
@@ -502,7 +507,7 @@ fn bots_by_name_refuse_unknown_names_and_parameters() {
 #[test]
 fn a_time_budget_stops_the_search() {
     let g = game::<Dog>();
-    let state = (40..)
+    let state = (40..400)
         .map(|plies| position(&g, 1, plies))
         .find(|s| s.legal_actions().len() > 1)
         .unwrap();
@@ -641,13 +646,13 @@ proptest! {
 
     #[test]
     fn ismcts_with_short_rollouts_sees_only_the_view(seed in any::<u64>(), plies in 0u64..60) {
-        decides_from_the_view_alone_with(game::<SchottenTotten>(), seed, plies, &estimated(200, 0));
-        decides_from_the_view_alone_with(game::<SchottenTotten>(), seed, plies, &estimated(100, 2));
+        decides_from_the_view_alone_with(&game::<SchottenTotten>(), seed, plies, &estimated(200, 0));
+        decides_from_the_view_alone_with(&game::<SchottenTotten>(), seed, plies, &estimated(100, 2));
         // A game without an estimate plays its rollouts to the end.
-        decides_from_the_view_alone_with(game::<CaravanGame>(), seed, plies * 2, &estimated(50, 0));
+        decides_from_the_view_alone_with(&game::<CaravanGame>(), seed, plies * 2, &estimated(50, 0));
         // Widening reads the heuristic's ranking of the seat's view at the root and of
         // each actor in the deals below.
-        decides_from_the_view_alone_with(game::<SchottenTotten>(), seed, plies, &widened(200, 2));
+        decides_from_the_view_alone_with(&game::<SchottenTotten>(), seed, plies, &widened(200, 2));
     }
 }
 

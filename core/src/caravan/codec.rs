@@ -36,7 +36,7 @@ impl CaravanGame {
                 if card.is_number() {
                     (card.play_index() * NUM_CARAVANS + caravan) as Action
                 } else {
-                    self.face_base()
+                    Self::FACE_BASE
                         + ((card.play_index() * NUM_CARAVANS + caravan) * self.positions() + position)
                             as Action
                 }
@@ -49,7 +49,7 @@ impl CaravanGame {
     pub(super) fn decode(&self, action: Action) -> Option<Decoded> {
         let a = action as usize;
         let positions = self.positions();
-        if action < self.face_base() {
+        if action < Self::FACE_BASE {
             let (number, caravan) = (a / NUM_CARAVANS, a % NUM_CARAVANS);
             let card = Card::new((number / 10) as u8, (number % 10) as u8 + 1);
             Some(Decoded::Play {
@@ -58,7 +58,7 @@ impl CaravanGame {
                 position: 0,
             })
         } else if action < self.discard_base() {
-            let a = a - self.face_base() as usize;
+            let a = a - Self::FACE_BASE as usize;
             let (face, rest) = (a / (NUM_CARAVANS * positions), a % (NUM_CARAVANS * positions));
             let card = if face < 12 {
                 Card::new((face / 3) as u8, JACK + (face % 3) as u8)

@@ -94,12 +94,12 @@ impl Shape {
         let direction = before.map(|before| {
             let base = match last_value.cmp(&before.number.card.value()) {
                 std::cmp::Ordering::Greater => Direction::Ascending,
-                std::cmp::Ordering::Less => Direction::Descending,
                 // C3 (*Fester Kurs*: the direction the caravan has now, before the removal).
                 std::cmp::Ordering::Equal if rules.fixed_course => {
                     caravan.base_direction(rules).unwrap_or(Direction::Descending)
                 }
-                std::cmp::Ordering::Equal => Direction::Descending,
+                // C3: two equal values at the end count as descending.
+                std::cmp::Ordering::Less | std::cmp::Ordering::Equal => Direction::Descending,
             };
             if last.queens().count() % 2 == 1 {
                 base.reversed()
@@ -122,7 +122,7 @@ impl Shape {
     }
 
     /// C5: whether a number card may follow (the card in hand, after the opening).
-    fn takes(&self, card: Card) -> bool {
+    fn takes(self, card: Card) -> bool {
         let value = card.value();
         if self.last == 0 {
             return true;
@@ -136,7 +136,7 @@ impl Shape {
         }
     }
 
-    fn follows(&self, direction: Direction, value: u8) -> bool {
+    fn follows(self, direction: Direction, value: u8) -> bool {
         match direction {
             Direction::Ascending => value > self.last,
             Direction::Descending => value < self.last,
@@ -144,7 +144,7 @@ impl Shape {
     }
 
     /// How many values (A–10) may still follow without overloading the caravan (any suit).
-    fn openness(&self) -> i32 {
+    fn openness(self) -> i32 {
         (1..=10u8)
             .filter(|&v| {
                 v != self.last
@@ -155,7 +155,7 @@ impl Shape {
     }
 
     /// The worth of a caravan that does not sell (yet): its progress towards the window.
-    fn progress(&self) -> i32 {
+    fn progress(self) -> i32 {
         match self.value {
             0 => 0,
             v if v > SELL_MAX => weight::OVERLOADED,

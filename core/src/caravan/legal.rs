@@ -6,7 +6,7 @@
 //! plays, discards and disbands in turn, each ordered by card, caravan and position.
 
 use super::cards::{Card, Kind};
-use super::rules::NUM_CARAVANS;
+use super::rules::{CaravanGame, NUM_CARAVANS};
 use super::state::State;
 use super::table::{Caravan, Direction};
 use crate::game::Action;
@@ -76,7 +76,7 @@ const fn values(low: u8, high: u8) -> Cards {
 /// The number cards that may follow a caravan's end (C4, C5): any on an empty caravan;
 /// after one card any other value; then further in the caravan's direction, or any value
 /// in its suit, never the same value twice in a row.
-fn followers(caravan: &Caravan, rules: &super::rules::CaravanGame) -> Cards {
+fn followers(caravan: &Caravan, rules: &CaravanGame) -> Cards {
     let Some(last) = caravan.slots.last() else {
         return NUMBERS;
     };
@@ -149,7 +149,7 @@ impl State {
             let cap = if rules.unlimited_face_cards { usize::MAX } else { 3 };
             for card in each(faces) {
                 let last_only = card.kind() == Kind::Queen && !rules.queens_anywhere;
-                let base = rules.face_base() as usize + card.play_index() * NUM_CARAVANS * positions;
+                let base = CaravanGame::FACE_BASE as usize + card.play_index() * NUM_CARAVANS * positions;
                 for (c, caravan) in self.caravans.iter().enumerate() {
                     let slots = &caravan.slots;
                     let first = if last_only {

@@ -156,11 +156,10 @@ impl CaravanGame {
         }
     }
 
-    pub(super) fn face_base(&self) -> Action {
-        (NUM_NUMBER_CARDS * NUM_CARAVANS) as Action
-    }
+    /// The first face card action: after every number card's (the same under every option).
+    pub(super) const FACE_BASE: Action = (NUM_NUMBER_CARDS * NUM_CARAVANS) as Action;
     pub(super) fn discard_base(&self) -> Action {
-        self.face_base() + (NUM_FACE_CARDS * NUM_CARAVANS * self.positions()) as Action
+        Self::FACE_BASE + (NUM_FACE_CARDS * NUM_CARAVANS * self.positions()) as Action
     }
     pub(super) fn disband_base(&self) -> Action {
         self.discard_base() + NUM_FACES as Action
@@ -251,22 +250,6 @@ impl Game for CaravanGame {
     /// See [`State::from_view`]: the built state has an empty history.
     fn state_from_view(&self, view: &View, seed: u64) -> Result<State> {
         State::from_view(self, view, seed)
-    }
-
-    fn observation_tensor_shape(&self) -> Vec<usize> {
-        super::tensor::observation_tensor_shape(self)
-    }
-
-    fn observation_tensor_len(&self) -> usize {
-        super::tensor::observation_tensor_len(self)
-    }
-
-    fn describe_observation(&self) -> Vec<crate::tensor::TensorSlice> {
-        super::tensor::describe_observation(self)
-    }
-
-    fn write_observation(&self, view: &View, out: &mut [f32]) {
-        super::tensor::write_observation(self, view, out);
     }
 
     fn ranked(&self) -> bool {

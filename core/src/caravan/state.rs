@@ -228,14 +228,13 @@ impl State {
         let mut sold = [0u8; 2];
         let mut all_decided = true;
         for pair in 0..3 {
-            match self.sells(pair) {
-                Some(p) => sold[p as usize] += 1,
-                None => {
-                    all_decided = false;
-                    // Without *Schnellverkauf* one open pair settles it: not sold out.
-                    if !self.rules.quick_sale {
-                        break;
-                    }
+            if let Some(p) = self.sells(pair) {
+                sold[p as usize] += 1;
+            } else {
+                all_decided = false;
+                // Without *Schnellverkauf* one open pair settles it: not sold out.
+                if !self.rules.quick_sale {
+                    break;
                 }
             }
         }

@@ -104,9 +104,9 @@ impl Caravan {
         );
         Some(match last.cmp(&before) {
             std::cmp::Ordering::Greater => Direction::Ascending,
-            std::cmp::Ordering::Less => Direction::Descending,
             std::cmp::Ordering::Equal if rules.fixed_course => self.kept.unwrap_or(Direction::Descending),
-            std::cmp::Ordering::Equal => Direction::Descending,
+            // C3: two equal values at the end count as descending.
+            std::cmp::Ordering::Less | std::cmp::Ordering::Equal => Direction::Descending,
         })
     }
 

@@ -127,27 +127,27 @@ impl CaravanGame {
     }
 }
 
-fn action(state: &State, mv: Value) -> Action {
-    state.action_from_move(&mv).unwrap()
+fn action(state: &State, mv: &Value) -> Action {
+    state.action_from_move(mv).unwrap()
 }
 
 fn play(state: &mut State, c: &str, caravan: usize) {
-    let a = action(state, json!({"type": "play", "card": c, "caravan": caravan}));
+    let a = action(state, &json!({"type": "play", "card": c, "caravan": caravan}));
     state.apply_action(a).unwrap();
 }
 
 fn face(state: &mut State, c: &str, caravan: usize, position: usize) {
     let a = action(
         state,
-        json!({"type": "play", "card": c, "caravan": caravan, "position": position}),
+        &json!({"type": "play", "card": c, "caravan": caravan, "position": position}),
     );
     state.apply_action(a).unwrap();
 }
 
 #[track_caller]
-fn refused(state: &State, mv: Value, rule: &str, text: &str) {
+fn refused(state: &State, mv: &Value, rule: &str, text: &str) {
     let reason = state
-        .check_move(&mv, None)
+        .check_move(mv, None)
         .map(|r| r.map(|e| e.to_string()))
         .unwrap()
         .expect("illegal");
@@ -194,31 +194,31 @@ fn c2_opening_number_cards_onto_empty_own_caravans_without_drawing() {
     .build();
     refused(
         &state,
-        json!({"type": "play", "card": "9D", "caravan": 0}),
+        &json!({"type": "play", "card": "9D", "caravan": 0}),
         "C2",
         "empty caravan",
     );
     refused(
         &state,
-        json!({"type": "play", "card": "QS", "caravan": 0, "position": 0}),
+        &json!({"type": "play", "card": "QS", "caravan": 0, "position": 0}),
         "C2",
         "the opening allows number cards only",
     );
     refused(
         &state,
-        json!({"type": "discard", "card": "QS"}),
+        &json!({"type": "discard", "card": "QS"}),
         "C2",
         "no number card",
     );
     refused(
         &state,
-        json!({"type": "disband", "caravan": 0}),
+        &json!({"type": "disband", "caravan": 0}),
         "C2",
         "no disbanding",
     );
     refused(
         &state,
-        json!({"type": "play", "card": "9D", "caravan": 3}),
+        &json!({"type": "play", "card": "9D", "caravan": 3}),
         "C5",
         "own caravans only",
     );
@@ -251,12 +251,12 @@ fn c2_opening_ends_when_all_three_hold_a_card_and_a_jack_can_prolong_it() {
     play(&mut state2, "2H", 5);
     play(&mut state2, "3C", 1);
     state2
-        .apply_action(action(&state2, json!({"type": "discard", "card": "4H"})))
+        .apply_action(action(&state2, &json!({"type": "discard", "card": "4H"})))
         .unwrap();
     assert!(state2.in_opening(0));
     refused(
         &state2,
-        json!({"type": "play", "card": "4C", "caravan": 0}),
+        &json!({"type": "play", "card": "4C", "caravan": 0}),
         "C2",
         "empty caravan",
     );
@@ -271,7 +271,7 @@ fn c2_opening_without_number_cards_discards_and_draws() {
     assert_eq!(legal.len(), 5, "one discard per card, nothing else");
     let deck = state.deck(0).len();
     state
-        .apply_action(action(&state, json!({"type": "discard", "card": "QS"})))
+        .apply_action(action(&state, &json!({"type": "discard", "card": "QS"})))
         .unwrap();
     assert_eq!(state.deck(0).len(), deck - 1, "and draws one");
     assert_eq!(state.hand_cards(0).len(), 5);
@@ -339,13 +339,13 @@ fn c4_c5_suit_matching_reverses_and_the_same_value_never_twice() {
     let mut state = Pos::new(["3H 9C", "", "", "", "", ""], ["7H 7C 10S 9D", "2H"]).build();
     refused(
         &state,
-        json!({"type": "play", "card": "7H", "caravan": 0}),
+        &json!({"type": "play", "card": "7H", "caravan": 0}),
         "C5",
         "7H cannot follow 9C on an ascending caravan unless it is clubs",
     );
     refused(
         &state,
-        json!({"type": "play", "card": "9D", "caravan": 0}),
+        &json!({"type": "play", "card": "9D", "caravan": 0}),
         "C5",
         "never the same value twice",
     );
@@ -378,25 +378,25 @@ fn c6_face_card_cap_and_queens_on_the_last_card() {
     let state = Pos::new(["3H 9C+KS+KD+JK2'", "", "", "4S", "", ""], ["KC QS JD", "2H"]).build();
     refused(
         &state,
-        json!({"type": "play", "card": "KC", "caravan": 0, "position": 1}),
+        &json!({"type": "play", "card": "KC", "caravan": 0, "position": 1}),
         "C6",
         "at most 3 face cards",
     );
     refused(
         &state,
-        json!({"type": "play", "card": "JD", "caravan": 0, "position": 1}),
+        &json!({"type": "play", "card": "JD", "caravan": 0, "position": 1}),
         "C6",
         "at most 3 face cards",
     );
     refused(
         &state,
-        json!({"type": "play", "card": "QS", "caravan": 0, "position": 0}),
+        &json!({"type": "play", "card": "QS", "caravan": 0, "position": 0}),
         "C6",
         "last number card",
     );
     refused(
         &state,
-        json!({"type": "play", "card": "KC", "caravan": 1, "position": 0}),
+        &json!({"type": "play", "card": "KC", "caravan": 1, "position": 0}),
         "C6",
         "no number card at position 1",
     );
@@ -528,21 +528,21 @@ fn c8_turns_draw_after_play_and_discard_but_not_after_disbanding() {
     play(&mut state, "2C", 1);
     assert_eq!((state.hand_cards(0).len(), state.deck(0).len()), (5, deck - 1));
     state
-        .apply_action(action(&state, json!({"type": "discard", "card": "2H"})))
+        .apply_action(action(&state, &json!({"type": "discard", "card": "2H"})))
         .unwrap();
     state
-        .apply_action(action(&state, json!({"type": "disband", "caravan": 0})))
+        .apply_action(action(&state, &json!({"type": "disband", "caravan": 0})))
         .unwrap();
     state
-        .apply_action(action(&state, json!({"type": "discard", "card": "3H"})))
+        .apply_action(action(&state, &json!({"type": "discard", "card": "3H"})))
         .unwrap();
     assert_eq!(state.hand_cards(0).len(), 5);
     assert_eq!(state.deck(0).len(), deck - 1, "disbanding draws nothing");
     assert!(state.caravans()[0].slots.is_empty());
-    refused(&state, json!({"type": "disband", "caravan": 0}), "C8", "empty");
+    refused(&state, &json!({"type": "disband", "caravan": 0}), "C8", "empty");
     refused(
         &state,
-        json!({"type": "disband", "caravan": 3}),
+        &json!({"type": "disband", "caravan": 3}),
         "C8",
         "own caravans",
     );
@@ -623,7 +623,7 @@ fn c10_reshuffle_refills_an_empty_deck_twice() {
     let discards = state.discard_pile(0).len();
     assert!(discards > 0);
     state
-        .apply_action(action(&state, json!({"type": "discard", "card": "3C"})))
+        .apply_action(action(&state, &json!({"type": "discard", "card": "3C"})))
         .unwrap();
     assert_eq!(
         state.deck(0).len(),
@@ -879,7 +879,7 @@ fn finding_views_carry_the_reshuffled_piles() {
         .build();
     let pile = state.discard_pile(0).len();
     state
-        .apply_action(action(&state, json!({"type": "discard", "card": "3C"})))
+        .apply_action(action(&state, &json!({"type": "discard", "card": "3C"})))
         .unwrap();
     for seat in [Some(0), Some(1), None] {
         let view = state.view_of(seat);
@@ -979,7 +979,7 @@ fn moves_parse_through_the_enum_and_refuse_what_does_not_fit() {
             "caravan -1 does not exist",
         ),
         (
-            json!({"type": "play", "card": "7H", "caravan": 99999999999i64}),
+            json!({"type": "play", "card": "7H", "caravan": 99_999_999_999i64}),
             "caravans are 0-5",
         ),
         (
@@ -1036,7 +1036,7 @@ fn every_error_code_has_a_position_that_triggers_it() {
     let codes = |state: &State, moves: &[Value]| -> Vec<&'static str> {
         moves
             .iter()
-            .map(|mv| state.check_action(action(state, mv.clone())).unwrap_err())
+            .map(|mv| state.check_action(action(state, &mv.clone())).unwrap_err())
             .inspect(|e| {
                 assert!(!e.reason_de.is_empty() && e.reason_de != e.reason, "{e:?}");
                 assert!(
@@ -1112,7 +1112,7 @@ fn every_error_code_has_a_position_that_triggers_it() {
     let e = table
         .check_action(action(
             &table,
-            json!({"type": "play", "card": "KC", "caravan": 2, "position": 0}),
+            &json!({"type": "play", "card": "KC", "caravan": 2, "position": 0}),
         ))
         .unwrap_err();
     assert_eq!(
@@ -1128,13 +1128,13 @@ fn texts_number_caravans_as_the_board_shows_them() {
     let state = Pos::new(["3H 9C", "", "", "", "", ""], ["QS 2S", "2H"]).build();
     let queen = action(
         &state,
-        json!({"type": "play", "card": "QS", "caravan": 0, "position": 1}),
+        &json!({"type": "play", "card": "QS", "caravan": 0, "position": 1}),
     );
     assert_eq!(
         state.action_to_string(queen),
         "play QS on caravan 1, number card 2"
     );
-    let disband = action(&state, json!({"type": "disband", "caravan": 0}));
+    let disband = action(&state, &json!({"type": "disband", "caravan": 0}));
     assert_eq!(state.action_to_string(disband), "disband caravan 1");
     let render = state.render();
     assert!(render.starts_with("caravan 1 (player 0)"), "{render}");
@@ -1552,7 +1552,7 @@ fn legal_actions_are_exactly_the_ids_the_move_check_allows() {
             }
             faces_seen += checked
                 .iter()
-                .filter(|&&a| (rules.face_base()..rules.discard_base()).contains(&a))
+                .filter(|&&a| (CaravanGame::FACE_BASE..rules.discard_base()).contains(&a))
                 .count();
         }
     }

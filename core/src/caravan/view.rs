@@ -269,7 +269,7 @@ impl State {
         fn cards(out: &mut Vec<u8>, cards: &[Card]) {
             names(out, cards.iter().map(|c| c.name()));
         }
-        fn owned(out: &mut Vec<u8>, o: &Owned) {
+        fn owned(out: &mut Vec<u8>, o: Owned) {
             out.extend_from_slice(br#"{"card":"#);
             name(out, o.card.name());
             out.extend_from_slice(br#","owner":"#);
@@ -324,7 +324,7 @@ impl State {
                     if k > 0 {
                         out.push(b',');
                     }
-                    owned(&mut out, face);
+                    owned(&mut out, *face);
                 }
                 out.extend_from_slice(b"]}");
             }

@@ -123,7 +123,6 @@ impl State {
     /// First the common case, one marble taking all the steps; then a depth-first search
     /// over splits, remembering positions that failed.
     pub(super) fn seven_can_finish(
-        &self,
         board: &Board,
         player: usize,
         remaining: u8,
@@ -168,7 +167,7 @@ impl State {
                     }
                     let mut next = *board;
                     next.apply_landing(marble, landing);
-                    if self.seven_can_finish(&next, player, remaining - steps, joker, failed) {
+                    if Self::seven_can_finish(&next, player, remaining - steps, joker, failed) {
                         return true;
                     }
                 }
@@ -266,14 +265,15 @@ impl State {
             _ => {}
         }
         if mv == Decoded::SitOut {
-            return match self.has_legal_move() {
-                true => Err(IllegalAction::new(
+            return if self.has_legal_move() {
+                Err(IllegalAction::new(
                     "D5",
                     "must_play",
                     "a player who can move must play a card (Zugzwang)",
                     "wer fahren kann, muss eine Karte spielen (Zugzwang)",
-                )),
-                false => Ok(None),
+                ))
+            } else {
+                Ok(None)
             };
         }
         let card = mv.card().expect("plays have cards");
@@ -373,7 +373,7 @@ impl State {
                             && landing.victims & (1 << other) == 0
                             && self.board.ring_reach(other, protected).0 >= rest
                     });
-                if !quick && !self.seven_can_finish(&after(), me, rest, joker, &mut HashSet::new()) {
+                if !quick && !Self::seven_can_finish(&after(), me, rest, joker, &mut HashSet::new()) {
                     return Err(IllegalAction::new(
                         "D8",
                         "seven_rest_unusable",

@@ -128,8 +128,9 @@ impl Decoded {
             Decoded::Exchange(card) => Some(card),
             Decoded::Start { source: 0 } => Some(Card::ACE),
             Decoded::Start { source: 1 } => Some(Card::KING),
-            Decoded::Start { .. } => Some(Card::JOKER),
-            Decoded::Step { joker: true, .. }
+            // Source 2 is the joker played as an ace or king.
+            Decoded::Start { .. }
+            | Decoded::Step { joker: true, .. }
             | Decoded::Seven { joker: true, .. }
             | Decoded::Jack { joker: true, .. } => Some(Card::JOKER),
             Decoded::Step { kind, .. } => Some(MOVE_KINDS[kind].0),

@@ -698,7 +698,7 @@ fn the_schemas_describe_view_and_moves() {
 /// A rough timing by hand (`cargo test -p spielwerk-core --lib dog_timing -- --ignored
 /// --nocapture`); the criterion benches in `core/benches/dog.rs` are the real figures.
 #[test]
-#[ignore]
+#[ignore = "a rough timing by hand, not a check"]
 fn dog_timing() {
     let states = random_states(3, 50);
     let t = std::time::Instant::now();

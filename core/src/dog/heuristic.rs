@@ -352,10 +352,9 @@ fn hand_worth(card: Card, board: &Board, color: usize) -> f32 {
         Card::JOKER => 14.0,
         Card::ACE | Card::KING if waiting > 0 && out == 0 => 12.0,
         Card::ACE | Card::KING if waiting > 0 => 7.0,
-        Card::ACE => 3.0,
         Card::SEVEN => 6.0,
         Card::FOUR if near_start => 6.0,
-        Card::FOUR | Card::JACK => 3.0,
+        Card::ACE | Card::FOUR | Card::JACK => 3.0,
         _ => 1.0,
     }
 }

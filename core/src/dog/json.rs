@@ -112,8 +112,8 @@ fn played_by_history(d: &Data) -> ([Hand; 4], bool) {
 
 impl State {
     /// Reads a state of `rules` and checks it whole ([`Game::state_from_json`]).
-    pub(super) fn from_json(rules: &Dog, json: &str) -> Result<State> {
-        let data: Data = crate::game::parse_state(json, "Dog", rules, |d: &Data| &d.rules)?;
+    pub(super) fn from_json(rules: Dog, json: &str) -> Result<State> {
+        let data: Data = crate::game::parse_state(json, "Dog", &rules, |d: &Data| &d.rules)?;
         State::try_from(data).map_err(Error::InvalidState)
     }
 
@@ -354,7 +354,7 @@ impl State {
                     return Err(format!("current player {me} holds no cards"));
                 }
                 if let Some(seven) = d.seven
-                    && !self.seven_can_finish(
+                    && !Self::seven_can_finish(
                         &self.board,
                         me,
                         seven.remaining,

@@ -156,7 +156,7 @@ impl State {
             let finishes = quick || {
                 let mut after = self.board;
                 after.apply_landing(marble, landing);
-                self.seven_can_finish(&after, me, rest, joker, &mut failed)
+                Self::seven_can_finish(&after, me, rest, joker, &mut failed)
             };
             if finishes {
                 out.push(

@@ -237,23 +237,7 @@ impl Game for Dog {
 
     /// See [`State::from_view`]: the built state's history is empty (a view has none).
     fn state_from_view(&self, view: &View, seed: u64) -> Result<State> {
-        State::from_view(self, view, seed)
-    }
-
-    fn observation_tensor_shape(&self) -> Vec<usize> {
-        super::tensor::observation_tensor_shape(self)
-    }
-
-    fn observation_tensor_len(&self) -> usize {
-        super::tensor::observation_tensor_len(self)
-    }
-
-    fn describe_observation(&self) -> Vec<crate::tensor::TensorSlice> {
-        super::tensor::describe_observation(self)
-    }
-
-    fn write_observation(&self, view: &View, out: &mut [f32]) {
-        super::tensor::write_observation(self, view, out);
+        State::from_view(*self, view, seed)
     }
 
     /// D3: one seeded shuffle of the 110 cards; the first round is dealt at once.
@@ -304,7 +288,7 @@ impl Game for Dog {
     }
 
     fn state_from_json(&self, json: &str) -> Result<State> {
-        State::from_json(self, json)
+        State::from_json(*self, json)
     }
 
     /// Reading a Dog state checks it whole (`try_from = "Data"`); these are those checks.
@@ -421,19 +405,18 @@ impl State {
                 self.d.exchange[me] = Some(card);
                 self.d.given[me] = Some(card);
                 let first = self.first_player();
-                match self.first_unpicked() {
-                    Some(p) => self.d.current = p as u8,
-                    None => {
-                        // D4: all four picked; now everyone receives the partner's card.
-                        for p in 0..4 {
-                            let card = self.d.exchange[partner(p)].expect("all picked");
-                            self.d.hands[p].add(card);
-                            self.d.received[p] = Some(card);
-                        }
-                        self.d.exchange = [None; 4];
-                        self.d.phase = Phase::Play;
-                        self.d.current = first as u8;
+                if let Some(p) = self.first_unpicked() {
+                    self.d.current = p as u8;
+                } else {
+                    // D4: all four picked; now everyone receives the partner's card.
+                    for p in 0..4 {
+                        let card = self.d.exchange[partner(p)].expect("all picked");
+                        self.d.hands[p].add(card);
+                        self.d.received[p] = Some(card);
                     }
+                    self.d.exchange = [None; 4];
+                    self.d.phase = Phase::Play;
+                    self.d.current = first as u8;
                 }
                 return;
             }
@@ -512,15 +495,14 @@ impl State {
     /// D4: the next seat holding cards; a new round once all hands are empty.
     pub(super) fn next_player(&mut self) {
         let me = self.d.current as usize;
-        match (1..=4)
+        if let Some(p) = (1..=4)
             .map(|i| (me + i) % 4)
             .find(|&p| !self.d.hands[p].is_empty())
         {
-            Some(p) => self.d.current = p as u8,
-            None => {
-                self.d.round += 1;
-                self.deal();
-            }
+            self.d.current = p as u8;
+        } else {
+            self.d.round += 1;
+            self.deal();
         }
     }
 }

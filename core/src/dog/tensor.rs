@@ -50,7 +50,7 @@ pub fn observation_tensor_shape(game: &Dog) -> Vec<usize> {
 }
 
 /// The bound `round` and `turns` are divided by: the turn limit, 10,000 without one.
-fn turn_bound(game: &Dog) -> f64 {
+fn turn_bound(game: Dog) -> f64 {
     if game.max_turns == 0 {
         10_000.0
     } else {
@@ -130,7 +130,7 @@ pub fn write_observation(game: &Dog, view: &View, out: &mut [f32]) {
     let me = view.player.map_or(0, usize::from);
     let rel = |p: usize| (p + 4 - me) % 4;
     let slot = |marble: usize| 4 * rel(marble / 4) + marble % 4;
-    let bound = turn_bound(game);
+    let bound = turn_bound(*game);
     let mut w = Writer::new(out, LEN);
     w.one_hot(4, view.player.map(usize::from));
     w.one_hot(4, view.current_player.map(|p| rel(usize::from(p))));

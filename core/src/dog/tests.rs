@@ -54,22 +54,22 @@ fn ring(f: u8) -> Place {
     Place::Ring(f)
 }
 
-fn mv(state: &State, m: Value) -> Action {
-    state.action_from_move(&m).unwrap()
+fn mv(state: &State, m: &Value) -> Action {
+    state.action_from_move(m).unwrap()
 }
 
 #[track_caller]
-fn play(state: &mut State, m: Value) {
-    let a = mv(state, m.clone());
+fn play(state: &mut State, m: &Value) {
+    let a = mv(state, m);
     if let Err(e) = state.apply_action(a) {
         panic!("{m} refused: {e}");
     }
 }
 
 #[track_caller]
-fn refused(state: &State, m: Value, rule: &str, text: &str) {
+fn refused(state: &State, m: &Value, rule: &str, text: &str) {
     let reason = state
-        .check_move(&m, None)
+        .check_move(m, None)
         .map(|r| r.map(|e| e.to_string()))
         .unwrap()
         .unwrap_or_else(|| panic!("{m} is legal"));
@@ -88,7 +88,7 @@ fn place(state: &State, m: usize) -> Place {
 fn d6_d9_the_express_finish() {
     // Start with an ace, four back, then a five into the goal (the others hold no cards).
     let mut state = position(&[], ["A 4 5", "", "", ""], 0);
-    play(&mut state, json!({"type": "start", "card": "A"}));
+    play(&mut state, &json!({"type": "start", "card": "A"}));
     assert_eq!(
         state.marbles()[0],
         Marble {
@@ -98,7 +98,7 @@ fn d6_d9_the_express_finish() {
     );
     play(
         &mut state,
-        json!({"type": "move", "card": "4", "marble": 0, "steps": -4}),
+        &json!({"type": "move", "card": "4", "marble": 0, "steps": -4}),
     );
     assert_eq!(
         state.marbles()[0],
@@ -109,21 +109,21 @@ fn d6_d9_the_express_finish() {
     );
     play(
         &mut state,
-        json!({"type": "move", "card": "5", "marble": 0, "steps": 5, "goal": true}),
+        &json!({"type": "move", "card": "5", "marble": 0, "steps": 5, "goal": true}),
     );
     assert_eq!(place(&state, 0), Place::Goal(0));
     for (card, slot) in [("6", 1), ("8", 3)] {
         let mut s = position(&[(0, ring(60), false)], [card, "2", "2", "2"], 0);
         play(
             &mut s,
-            json!({"type": "move", "card": card, "marble": 0, "steps": card.parse::<i64>().unwrap(), "goal": true}),
+            &json!({"type": "move", "card": card, "marble": 0, "steps": card.parse::<i64>().unwrap(), "goal": true}),
         );
         assert_eq!(place(&s, 0), Place::Goal(slot));
     }
     let mut s = position(&[(0, ring(60), false)], ["7", "2", "2", "2"], 0);
     play(
         &mut s,
-        json!({"type": "seven", "card": "7", "marble": 0, "steps": 7, "goal": true}),
+        &json!({"type": "seven", "card": "7", "marble": 0, "steps": 7, "goal": true}),
     );
     assert_eq!(place(&s, 0), Place::Goal(2));
 }
@@ -134,7 +134,7 @@ fn d9_a_marble_enters_only_after_leaving_the_start_and_entering_is_optional() {
     let state = position(&[(0, ring(0), true)], ["3", "2", "2", "2"], 0);
     refused(
         &state,
-        json!({"type": "move", "card": "3", "marble": 0, "steps": 3, "goal": true}),
+        &json!({"type": "move", "card": "3", "marble": 0, "steps": 3, "goal": true}),
         "D9",
         "left the start field",
     );
@@ -164,11 +164,11 @@ fn d9_a_marble_enters_only_after_leaving_the_start_and_entering_is_optional() {
     let state = position(&[(0, ring(62), false)], ["3", "2", "2", "2"], 0);
     let ring_way = mv(
         &state,
-        json!({"type": "move", "card": "3", "marble": 0, "steps": 3}),
+        &json!({"type": "move", "card": "3", "marble": 0, "steps": 3}),
     );
     let goal_way = mv(
         &state,
-        json!({"type": "move", "card": "3", "marble": 0, "steps": 3, "goal": true}),
+        &json!({"type": "move", "card": "3", "marble": 0, "steps": 3, "goal": true}),
     );
     let legal = state.legal_actions();
     assert!(legal.contains(&ring_way) && legal.contains(&goal_way));
@@ -179,13 +179,13 @@ fn d9_overshooting_the_goal_forces_another_lap() {
     let mut state = position(&[(0, ring(62), false)], ["10", "2", "2", "2"], 0);
     refused(
         &state,
-        json!({"type": "move", "card": "10", "marble": 0, "steps": 10, "goal": true}),
+        &json!({"type": "move", "card": "10", "marble": 0, "steps": 10, "goal": true}),
         "D9",
         "must go round again",
     );
     play(
         &mut state,
-        json!({"type": "move", "card": "10", "marble": 0, "steps": 10}),
+        &json!({"type": "move", "card": "10", "marble": 0, "steps": 10}),
     );
     assert_eq!(place(&state, 0), ring(8));
 }
@@ -203,25 +203,25 @@ fn d9_no_passing_backward_moves_or_overshooting_inside_the_goal() {
     );
     refused(
         &state,
-        json!({"type": "move", "card": "3", "marble": 0, "steps": 3, "goal": true}),
+        &json!({"type": "move", "card": "3", "marble": 0, "steps": 3, "goal": true}),
         "D9",
         "goal field 2 is taken",
     );
     refused(
         &state,
-        json!({"type": "move", "card": "2", "marble": 1, "steps": 2, "goal": true}),
+        &json!({"type": "move", "card": "2", "marble": 1, "steps": 2, "goal": true}),
         "D9",
         "no overshooting",
     );
     refused(
         &state,
-        json!({"type": "move", "card": "4", "marble": 1, "steps": -4}),
+        &json!({"type": "move", "card": "4", "marble": 1, "steps": -4}),
         "D9",
         "forward only",
     );
     refused(
         &state,
-        json!({"type": "move", "card": "3", "marble": 2, "steps": 3, "goal": true}),
+        &json!({"type": "move", "card": "3", "marble": 2, "steps": 3, "goal": true}),
         "D9",
         "goal field 0 is taken",
     );
@@ -236,7 +236,7 @@ fn d6_d7_protected_marbles_cannot_be_passed_or_landed_on() {
     );
     refused(
         &state,
-        json!({"type": "move", "card": "5", "marble": 0, "steps": 5}),
+        &json!({"type": "move", "card": "5", "marble": 0, "steps": 5}),
         "D6",
         "cannot pass the protected marble on field 16",
     );
@@ -247,7 +247,7 @@ fn d6_d7_protected_marbles_cannot_be_passed_or_landed_on() {
     );
     refused(
         &state,
-        json!({"type": "move", "card": "2", "marble": 0, "steps": 2}),
+        &json!({"type": "move", "card": "2", "marble": 0, "steps": 2}),
         "D6",
         "cannot land on the protected marble on field 16",
     );
@@ -259,7 +259,7 @@ fn d6_d7_protected_marbles_cannot_be_passed_or_landed_on() {
     );
     refused(
         &state,
-        json!({"type": "move", "card": "3", "marble": 1, "steps": 3, "goal": true}),
+        &json!({"type": "move", "card": "3", "marble": 1, "steps": 3, "goal": true}),
         "D6",
         "field 0",
     );
@@ -274,7 +274,7 @@ fn d7_landing_sends_home_any_marble_and_passing_is_allowed() {
     );
     play(
         &mut state,
-        json!({"type": "move", "card": "5", "marble": 0, "steps": 5}),
+        &json!({"type": "move", "card": "5", "marble": 0, "steps": 5}),
     );
     assert_eq!(place(&state, 0), ring(15));
     assert_eq!(
@@ -290,7 +290,7 @@ fn d7_landing_sends_home_any_marble_and_passing_is_allowed() {
     );
     play(
         &mut own,
-        json!({"type": "move", "card": "2", "marble": 0, "steps": 2}),
+        &json!({"type": "move", "card": "2", "marble": 0, "steps": 2}),
     );
     assert_eq!(place(&own, 1), Place::Kennel, "own marbles are sent home too");
 }
@@ -309,7 +309,7 @@ fn d8_a_seven_sends_home_every_marble_it_passes_own_included() {
     );
     play(
         &mut state,
-        json!({"type": "seven", "card": "7", "marble": 0, "steps": 7}),
+        &json!({"type": "seven", "card": "7", "marble": 0, "steps": 7}),
     );
     assert_eq!(place(&state, 0), ring(17));
     assert_eq!(place(&state, 1), Place::Kennel);
@@ -326,7 +326,7 @@ fn d8_a_seven_split_over_the_partners_marbles() {
     );
     play(
         &mut state,
-        json!({"type": "seven", "card": "7", "marble": 0, "steps": 3}),
+        &json!({"type": "seven", "card": "7", "marble": 0, "steps": 3}),
     );
     assert_eq!(
         state.seven(),
@@ -338,20 +338,20 @@ fn d8_a_seven_split_over_the_partners_marbles() {
     assert_eq!(state.current_player(), Some(0), "the seven goes on");
     refused(
         &state,
-        json!({"type": "move", "card": "2", "marble": 0, "steps": 2}),
+        &json!({"type": "move", "card": "2", "marble": 0, "steps": 2}),
         "D8",
         "must be used completely",
     );
     assert_eq!(
         state.action_to_string(mv(
             &state,
-            json!({"type": "seven", "card": "7", "marble": 8, "steps": 4})
+            &json!({"type": "seven", "card": "7", "marble": 8, "steps": 4})
         )),
         "7: red 0 forward 3, partner's green 0 forward 4 (0 left)"
     );
     play(
         &mut state,
-        json!({"type": "seven", "card": "7", "marble": 8, "steps": 4}),
+        &json!({"type": "seven", "card": "7", "marble": 8, "steps": 4}),
     );
     assert_eq!((place(&state, 0), place(&state, 8)), (ring(13), ring(44)));
     assert_eq!(state.current_player(), Some(1));
@@ -369,7 +369,7 @@ fn d8_a_part_is_offered_only_if_the_rest_can_be_used() {
     assert_eq!(state.legal_actions(), vec![SIT_OUT]);
     refused(
         &state,
-        json!({"type": "seven", "card": "7", "marble": 0, "steps": 2}),
+        &json!({"type": "seven", "card": "7", "marble": 0, "steps": 2}),
         "D8",
         "a seven must be used completely",
     );
@@ -382,7 +382,7 @@ fn d8_a_part_is_offered_only_if_the_rest_can_be_used() {
     let seven = |m: usize, s: u8| {
         mv(
             &state,
-            json!({"type": "seven", "card": "7", "marble": m, "steps": s}),
+            &json!({"type": "seven", "card": "7", "marble": m, "steps": s}),
         )
     };
     let legal = state.legal_actions();
@@ -405,32 +405,32 @@ fn d10_the_jack_and_its_forbidden_targets() {
     );
     refused(
         &state,
-        json!({"type": "jack", "card": "J", "marble": 0, "with": 4}),
+        &json!({"type": "jack", "card": "J", "marble": 0, "with": 4}),
         "D10",
         "protected marble on field 16",
     );
     refused(
         &state,
-        json!({"type": "jack", "card": "J", "marble": 0, "with": 6}),
+        &json!({"type": "jack", "card": "J", "marble": 0, "with": 6}),
         "D10",
         "on the ring only",
     );
     refused(
         &state,
-        json!({"type": "jack", "card": "J", "marble": 1, "with": 5}),
+        &json!({"type": "jack", "card": "J", "marble": 1, "with": 5}),
         "D10",
         "on the ring only",
     );
     refused(
         &state,
-        json!({"type": "jack", "card": "J", "marble": 5, "with": 9}),
+        &json!({"type": "jack", "card": "J", "marble": 5, "with": 9}),
         "D7",
         "moves the red marbles",
     );
     let mut swap = state.clone();
     play(
         &mut swap,
-        json!({"type": "jack", "card": "J", "marble": 0, "with": 9}),
+        &json!({"type": "jack", "card": "J", "marble": 0, "with": 9}),
     );
     assert_eq!(
         (place(&swap, 0), place(&swap, 9)),
@@ -455,13 +455,13 @@ fn d11_the_joker_may_not_bring_the_last_marble_home() {
     let state = position(&marbles, ["JK 5", "2", "2", "2"], 0);
     refused(
         &state,
-        json!({"type": "move", "card": "JK", "as": "5", "marble": 3, "steps": 5, "goal": true}),
+        &json!({"type": "move", "card": "JK", "as": "5", "marble": 3, "steps": 5, "goal": true}),
         "D11",
         "the joker may not bring the team's last marble home",
     );
     refused(
         &state,
-        json!({"type": "seven", "card": "JK", "marble": 3, "steps": 5, "goal": true}),
+        &json!({"type": "seven", "card": "JK", "marble": 3, "steps": 5, "goal": true}),
         "D11",
         "last marble",
     );
@@ -478,7 +478,7 @@ fn d11_the_joker_may_not_bring_the_last_marble_home() {
     let mut win = state.clone();
     play(
         &mut win,
-        json!({"type": "move", "card": "5", "marble": 3, "steps": 5, "goal": true}),
+        &json!({"type": "move", "card": "5", "marble": 3, "steps": 5, "goal": true}),
     );
     // D13: 8 + the opponents' 8 marbles outside the goal; the losers have 0 in the goal.
     assert_eq!(
@@ -495,7 +495,7 @@ fn d11_the_joker_may_not_bring_the_last_marble_home() {
 #[test]
 fn d6_a_start_sends_home_a_foreign_marble_on_the_start_field() {
     let mut state = position(&[(5, ring(0), false)], ["K", "2", "2", "2"], 0);
-    play(&mut state, json!({"type": "start", "card": "K"}));
+    play(&mut state, &json!({"type": "start", "card": "K"}));
     assert_eq!(
         state.marbles()[0],
         Marble {
@@ -507,7 +507,7 @@ fn d6_a_start_sends_home_a_foreign_marble_on_the_start_field() {
     let blocked = position(&[(0, ring(0), true)], ["A", "2", "2", "2"], 0);
     refused(
         &blocked,
-        json!({"type": "start", "card": "A"}),
+        &json!({"type": "start", "card": "A"}),
         "D6",
         "protected marble",
     );
@@ -523,13 +523,13 @@ fn d5_zugzwang_with_only_a_bad_move_and_sitting_out() {
     );
     let only = mv(
         &state,
-        json!({"type": "move", "card": "2", "marble": 0, "steps": 2}),
+        &json!({"type": "move", "card": "2", "marble": 0, "steps": 2}),
     );
     assert_eq!(state.legal_actions(), vec![only]);
-    refused(&state, json!({"type": "sit_out"}), "D5", "must play");
+    refused(&state, &json!({"type": "sit_out"}), "D5", "must play");
     play(
         &mut state,
-        json!({"type": "move", "card": "2", "marble": 0, "steps": 2}),
+        &json!({"type": "move", "card": "2", "marble": 0, "steps": 2}),
     );
     assert_eq!(place(&state, 8), Place::Kennel);
     // No marble out and no start card: sit out, the hand is discarded.
@@ -547,10 +547,10 @@ fn d12_a_player_with_four_home_helps_the_partner() {
     let home: Vec<(usize, Place, bool)> = (0..4).map(|k| (k, Place::Goal(k as u8), false)).collect();
     let mut state = position(&home, ["A 3", "2", "2", "2"], 0);
     assert_eq!(
-        state.action_to_string(mv(&state, json!({"type": "start", "card": "A"}))),
+        state.action_to_string(mv(&state, &json!({"type": "start", "card": "A"}))),
         "Ace: start a marble of the partner (green)"
     );
-    play(&mut state, json!({"type": "start", "card": "A"}));
+    play(&mut state, &json!({"type": "start", "card": "A"}));
     assert_eq!(
         state.marbles()[8],
         Marble {
@@ -565,7 +565,7 @@ fn d4_the_exchange_is_hidden_until_all_four_picked() {
     let mut state = Dog::default().new_initial_state(3);
     assert_eq!(state.phase(), Phase::Exchange);
     let give = state.hand_cards(0)[0];
-    play(&mut state, json!({"type": "exchange", "card": give.to_string()}));
+    play(&mut state, &json!({"type": "exchange", "card": give.to_string()}));
     assert_eq!(state.view(0)["exchange"]["given"], json!(give.to_string()));
     assert_eq!(
         state.view(2)["exchange"]["received"],
@@ -575,7 +575,7 @@ fn d4_the_exchange_is_hidden_until_all_four_picked() {
     assert!(!state.view(2).to_string().contains("given\":\""));
     for p in 1..4 {
         let card = state.hand_cards(p)[0];
-        play(&mut state, json!({"type": "exchange", "card": card.to_string()}));
+        play(&mut state, &json!({"type": "exchange", "card": card.to_string()}));
     }
     assert_eq!(state.phase(), Phase::Play);
     assert_eq!(state.view(2)["exchange"]["received"], json!(give.to_string()));

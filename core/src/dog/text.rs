@@ -17,40 +17,41 @@ fn color_name(color: usize, lang: Lang) -> &'static str {
     lang.pick(COLORS_DE, COLORS)[color]
 }
 
+/// A marble as `me` sees it: "red 1", "partner's green 0", "opponent's blue 2" /
+/// "rot 1", "grün 0 (Partner)", "blau 2 (Gegner)".
+fn marble_name(me: usize, marble: usize, lang: Lang) -> String {
+    let c = color_of(marble);
+    let color = color_name(c, lang);
+    let n = marble % 4;
+    let whose = if c == me {
+        0
+    } else if c == partner(me) {
+        1
+    } else {
+        2
+    };
+    match lang {
+        Lang::De => format!("{color} {n}{}", ["", " (Partner)", " (Gegner)"][whose]),
+        Lang::En => format!("{}{color} {n}", ["", "partner's ", "opponent's "][whose]),
+    }
+}
+
+/// One part of a split seven (D8): "red 1 forward 3" / "rot 1 fährt 3 vorwärts".
+fn seven_part_text(me: usize, marble: usize, steps: u8, goal: bool, lang: Lang) -> String {
+    let name = marble_name(me, marble, lang);
+    match lang {
+        Lang::De => {
+            let into = if goal { " in den Zielraum" } else { "" };
+            format!("{name} fährt {steps} vorwärts{into}")
+        }
+        Lang::En => {
+            let into = if goal { " into the goal" } else { "" };
+            format!("{name} forward {steps}{into}")
+        }
+    }
+}
+
 impl State {
-    fn seven_part_text(&self, me: usize, marble: usize, steps: u8, goal: bool, lang: Lang) -> String {
-        let name = self.marble_name(me, marble, lang);
-        match lang {
-            Lang::De => {
-                let into = if goal { " in den Zielraum" } else { "" };
-                format!("{name} fährt {steps} vorwärts{into}")
-            }
-            Lang::En => {
-                let into = if goal { " into the goal" } else { "" };
-                format!("{name} forward {steps}{into}")
-            }
-        }
-    }
-
-    /// A marble as `me` sees it: "red 1", "partner's green 0", "opponent's blue 2" /
-    /// "rot 1", "grün 0 (Partner)", "blau 2 (Gegner)".
-    fn marble_name(&self, me: usize, marble: usize, lang: Lang) -> String {
-        let c = color_of(marble);
-        let color = color_name(c, lang);
-        let n = marble % 4;
-        let whose = if c == me {
-            0
-        } else if c == partner(me) {
-            1
-        } else {
-            2
-        };
-        match lang {
-            Lang::De => format!("{color} {n}{}", ["", " (Partner)", " (Gegner)"][whose]),
-            Lang::En => format!("{}{color} {n}", ["", "partner's ", "opponent's "][whose]),
-        }
-    }
-
     pub(super) fn describe(&self, action: Action, lang: Lang) -> String {
         let me = self.d.current as usize;
         let color = self.moving_color(me);
@@ -85,7 +86,7 @@ impl State {
                 goal,
             }) => {
                 let (card, steps) = MOVE_KINDS[kind];
-                let name = self.marble_name(me, marble, lang);
+                let name = marble_name(me, marble, lang);
                 let n = steps.abs();
                 match lang {
                     Lang::De => {
@@ -110,9 +111,9 @@ impl State {
                 // forward 4 (0 left)".
                 let mut parts: Vec<String> = self
                     .seven_so_far()
-                    .map(|(marble, steps, goal)| self.seven_part_text(me, marble, steps, goal, lang))
+                    .map(|(marble, steps, goal)| seven_part_text(me, marble, steps, goal, lang))
                     .collect();
-                parts.push(self.seven_part_text(me, marble, steps, goal, lang));
+                parts.push(seven_part_text(me, marble, steps, goal, lang));
                 let left = self.d.seven.map_or(7, |s| s.remaining).saturating_sub(steps);
                 let left = lang.pick(format!("noch {left}"), format!("{left} left"));
                 format!("{}7: {} ({left})", joker(j), parts.join(", "))
@@ -122,10 +123,7 @@ impl State {
                 marble,
                 with,
             }) => {
-                let (a, b) = (
-                    self.marble_name(me, marble, lang),
-                    self.marble_name(me, with, lang),
-                );
+                let (a, b) = (marble_name(me, marble, lang), marble_name(me, with, lang));
                 match lang {
                     Lang::De => format!("{}J: {a} mit {b} tauschen", joker(j)),
                     Lang::En => format!("{}J: swap {a} with {b}", joker(j)),

@@ -379,7 +379,7 @@ impl State {
     /// A full state whose view for the view's seat is `view`, the unseen cards dealt at
     /// random from `seed` (see [`Game::state_from_view`]). The state's history is empty:
     /// the view carries none, so `history()` and `history_for` start from this position.
-    pub(super) fn from_view(rules: &Dog, view: &View, seed: u64) -> Result<State> {
+    pub(super) fn from_view(rules: Dog, view: &View, seed: u64) -> Result<State> {
         let bad = |m: String| Err(Error::InvalidView(m));
         if view.game != Dog::NAME {
             return bad(format!(
@@ -600,7 +600,7 @@ impl State {
             }
         };
         let data = Data {
-            rules: *rules,
+            rules,
             marbles,
             hands,
             pile,

@@ -131,9 +131,11 @@ impl CardSet {
     pub const fn is_empty(self) -> bool {
         self.0 == 0
     }
+    #[must_use]
     pub const fn union(self, other: CardSet) -> CardSet {
         CardSet(self.0 | other.0)
     }
+    #[must_use]
     pub const fn minus(self, other: CardSet) -> CardSet {
         CardSet(self.0 & !other.0)
     }

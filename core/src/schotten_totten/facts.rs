@@ -140,8 +140,8 @@ pub struct SettledStone {
     /// The player it went to; null if it stays unowned (step 3, a tie).
     #[schemars(range(max = 1))]
     pub owner: Option<u8>,
-    /// Why: "provable" (step 1), "complete" (step 2), "more_cards", "higher_sum" or
-    /// "tie" (step 3).
+    /// Why: `provable` (step 1), `complete` (step 2), `more_cards`, `higher_sum` or
+    /// `tie` (step 3).
     pub by: SettledBy,
 }
 

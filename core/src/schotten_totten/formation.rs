@@ -190,19 +190,19 @@ impl Partial {
             None => 0..NUM_COLORS,
         }
     }
+}
 
-    /// The side's cards followed by the cards in `added`, as a [`Reachable`].
-    fn complete(&self, side: &[Card], added: u64, kind: FormationKind) -> Reachable {
-        let mut cards = [Card::from_index(0); 3];
-        cards[..side.len()].copy_from_slice(side);
-        for (slot, card) in cards[side.len()..].iter_mut().zip(CardSet(added).iter()) {
-            *slot = card;
-        }
-        let sum = cards.iter().map(|c| c.value()).sum();
-        Reachable {
-            cards,
-            formation: Formation { kind, sum },
-        }
+/// The side's cards followed by the cards in `added`, as a [`Reachable`].
+fn complete(side: &[Card], added: u64, kind: FormationKind) -> Reachable {
+    let mut cards = [Card::from_index(0); 3];
+    cards[..side.len()].copy_from_slice(side);
+    for (slot, card) in cards[side.len()..].iter_mut().zip(CardSet(added).iter()) {
+        *slot = card;
+    }
+    let sum = cards.iter().map(|c| c.value()).sum();
+    Reachable {
+        cards,
+        formation: Formation { kind, sum },
     }
 }
 
@@ -246,7 +246,7 @@ fn color_run(side: &[Card], p: &Partial, avail: u64) -> Option<Reachable> {
         for start in CardSet(starts & VALUE_MASK[v as usize]).iter() {
             let run = 0b111u64 << start.index();
             if p.mask & !run == 0 {
-                return Some(p.complete(side, run & !p.mask, FormationKind::ColorRun));
+                return Some(complete(side, run & !p.mask, FormationKind::ColorRun));
             }
         }
     }
@@ -261,7 +261,11 @@ fn three_of_a_kind(side: &[Card], p: &Partial, avail: u64) -> Option<Reachable> 
     for v in values.rev() {
         let same = avail & VALUE_MASK[v as usize];
         if same.count_ones() >= p.need() {
-            return Some(p.complete(side, lowest(same, p.need()), FormationKind::ThreeOfAKind));
+            return Some(complete(
+                side,
+                lowest(same, p.need()),
+                FormationKind::ThreeOfAKind,
+            ));
         }
     }
     None
@@ -272,7 +276,7 @@ fn color(side: &[Card], p: &Partial, avail: u64) -> Option<Reachable> {
     for c in p.colors() {
         let same = avail & COLOR_MASK[c as usize];
         if same.count_ones() >= p.need() {
-            let r = p.complete(side, highest_values(same, p.need()), FormationKind::Color);
+            let r = complete(side, highest_values(same, p.need()), FormationKind::Color);
             if best.is_none_or(|b| r.formation.sum > b.formation.sum) {
                 best = Some(r);
             }
@@ -303,14 +307,14 @@ fn run(side: &[Card], p: &Partial, avail: u64) -> Option<Reachable> {
                 added |= lowest(avail & VALUE_MASK[w as usize], 1);
             }
         }
-        return Some(p.complete(side, added, FormationKind::Run));
+        return Some(complete(side, added, FormationKind::Run));
     }
     None
 }
 
 fn sum(side: &[Card], p: &Partial, avail: u64) -> Option<Reachable> {
     (avail.count_ones() >= p.need())
-        .then(|| p.complete(side, highest_values(avail, p.need()), FormationKind::Sum))
+        .then(|| complete(side, highest_values(avail, p.need()), FormationKind::Sum))
 }
 
 /// S6: the strongest formation `side` (0–3 cards) can still reach with cards from
@@ -390,7 +394,7 @@ mod tests {
                     let run = 0b111u64 << (c * NUM_VALUES + v - 1);
                     let missing = run & !p.mask;
                     if p.mask & !run == 0 && missing & !avail == 0 {
-                        return Some(p.complete(side, missing, FormationKind::ColorRun));
+                        return Some(complete(side, missing, FormationKind::ColorRun));
                     }
                 }
             }
@@ -413,7 +417,7 @@ mod tests {
                     }
                     added |= lowest(options, 1);
                 }
-                return Some(p.complete(side, added, FormationKind::Run));
+                return Some(complete(side, added, FormationKind::Run));
             }
             None
         }

@@ -128,6 +128,19 @@ impl State {
                     self.rules.first_player
                 ));
             }
+            // S3a, S3c: a turn that plays draws a card back, so a hand grows past the six
+            // dealt only by passing, and a player with cards passes only when every free
+            // stone already holds three of theirs. That room never comes back (stones are
+            // only ever claimed and sides only ever fill), so it is still gone now.
+            if held > HAND_SIZE
+                && let Some(stone) = self.open_stones(p).next()
+            {
+                return Err(format!(
+                    "player {p} holds {held} cards, more than the {HAND_SIZE} dealt, which only passing \
+                     turns allow, yet stones[{stone}] is free and holds fewer than three of their cards: \
+                     a player passes only when no card can be played (S3a, S3c)"
+                ));
+            }
         }
         Ok(())
     }
@@ -217,6 +230,15 @@ impl State {
             return Err(
                 "two passing turns in a row end the game (S9): passes_in_row is 0 or 1 while it runs".into(),
             );
+        }
+        // S3a: the last turn was a pass, so that player could not play then, and cannot
+        // now: room to play never comes back (stones are only claimed, sides only fill),
+        // and a hand empty then stays empty (a hand runs empty only once the pile is).
+        if self.passes_in_row == 1 && self.can_play(1 - me) {
+            return Err(format!(
+                "passes_in_row 1 says player {} passed last turn, but that player can play a card (S3a)",
+                1 - me
+            ));
         }
         if turn.is_some_and(|t| t != self.current) {
             return Err(format!(

@@ -90,22 +90,6 @@ impl Game for SchottenTotten {
         super::view::state_from_view(*self, view, seed)
     }
 
-    fn observation_tensor_shape(&self) -> Vec<usize> {
-        super::tensor::observation_tensor_shape(self)
-    }
-
-    fn observation_tensor_len(&self) -> usize {
-        super::tensor::observation_tensor_len(self)
-    }
-
-    fn describe_observation(&self) -> Vec<crate::tensor::TensorSlice> {
-        super::tensor::describe_observation(self)
-    }
-
-    fn write_observation(&self, view: &View, out: &mut [f32]) {
-        super::tensor::write_observation(self, view, out);
-    }
-
     /// S2: one seeded shuffle of the 54 cards; player 0 gets the first six, player 1
     /// the next six, the remaining 42 are the pile, drawn from its end.
     fn new_initial_state(&self, seed: u64) -> State {

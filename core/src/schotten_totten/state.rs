@@ -46,10 +46,10 @@ impl Side {
         self.cards[self.len as usize] = card;
         self.len += 1;
     }
-    pub(super) fn sum(&self) -> u32 {
+    pub(super) fn sum(self) -> u32 {
         self.cards().iter().map(|c| u32::from(c.value())).sum()
     }
-    fn complete(&self) -> [Card; 3] {
+    fn complete(self) -> [Card; 3] {
         debug_assert!(self.is_complete());
         self.cards
     }
@@ -472,7 +472,7 @@ impl GameState for State {
 
     /// The action for people (`text.rs`).
     fn action_text(&self, action: Action, lang: Lang) -> String {
-        self.action_line(action, lang)
+        Self::action_line(action, lang)
     }
 
     /// The [`Move`] of the action as JSON; an id outside the action space gives

@@ -507,16 +507,20 @@ fn s9_settlement_steps_one_to_four() {
         .iter()
         .map(|s| (s.stone, s.owner, s.by))
         .collect();
-    use super::SettledBy::{HigherSum, MoreCards, Tie};
+    let (more, higher, tie) = (
+        super::SettledBy::MoreCards,
+        super::SettledBy::HigherSum,
+        super::SettledBy::Tie,
+    );
     assert_eq!(
         by,
         vec![
-            (2, Some(0), MoreCards),
-            (3, Some(1), HigherSum),
-            (4, None, Tie),
-            (5, None, Tie),
-            (7, None, Tie),
-            (8, None, Tie)
+            (2, Some(0), more),
+            (3, Some(1), higher),
+            (4, None, tie),
+            (5, None, tie),
+            (7, None, tie),
+            (8, None, tie)
         ]
     );
     // The terminal board lists the steps too.
@@ -1037,6 +1041,7 @@ fn resample_depends_on_the_view_only() {
 fn resample_deals_every_unseen_card_to_the_other_hand_uniformly() {
     // A chi-square-like check: over N resamples every unseen card lands in the other
     // hand about N * hand / unseen times.
+    const N: u64 = 600;
     let mut state = SchottenTotten::default().new_initial_state(4);
     let mut bot = RandomBot::new(4);
     for _ in 0..12 {
@@ -1047,7 +1052,6 @@ fn resample_deals_every_unseen_card_to_the_other_hand_uniformly() {
     let seen = state.hand_set(p).union(state.table());
     let unseen: Vec<Card> = CardSet::ALL.minus(seen).iter().collect();
     let hand = f64::from(state.hand_set(1 - p).len());
-    const N: u64 = 600;
     let mut counts = vec![0u32; 54];
     for seed in 0..N {
         let r = state.resample(p, seed).unwrap();

@@ -29,7 +29,7 @@ fn award_text(award: Award, lang: Lang) -> &'static str {
 impl State {
     /// "play B5 at stone 4" / "B5 an Stein 4 legen", "claim stone 4" / "Stein 4 nehmen",
     /// "pass" / "passen", "end turn" / "Zug beenden".
-    pub(super) fn action_line(&self, action: Action, lang: Lang) -> String {
+    pub(super) fn action_line(action: Action, lang: Lang) -> String {
         match (Move::decode(action), lang) {
             (Some(Move::Play { card, stone }), Lang::De) => {
                 format!("{card} an Stein {} legen", shown(stone.into()))

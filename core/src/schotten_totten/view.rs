@@ -29,7 +29,7 @@ pub enum GameName {
 #[serde(deny_unknown_fields)]
 #[schemars(rename = "SchottenTottenView")]
 pub struct View {
-    /// The game: always "schotten_totten".
+    /// The game: always `"schotten_totten"`.
     pub game: GameName,
     /// The seat whose view this is, 0 or 1; null in the public view for spectators.
     #[schemars(range(max = 1))]

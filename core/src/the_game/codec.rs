@@ -29,15 +29,13 @@ pub(super) enum Decoded {
 impl Decoded {
     /// The decoded action; `None` for an id outside the action space.
     pub(super) fn decode(action: Action) -> Option<Decoded> {
-        if action < END_TURN {
-            Some(Decoded::Play {
+        match action.cmp(&END_TURN) {
+            std::cmp::Ordering::Less => Some(Decoded::Play {
                 card: LOWEST + (action / NUM_PILES as Action) as u8,
                 pile: (action % NUM_PILES as Action) as usize,
-            })
-        } else if action == END_TURN {
-            Some(Decoded::EndTurn)
-        } else {
-            None
+            }),
+            std::cmp::Ordering::Equal => Some(Decoded::EndTurn),
+            std::cmp::Ordering::Greater => None,
         }
     }
 

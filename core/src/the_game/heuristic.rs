@@ -234,7 +234,7 @@ impl Position {
     }
 
     /// The position after `play` (its cards gone from the hand, its pile at its landing).
-    fn after(&self, play: &Play) -> Self {
+    fn after(&self, play: Play) -> Self {
         let mut next = *self;
         let p = play.pile();
         next.tops[p] = play.landing;
@@ -381,13 +381,13 @@ struct Play {
 
 impl Play {
     /// The cards it uses: one, or two for a pair.
-    fn used(&self) -> u128 {
+    fn used(self) -> u128 {
         bit(self.card) | bit(self.landing)
     }
-    fn pile(&self) -> usize {
+    fn pile(self) -> usize {
         self.pile as usize
     }
-    fn cards(&self) -> usize {
+    fn cards(self) -> usize {
         if self.card == self.landing { 1 } else { 2 }
     }
 }
@@ -521,7 +521,7 @@ fn cheapest(plays: &[Play]) -> Option<Play> {
 /// (benches/README.md) and cost 11-13% of the instructions (27% solo).
 fn plays_after(
     sights: &[PileSight; NUM_PILES],
-    first: &Play,
+    first: Play,
     options: &[Play],
     w: &Weights,
     mut visit: impl FnMut(Play),
@@ -543,7 +543,7 @@ fn plays_after(
 }
 
 /// The price of the cheapest play after `first` ([`plays_after`]).
-fn cheapest_second(sights: &[PileSight; NUM_PILES], first: &Play, options: &[Play], w: &Weights) -> i32 {
+fn cheapest_second(sights: &[PileSight; NUM_PILES], first: Play, options: &[Play], w: &Weights) -> i32 {
     let mut best = NO_PLAY;
     plays_after(sights, first, options, w, |play| {
         best = best.min(play.cost);
@@ -557,7 +557,7 @@ fn cheapest_second(sights: &[PileSight; NUM_PILES], first: &Play, options: &[Pla
 fn value(
     position: &Position,
     sights: &[PileSight; NUM_PILES],
-    play: &Play,
+    play: Play,
     options: &[Play],
     need: usize,
     w: &Weights,
@@ -590,7 +590,7 @@ fn value(
         .iter()
         .map(|second| {
             let after = if rest == 1 {
-                cheapest_second(&next_sights, second, seconds, w) * w.ahead / 10
+                cheapest_second(&next_sights, *second, seconds, w) * w.ahead / 10
             } else {
                 0
             };
@@ -636,7 +636,7 @@ fn best_due(
         if calm && best.is_some_and(|best| (play.cost + floor(rest), i) >= best) {
             continue;
         }
-        let v = value(position, sights, play, options, need, w);
+        let v = value(position, sights, *play, options, need, w);
         if best.is_none_or(|best| (v, i) < best) {
             best = Some((v, i));
         }

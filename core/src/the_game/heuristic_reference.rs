@@ -70,7 +70,7 @@ struct Position {
 }
 
 impl Position {
-    fn new(tops: &[u8; NUM_PILES], own: u128, unseen: u128) -> Self {
+    fn new(tops: [u8; NUM_PILES], own: u128, unseen: u128) -> Self {
         let tops = std::array::from_fn(|p| if ascending(p) { tops[p] } else { 101 - tops[p] });
         Position {
             tops,
@@ -88,7 +88,7 @@ impl Position {
     }
 
     /// The position after `play` (its cards gone from the hand, its pile at its landing).
-    fn after(&self, play: &Play) -> Self {
+    fn after(&self, play: Play) -> Self {
         let mut next = *self;
         let p = play.pile();
         let k = coords(p);
@@ -198,13 +198,13 @@ struct Play {
 
 impl Play {
     /// The cards it uses: one, or two for a pair.
-    fn used(&self) -> u128 {
+    fn used(self) -> u128 {
         bit(self.card) | bit(self.landing)
     }
-    fn pile(&self) -> usize {
+    fn pile(self) -> usize {
         self.pile as usize
     }
-    fn cards(&self) -> usize {
+    fn cards(self) -> usize {
         if self.card == self.landing { 1 } else { 2 }
     }
 }
@@ -293,7 +293,7 @@ fn cheapest(plays: &[Play]) -> Option<Play> {
 /// before it (`next` is the position after it): the first's pile is priced anew from
 /// its landing; a play on another pile that does not use the first's cards keeps its
 /// price.
-fn plays_after(next: &Position, first: &Play, options: &[Play], w: &Weights, mut visit: impl FnMut(Play)) {
+fn plays_after(next: &Position, first: Play, options: &[Play], w: &Weights, mut visit: impl FnMut(Play)) {
     let p = first.pile();
     pile_plays(p, &next.sight(p), w, &mut visit);
     options
@@ -303,7 +303,7 @@ fn plays_after(next: &Position, first: &Play, options: &[Play], w: &Weights, mut
 }
 
 /// The price of the cheapest play after `first` ([`plays_after`]).
-fn cheapest_second(position: &Position, first: &Play, options: &[Play], w: &Weights) -> i32 {
+fn cheapest_second(position: &Position, first: Play, options: &[Play], w: &Weights) -> i32 {
     let mut best = NO_PLAY;
     plays_after(&position.after(first), first, options, w, |play| {
         best = best.min(play.cost);
@@ -314,7 +314,7 @@ fn cheapest_second(position: &Position, first: &Play, options: &[Play], w: &Weig
 /// The price of `play` from `position` (whose plays are `options`) while `need` plays
 /// are due: its own, the cheapest second after it if one is still due, and `ahead`
 /// tenths of the cheapest play after the due ones.
-fn value(position: &Position, play: &Play, options: &[Play], need: usize, w: &Weights) -> i32 {
+fn value(position: &Position, play: Play, options: &[Play], need: usize, w: &Weights) -> i32 {
     let rest = need.saturating_sub(play.cards());
     if w.ahead == 0 {
         return play.cost
@@ -342,7 +342,7 @@ fn value(position: &Position, play: &Play, options: &[Play], need: usize, w: &We
         .iter()
         .map(|second| {
             let after = if rest == 1 {
-                cheapest_second(&next, second, seconds, w) * w.ahead / 10
+                cheapest_second(&next, *second, seconds, w) * w.ahead / 10
             } else {
                 0
             };
@@ -368,7 +368,7 @@ pub(super) fn decide(state: &State, seat: usize) -> Option<Action> {
     let own = state.hand_set(seat).bits();
     // The played cards are public (the view shows them), so this is what the seat sees.
     let unseen = Hand::ALL.bits() & !played & !own;
-    let position = Position::new(&state.tops(), own, unseen);
+    let position = Position::new(state.tops(), own, unseen);
     let mut buffer = [EMPTY_PLAY; MAX_PLAYS];
     let n = plays(&position, &w, &mut buffer);
     let options = &buffer[..n];
@@ -378,7 +378,7 @@ pub(super) fn decide(state: &State, seat: usize) -> Option<Action> {
         // it (and, with `ahead`, the cheapest play after that).
         options
             .iter()
-            .map(|play| (value(&position, play, options, need, &w), play))
+            .map(|play| (value(&position, *play, options, need, &w), play))
             .reduce(|a, b| if b.0 < a.0 { b } else { a })
             .map(|(_, play)| *play)
     } else {

@@ -51,7 +51,7 @@ impl State {
                 played.len()
             ));
         }
-        check_piles(&self.tops, &self.pile_sizes, played)?;
+        check_piles(self.tops, self.pile_sizes, played)?;
         self.check_history(played)?;
         if self.current as usize >= players {
             return Err(format!(
@@ -62,7 +62,7 @@ impl State {
         }
         let hand_sizes: Vec<usize> = self.hands.iter().map(|h| h.len()).collect();
         check_counts(
-            &rules,
+            rules,
             &hand_sizes,
             self.draw_pile.len(),
             played.len(),
@@ -113,11 +113,7 @@ impl State {
 
 /// The piles against the played cards: a pile without cards shows its start (1 or 100),
 /// one with cards a played card as its top, no card on two piles (T1).
-pub(super) fn check_piles(
-    tops: &[u8; NUM_PILES],
-    sizes: &[u8; NUM_PILES],
-    played: Hand,
-) -> Result<(), String> {
+pub(super) fn check_piles(tops: [u8; NUM_PILES], sizes: [u8; NUM_PILES], played: Hand) -> Result<(), String> {
     for pile in 0..NUM_PILES {
         let (top, name) = (tops[pile], pile_name(pile));
         if sizes[pile] == 0 {
@@ -151,7 +147,7 @@ pub(super) fn check_piles(
 /// - T3, T5: the mover holds cards (a player without any is skipped) and has played
 ///   this turn no more than the hand held; a won game has nobody mid-turn.
 pub(super) fn check_counts(
-    rules: &TheGame,
+    rules: TheGame,
     hand_sizes: &[usize],
     draw: usize,
     played: usize,

@@ -77,12 +77,12 @@ impl TheGame {
     }
 
     /// T3: the minimum per turn while the draw pile has cards: 2, or 3 in the pro variant.
-    pub(super) fn full_minimum(&self) -> usize {
+    pub(super) fn full_minimum(self) -> usize {
         if self.pro { 3 } else { 2 }
     }
 
     /// T3: the turn's minimum for a draw pile of `draw_pile_size` cards.
-    pub(super) fn minimum(&self, draw_pile_size: usize) -> usize {
+    pub(super) fn minimum(self, draw_pile_size: usize) -> usize {
         if draw_pile_size == 0 {
             1
         } else {
@@ -91,7 +91,7 @@ impl TheGame {
     }
 
     /// The cards left in the draw pile after the deal (T2).
-    fn initial_draw_pile(&self) -> usize {
+    fn initial_draw_pile(self) -> usize {
         NUM_CARDS - self.hand_size() * self.players as usize
     }
 }
@@ -192,23 +192,7 @@ impl Game for TheGame {
     /// dealt uniformly at random from `seed` among all deals that give exactly this view.
     /// The built state's history is empty: the view carries none.
     fn state_from_view(&self, view: &View, seed: u64) -> Result<State> {
-        super::view::state_from_view(self, view, seed)
-    }
-
-    fn observation_tensor_shape(&self) -> Vec<usize> {
-        super::tensor::observation_tensor_shape(self)
-    }
-
-    fn observation_tensor_len(&self) -> usize {
-        super::tensor::observation_tensor_len(self)
-    }
-
-    fn describe_observation(&self) -> Vec<crate::tensor::TensorSlice> {
-        super::tensor::describe_observation(self)
-    }
-
-    fn write_observation(&self, view: &View, out: &mut [f32]) {
-        super::tensor::write_observation(self, view, out);
+        super::view::state_from_view(*self, view, seed)
     }
 
     /// One seeded shuffle of the 98 cards; player `i` gets the `i`-th run of

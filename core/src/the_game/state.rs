@@ -232,7 +232,7 @@ impl GameState for State {
 
     /// The action for people (`text.rs`).
     fn action_text(&self, action: Action, lang: Lang) -> String {
-        self.action_line(action, lang)
+        Self::action_line(action, lang)
     }
 
     /// The move of `action` as JSON, serialized from [`Move`] so that it always reads

@@ -20,28 +20,28 @@ const CARDS: usize = 98;
 /// The largest hand: 8 cards solo (T2).
 const MAX_HAND: f64 = 8.0;
 
-fn players(game: &TheGame) -> usize {
+fn players(game: TheGame) -> usize {
     usize::from(game.players)
 }
 
 /// Four slices per seat and 608 elements besides.
-fn len(game: &TheGame) -> usize {
+fn len(game: TheGame) -> usize {
     4 * players(game) + NUM_PILES * 100 + NUM_PILES + 2 * CARDS + 8
 }
 
 /// The number of elements, without allocating (a step writes it for every env).
 pub fn observation_tensor_len(game: &TheGame) -> usize {
-    len(game)
+    len(*game)
 }
 
 /// `[4 · players + 608]`.
 pub fn observation_tensor_shape(game: &TheGame) -> Vec<usize> {
-    vec![len(game)]
+    vec![len(*game)]
 }
 
 /// The slices of the tensor, in order.
 pub fn describe_observation(game: &TheGame) -> Vec<TensorSlice> {
-    let n = players(game);
+    let n = players(*game);
     Layout::new()
         .add("seat", &[n], "the view's seat, one-hot; all zero for a spectator")
         .add("to_move", &[n], "the seat to move, relative to mine (me first); zero once over")
@@ -73,10 +73,10 @@ pub fn describe_observation(game: &TheGame) -> Vec<TensorSlice> {
 /// # Panics
 /// If `out.len()` is not the shape's product.
 pub fn write_observation(game: &TheGame, view: &View, out: &mut [f32]) {
-    let n = players(game);
+    let n = players(*game);
     let me = view.player.map_or(0, usize::from);
     let rel = |p: u8| (usize::from(p) + n - me) % n;
-    let mut w = Writer::new(out, len(game));
+    let mut w = Writer::new(out, len(*game));
     w.one_hot(n, view.player.map(usize::from));
     w.one_hot(n, view.current_player.map(rel));
     for pile in &view.piles {

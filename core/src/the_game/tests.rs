@@ -633,6 +633,7 @@ fn state_from_view_respects_the_stuck_player_and_the_player_to_move() {
 
 #[test]
 fn impossible_views_are_refused() {
+    type Change = fn(&mut View);
     let state = TheGame {
         players: 3,
         pro: false,
@@ -649,7 +650,6 @@ fn impossible_views_are_refused() {
     };
     let view = s.view_of(Some(1));
     assert!(game.state_from_view(&view, 0).is_ok());
-    type Change = fn(&mut View);
     let cases: Vec<(Change, &str)> = vec![
         (|v| v.players = 4, "players=4"),
         (|v| v.player = Some(3), "seats are 0-2"),

@@ -48,7 +48,7 @@ fn pile_label(pile: usize, lang: Lang) -> String {
 impl State {
     /// "play 52 on ascending pile 1" / "52 auf den aufsteigenden Stapel 1 legen",
     /// "end turn" / "Zug beenden".
-    pub(super) fn action_line(&self, action: Action, lang: Lang) -> String {
+    pub(super) fn action_line(action: Action, lang: Lang) -> String {
         match (Decoded::decode(action), lang) {
             (Some(Decoded::Play { card, pile }), Lang::De) => {
                 format!("{card} auf den {} legen", pile_name_de(pile))

@@ -30,7 +30,7 @@ use crate::rng;
 #[serde(deny_unknown_fields)]
 #[schemars(rename = "TheGameView")]
 pub struct View {
-    /// The game: always "the_game".
+    /// The game: always `"the_game"`.
     pub game: GameName,
     /// The seat this view belongs to (0-based); null in the public view for spectators.
     pub player: Option<u8>,
@@ -183,7 +183,7 @@ pub(super) fn view_of(state: &State, seat: Option<usize>) -> View {
 /// The facts of every pile for `hand` (T4): the cards that fit it, and of those the one
 /// that fits by the backward trick. Four masks over at most eight cards: cheap, but kept
 /// out of `view_of` so that the views bots and tensors use stay as they were.
-fn pile_facts(hand: Hand, tops: &[u8; NUM_PILES]) -> [(Hand, Hand); NUM_PILES] {
+fn pile_facts(hand: Hand, tops: [u8; NUM_PILES]) -> [(Hand, Hand); NUM_PILES] {
     std::array::from_fn(|p| {
         let top = tops[p];
         let takes: Hand = hand.iter().filter(|&c| fits(c, top, p)).collect();
@@ -204,7 +204,7 @@ fn pile_facts(hand: Hand, tops: &[u8; NUM_PILES]) -> [(Hand, Hand); NUM_PILES] {
 pub(super) fn view_with_facts(state: &State, seat: Option<usize>) -> View {
     let mut view = view_of(state, seat);
     if let Some(hand) = view.hand {
-        for (pile, (takes, backward)) in view.piles.iter_mut().zip(pile_facts(hand, &state.tops)) {
+        for (pile, (takes, backward)) in view.piles.iter_mut().zip(pile_facts(hand, state.tops)) {
             pile.takes = Some(takes);
             pile.backward = Some(backward);
         }
@@ -222,7 +222,7 @@ enum Constraint {
 }
 
 /// See [`crate::game::Game::state_from_view`]: checks the view whole, then deals the unseen cards.
-pub(super) fn state_from_view(rules: &TheGame, view: &View, seed: u64) -> Result<State> {
+pub(super) fn state_from_view(rules: TheGame, view: &View, seed: u64) -> Result<State> {
     let bad = |m: String| Err(Error::InvalidView(m));
     if (view.players, view.pro) != (rules.players, rules.pro) {
         return bad(format!(
@@ -272,7 +272,7 @@ pub(super) fn state_from_view(rules: &TheGame, view: &View, seed: u64) -> Result
             played.len()
         ));
     }
-    check_piles(&tops, &sizes, played).map_err(Error::InvalidView)?;
+    check_piles(tops, sizes, played).map_err(Error::InvalidView)?;
     // The cards: own hand, played cards and the unseen rest (T1).
     if let Some(c) = own.iter().find(|&c| played.contains(c)) {
         return bad(format!("card {c} is both in the hand and played"));
@@ -364,9 +364,8 @@ pub(super) fn state_from_view(rules: &TheGame, view: &View, seed: u64) -> Result
     .map_err(Error::InvalidView)?;
     let constraint = match view.outcome {
         Some(o) if !o.won => Some(Constraint::HoldsNoFit),
-        Some(_) => None,
         None if usize::from(view.played_this_turn) < minimum => Some(Constraint::HoldsAFit),
-        None => None,
+        Some(_) | None => None,
     };
     let fitting: Hand = unseen
         .iter()
@@ -438,7 +437,7 @@ pub(super) fn state_from_view(rules: &TheGame, view: &View, seed: u64) -> Result
         }
     }
     let mut state = State {
-        rules: *rules,
+        rules,
         draw_pile: rest,
         hands,
         tops,
@@ -467,7 +466,7 @@ pub(super) fn state_from_view(rules: &TheGame, view: &View, seed: u64) -> Result
 /// they must be what the seat's hand and the tops give (T4). The public view has none.
 fn check_pile_facts(view: &View, state: &State) -> Result<()> {
     let names = |h: Hand| format!("{:?}", h.iter().collect::<Vec<u8>>());
-    let derived = view.hand.map(|hand| pile_facts(hand, &state.tops));
+    let derived = view.hand.map(|hand| pile_facts(hand, state.tops));
     for (p, pile) in view.piles.iter().enumerate() {
         if pile.takes.is_none() && pile.backward.is_none() {
             continue;
