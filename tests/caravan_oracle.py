@@ -293,6 +293,16 @@ def sold_by(data: Mapping[str, Any], values: Sequence[int] | None = None) -> lis
     return [seller(values[pair], values[3 + pair]) for pair in range(3)]
 
 
+def pair_facts(a: int, b: int) -> dict[str, Any]:
+    """What the board shows of a pair's sale (C9): each caravan below, in or above 21-26, and
+    whether both are in the range with the same value (then neither sells)."""
+
+    def where(value: int) -> str:
+        return "below" if value < 21 else "in_range" if value <= 26 else "above"
+
+    return {"range": [where(a), where(b)], "tied": 21 <= a <= 26 and a == b}
+
+
 def expected_outcome(data: Mapping[str, Any]) -> dict[str, Any] | None:
     """C9 after a move: selling (and Schnellverkauf) first, then running out of cards."""
     sales = sold_by(data)
@@ -802,7 +812,10 @@ def public_view(data: Mapping[str, Any]) -> dict[str, Any]:
             }
             for i, caravan in enumerate(data["caravans"])
         ],
-        "pairs": [{"sold_by": s} for s in sold_by(data, values)],
+        "pairs": [
+            {"sold_by": s, "facts": pair_facts(values[pair], values[3 + pair])}
+            for pair, s in enumerate(sold_by(data, values))
+        ],
         "hand_sizes": [len(hand) for hand in data["hands"]],
         "deck_sizes": [len(deck) for deck in data["decks"]],
         "discard_piles": data["discards"],

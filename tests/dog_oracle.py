@@ -88,6 +88,7 @@ VIEW_KEYS = frozenset(
         "played",
         "exchange",
         "seven",
+        "hand_targets",
         "sat_out",
         "turns",
         "outcome",
@@ -938,7 +939,39 @@ def expected_view(pos: Position, player: int) -> dict[str, Any]:
         "sat_out": list(pos.sat_out),
         "turns": pos.turns,
         "outcome": pos.outcome,
+        "hand_targets": expected_targets(pos, player),
     }
+
+
+def expected_targets(pos: Position, player: int) -> list[dict[str, Any]]:
+    """What the board highlights for `player`'s cards: per card (in card order) its legal
+    moves that move a marble (in action order), each with the marble, the place it ends on
+    and the marbles it sends home, read off the board after the move. None off the player's
+    turn, in the exchange (D4) or for sitting out (D5)."""
+    if pos.outcome is not None or pos.phase != "play" or pos.current != player:
+        return []
+    by_card: dict[str, list[dict[str, Any]]] = {}
+    for action in legal_actions(pos):
+        mv = decode(action)
+        if mv.kind in ("exchange", "sit_out"):
+            continue
+        after = board_after(pos, mv)
+        assert not isinstance(after, str), (action, after)
+        before = pos.board
+        if mv.kind == "start":
+            (marble,) = [
+                m for m in range(NUM_MARBLES) if before[m].place == KENNEL and after[m].place != KENNEL
+            ]
+        else:
+            marble = mv.marble
+        home = [
+            m
+            for m in range(NUM_MARBLES)
+            if m != marble and before[m].place != KENNEL and after[m].place == KENNEL
+        ]
+        target = {"marble": marble, "to": place_to_json(after[marble].place), "sends_home": home}
+        by_card.setdefault(mv.card, []).append({**target, "move": expected_move(action)})
+    return [{"card": card, "targets": by_card[card]} for card in sorted_cards(by_card)]
 
 
 # --- explicit positions -------------------------------------------------------------------

@@ -674,7 +674,11 @@ WORTH[27] = "10{s} 9{s} 8{s}"
 def test_c9_who_sells_a_pair(mine: int, theirs: int, seller: int | None) -> None:
     state = build([WORTH[mine].format(s="C"), "", "", WORTH[theirs].format(s="H"), "", ""], ["2D", "2S"])
     assert caravan_shown(state, 0)[0] == mine and caravan_shown(state, 3)[0] == theirs
-    assert state.view(0)["pairs"] == [{"sold_by": seller}, {"sold_by": None}, {"sold_by": None}]
+    pairs = state.view(0)["pairs"]
+    assert [p["sold_by"] for p in pairs] == [seller, None, None]
+    # What the board shows of the sale (C9): where each caravan stands, and a tie.
+    where = {v: "below" if v < 21 else "in_range" if v <= 26 else "above" for v in (mine, theirs)}
+    assert pairs[0]["facts"] == {"range": [where[mine], where[theirs]], "tied": mine == theirs == 24}
 
 
 def test_c9_a_tie_blocks_the_sale_and_the_game_ends_when_all_three_pairs_are_decided() -> None:
@@ -683,6 +687,7 @@ def test_c9_a_tie_blocks_the_sale_and_the_game_ends_when_all_three_pairs_are_dec
         ["4H 2D", "2H 3H"],
     )
     assert [p["sold_by"] for p in state.view(0)["pairs"]] == [None, 0, 1], "24 against 24 sells nothing"
+    assert state.public_view()["pairs"][0]["facts"] == {"range": ["in_range", "in_range"], "tied": True}
     assert not state.is_terminal()
     play(state, "2D", 0)
     view = state.view(1)
@@ -708,12 +713,23 @@ def test_c9_the_mover_may_decide_the_last_pair_for_the_other_player() -> None:
 
 def test_c9_a_sale_is_final_only_when_the_game_ends() -> None:
     state = build(["10H 9S 3C", "", "", "5D", "", ""], ["2C", "KS JS"], current=1)
-    assert state.view(0)["pairs"][0] == {"sold_by": 0}
+    assert state.view(0)["pairs"][0] == {
+        "sold_by": 0,
+        "facts": {"range": ["in_range", "below"], "tied": False},
+    }
     play(state, "KS", 0, 0)
-    assert caravan_shown(state, 0)[0] == 32 and state.view(0)["pairs"][0] == {"sold_by": None}
+    assert caravan_shown(state, 0)[0] == 32
+    assert state.view(0)["pairs"][0] == {
+        "sold_by": None,
+        "facts": {"range": ["above", "below"], "tied": False},
+    }
     discard(state, "2C")
     play(state, "JS", 0, 0)
-    assert caravan_shown(state, 0)[0] == 12 and state.view(0)["pairs"][0] == {"sold_by": None}
+    assert caravan_shown(state, 0)[0] == 12
+    assert state.view(0)["pairs"][0] == {
+        "sold_by": None,
+        "facts": {"range": ["below", "below"], "tied": False},
+    }
 
 
 @pytest.mark.parametrize("quick_sale", [False, True])

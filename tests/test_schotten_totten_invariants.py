@@ -178,6 +178,34 @@ def check_facts(data: dict[str, Any], facts: list[dict[str, Any] | None], where:
             assert shown == proof, f"{where}: stone {i}, the best side of player {1 - p}"
 
 
+def check_settlement_shown(data: dict[str, Any], settlement: dict[str, Any] | None, where: str) -> None:
+    """A game ended by the settlement (S9) shows it step by step: every stone it decided in
+    the step its award names, why, and step 4's count; no other state shows one."""
+    outcome = data["outcome"]
+    assert (settlement is not None) == (outcome is not None and outcome["reason"] == "settlement"), where
+    if settlement is None:
+        return
+    expected: list[list[dict[str, Any]]] = [[], [], [], []]
+    for i, stone in enumerate(data["stones"]):
+        a, b = stone["sides"]
+        award = stone["award"]
+        if award == "claim":
+            continue
+        step, by = {
+            "settlement_proof": (0, "provable"),
+            "settlement_complete": (1, "complete"),
+            None: (2, "tie"),
+        }.get(award, (2, "more_cards" if len(a) != len(b) else "higher_sum"))
+        expected[step].append({"stone": i, "owner": stone["owner"], "by": by})
+    assert [step["stones"] for step in settlement["steps"]] == expected, where
+    assert [step["step"] for step in settlement["steps"]] == [1, 2, 3, 4], where
+    counts = [sum(s["owner"] == p for s in data["stones"]) for p in (0, 1)]
+    assert settlement["counts"] == counts, where
+    for step in settlement["steps"]:
+        assert step["text"]["de"].startswith(f"{step['step']}. "), where
+        assert step["text"]["en"].startswith(f"{step['step']}. "), where
+
+
 def check_conservation(data: dict[str, Any], where: str) -> None:
     places = data["pile"] + data["hands"][0] + data["hands"][1] + table_cards(data)
     assert sorted(places) == sorted(ALL_CARDS), f"{where}: every card exactly once; {Counter(places)}"
@@ -208,8 +236,12 @@ def check_views(state: spielwerk.State, data: dict[str, Any], where: str, *, tho
     public_view: dict[str, Any] = state.public_view()
     facts = [stone.pop("facts") for stone in public_view["stones"]]
     check_facts(data, facts, where)
+    settlement = public_view.pop("settlement", None)
+    check_settlement_shown(data, settlement, where)
     for p in (0, 1):
         view: dict[str, Any] = state.view(p)
+        # The settlement (S9) comes from the table alone, the same in every view.
+        assert view.pop("settlement", None) == settlement, f"{where}: settlement of view {p}"
         assert set(view) == VIEW_KEYS, f"{where}: view keys {sorted(view)}"
         # The stones' facts (S5, S6) name completions from every card not at a stone, the
         # other hand's included; they come from the table alone, the same in every view.

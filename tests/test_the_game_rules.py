@@ -164,7 +164,16 @@ def test_backward_trick_on_a_descending_pile_36_46_56_66_then_down() -> None:
         play(state, card, 3)
     assert plays_on(state, 3) == {16, 26, 45}, "three times ten back; 80 is not 76"
     play(state, 26, 3)
-    assert state.view(1)["piles"][3] == {"direction": "descending", "top": 26, "cards_played": size + 4}
+    pile = state.view(1)["piles"][3]
+    assert {k: pile[k] for k in ("direction", "top", "cards_played")} == {
+        "direction": "descending",
+        "top": 26,
+        "cards_played": size + 4,
+    }
+    # What the pile takes from seat 1's hand now (T4): lower than 26, or exactly 36.
+    hand = state.view(1)["hand"]
+    assert pile["takes"] == [c for c in hand if c < 26 or c == 36]
+    assert pile["backward"] == [c for c in hand if c == 36]
 
 
 def test_backward_tricks_on_all_four_piles_in_one_turn() -> None:

@@ -305,6 +305,20 @@ def expected_view(pos: Position, player: int | None) -> dict[str, Any]:
                 "direction": "ascending" if ascending(pile) else "descending",
                 "top": pos.tops[pile],
                 "cards_played": pos.pile_sizes[pile],
+                # What the pile takes from the seat's hand (T4), and by the backward trick;
+                # the public view shows no hand, so neither.
+                **(
+                    {}
+                    if player is None
+                    else {
+                        "takes": sorted(c for c in pos.hands[player] if fits(c, pile, pos.tops[pile])),
+                        "backward": sorted(
+                            c
+                            for c in pos.hands[player]
+                            if c == pos.tops[pile] + (-10 if ascending(pile) else 10)
+                        ),
+                    }
+                ),
             }
             for pile in range(NUM_PILES)
         ],

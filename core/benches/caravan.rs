@@ -48,9 +48,13 @@ fn games(c: &mut Criterion) {
             black_box(buf.len())
         });
     });
-    // The API serves views: one seat's view as JSON bytes (the information-state key).
+    // The API serves views: one seat's view as JSON bytes, with the pairs' sale facts; the
+    // information-state key (bots) is the same view without them.
     group.bench_function("view_json (one seat, after 60 actions)", |b| {
         b.iter(|| black_box(black_box(&state).view_json(Some(0))));
+    });
+    group.bench_function("information_state_key (one seat, after 60 actions)", |b| {
+        b.iter(|| black_box(black_box(&state).information_state_key(0)));
     });
     // Clones early and late in a game: the cost must not grow with the history.
     let mut late = game.new_initial_state(5);

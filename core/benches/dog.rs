@@ -92,9 +92,13 @@ fn games(c: &mut Criterion) {
             ))
         });
     });
-    // The API serves views: one seat's view as JSON bytes (the information-state key).
+    // The API serves views: one seat's view as JSON bytes, with the targets of its cards
+    // (`hand_targets`); the information-state key (bots) is the same view without them.
     group.bench_function("view_json (one seat, crowded board)", |b| {
         b.iter(|| black_box(black_box(&state).view_json(Some(0))));
+    });
+    group.bench_function("information_state_key (one seat, crowded board)", |b| {
+        b.iter(|| black_box(black_box(&state).information_state_key(0)));
     });
     group.bench_function("resample (one seat, crowded board)", |b| {
         b.iter(|| {

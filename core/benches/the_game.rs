@@ -41,8 +41,13 @@ fn games(c: &mut Criterion) {
             mid.apply_action(a).unwrap();
         }
     }
+    // The API's view (with the piles' takes and backward) and the information-state key
+    // (bots: the same view without them).
     group.bench_function("view_json/mid-game, 3 players", |b| {
         b.iter(|| black_box(black_box(&mid).view_json(Some(1))));
+    });
+    group.bench_function("information_state_key/mid-game, 3 players", |b| {
+        b.iter(|| black_box(black_box(&mid).information_state_key(1)));
     });
     group.bench_function("resample/mid-game, 3 players", |b| {
         let mut seed = 0u64;

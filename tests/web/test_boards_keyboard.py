@@ -5,11 +5,13 @@ and English, and the step-by-step replay after the end."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from playwright.sync_api import Page, expect
 
 from .conftest import screenshot
 from .play import api, settled, start_match
+from .test_board_facts_page import my_turn, shown_version
 from .test_other_games_page import canonical
 
 MAX_MOVES = 200
@@ -131,3 +133,110 @@ def test_boards_in_english(page: Page, server: str) -> None:
         page.click("#lang")
         settled(page)
         expect(page.locator("#board .hand-title")).to_have_text("Deine Hand")
+
+
+def keyboard_move(page: Page, move: dict[str, Any], marble_first: bool = True) -> None:
+    """Makes ``move`` by keyboard alone: its hand card, in Dog its marble, then its target
+    (a caravan, number card, field or button carrying the move), each reached by Tab and
+    pressed with Enter."""
+    target = f"#board [data-move='{canonical(move)}']"
+    if "card" in move and not page.locator(target).count():
+        card = page.locator(f"#board .hand [data-card='{move['card']}']")
+        if card.count() and card.first.get_attribute("aria-pressed") != "true":
+            tab_to(page, f"#board .hand [data-card='{move['card']}']")
+            page.keyboard.press("Enter")
+    if "marble" in move and marble_first and not page.locator(target).count():
+        tab_to(page, f"#board g.marble[data-marble='{move['marble']}']")
+        page.keyboard.press("Enter")
+    tab_to(page, target)
+    page.keyboard.press("Enter")
+
+
+def is_face(move: dict[str, Any]) -> bool:
+    card = str(move.get("card", ""))
+    return move["type"] == "play" and (card.startswith("JK") or card[:-1] in ("J", "Q", "K"))
+
+
+def test_caravan_by_keyboard_with_a_face_card(page: Page, server: str) -> None:
+    """Caravan's board by keyboard alone: number cards onto caravans, a face card onto a
+    number card (C6), each chosen on the board and checked on the API's table."""
+    match_id, token = start_match(page, "caravan", ["you", "bot:random"], seed=12)
+    rng = random.Random(12)
+    faces = made = 0
+    for _ in range(120):
+        out = my_turn(server, match_id, token)
+        if out["status"] != "running" or (faces and made >= 12):
+            break
+        shown_version(page, out["version"])
+        shown = settled(page)
+        truth = api(server, f"/v1/matches/{match_id}/moves", token)["moves"]
+        face_moves = [m["move"] for m in truth if is_face(m["move"])]
+        move = rng.choice(face_moves) if face_moves else rng.choice(truth)["move"]
+        keyboard_move(page, move)
+        settled(page, after_version=shown["version"])
+        made += 1
+        if is_face(move):
+            faces += 1
+            # The face card lies on the number card it was played onto (C6, C7).
+            view = api(server, f"/v1/matches/{match_id}", token)["view"]
+            caravan = view["caravans"][move["caravan"]]
+            on_table = [f["card"] for slot in caravan["cards"] for f in slot["faces"]]
+            assert move["card"] in on_table or move["card"][:-1] == "J" or move["card"].startswith("JK"), (
+                move,
+                caravan,
+            )
+            if faces == 1:
+                screenshot(page, "caravan_keyboard_face")
+    assert faces >= 1 and made >= 8, (faces, made)
+
+
+def test_dog_by_keyboard_with_a_kennel_exit_and_a_split_seven(page: Page, server: str) -> None:
+    """Dog's board by keyboard alone: the partner exchange, a marble out of the kennel by
+    choosing the card, the kennel marble and its start field (D6), and a seven split into
+    parts where one comes (D8), every step highlighted from the view's targets."""
+    match_id, token = start_match(
+        page, "dog", ["you", "bot:random", "bot:random", "bot:random"], seed=6, options={"max_turns": 400}
+    )
+    rng = random.Random(6)
+    done: set[str] = set()
+    for _ in range(160):
+        out = my_turn(server, match_id, token)
+        if out["status"] != "running" or {"start", "seven"} <= done:
+            break
+        shown_version(page, out["version"])
+        shown = settled(page)
+        truth = api(server, f"/v1/matches/{match_id}/moves", token)["moves"]
+        targets = [x for e in out["view"]["hand_targets"] for x in e["targets"]]
+        starts = [x for x in targets if x["move"]["type"] == "start"]
+        sevens = [x for x in targets if x["move"]["type"] == "seven"]
+        if starts and "start" not in done:
+            # Out of the kennel: the card, the kennel marble the view names, its start field.
+            x = starts[0]
+            tab_to(page, f"#board .hand [data-card='{x['move']['card']}']")
+            page.keyboard.press("Enter")
+            tab_to(page, f"#board g.marble[data-marble='{x['marble']}']")
+            page.keyboard.press("Enter")
+            tab_to(page, f"#board .target-field[data-target='ring-{x['to']['ring']}']")
+            page.keyboard.press("Enter")
+            settled(page, after_version=shown["version"])
+            view = api(server, f"/v1/matches/{match_id}", token)["view"]
+            assert view["marbles"][x["marble"]]["place"] == x["to"], "the marble left the kennel"
+            screenshot(page, "dog_keyboard_start")
+            done.add("start")
+            continue
+        if sevens:
+            # A part of a seven: the card (or, once split, the card already chosen), the
+            # marble, then the field its part ends on.
+            x = rng.choice(sevens)
+            keyboard_move(page, x["move"])
+            settled(page, after_version=shown["version"])
+            view = api(server, f"/v1/matches/{match_id}", token)["view"]
+            if view["seven"] is not None:
+                done.add("seven")
+                screenshot(page, "dog_keyboard_seven")
+            continue
+        move = rng.choice(truth)["move"]
+        keyboard_move(page, move)
+        settled(page, after_version=shown["version"])
+    assert "start" in done, done
+    assert "seven" in done, f"no seven was split in this seeded game: {done}"

@@ -1,6 +1,8 @@
 // Caravan: six caravans, three a side, facing each other in pairs (caravan k of seat 0
 // against caravan k+3 of seat 1). Each shows the engine's value, direction arrow and suit
-// (C3, C4), the face cards on their number cards (C6) and who sells the pair now (C9).
+// (C3, C4), the face cards on their number cards (C6) and the pair's sale as the view's facts
+// say it (C9): where each caravan stands against 21–26 (`pairs[k].facts.range`), a tie that
+// holds the pair open (`tied`) and who sells it as the table stands (`sold_by`).
 //
 // A card, then a target: the caravan for a number card, the number card for a face card;
 // the targets are exactly the plays GET …/moves lists for that card. Discard and disband are
@@ -65,6 +67,9 @@ export function renderCaravan(board, ctx) {
     const cv = view.caravans[c];
     const pair = c % 3;
     const soldBy = view.pairs[pair] ? view.pairs[pair].sold_by : null;
+    // The pair's facts (C9): this caravan's place against the selling range.
+    const facts = view.pairs[pair] ? view.pairs[pair].facts : null;
+    const range = facts ? facts.range[cv.owner] : null;
     const arrow = cv.direction === "ascending" ? "↑" : cv.direction === "descending" ? "↓" : "–";
     const dirText = cv.direction ? t(`dir_${cv.direction}`) : t("dir_none");
     const suitText = cv.suit ? `${SUIT[SUIT_LETTER[cv.suit]]} ${SUIT_LETTER[cv.suit]} ${t(`suit_${SUIT_LETTER[cv.suit]}`)}` : "—";
@@ -102,6 +107,7 @@ export function renderCaravan(board, ctx) {
         h("span", { class: "cv-value", title: t("value") }, `${t("value")} ${cv.value}`),
         h("span", { class: "cv-dir", title: dirText, "aria-label": dirText }, arrow),
         h("span", { class: "cv-suit" }, suitText),
+        range ? h("span", { class: `badge range range-${range}`, dataset: { range } }, t(`range_${range}`)) : null,
         soldBy !== null && soldBy !== undefined && soldBy === cv.owner ? h("span", { class: "badge sold" }, t("sells_pair")) : null,
       ),
       h("ol", { class: "caravan-cards" }, cards),
@@ -137,14 +143,19 @@ export function renderCaravan(board, ctx) {
   const pairsLine = h(
     "p",
     { class: "pairs" },
-    view.pairs.map((p, k) =>
-      h(
+    view.pairs.map((p, k) => {
+      const sold = p.sold_by !== null && p.sold_by !== undefined;
+      const tied = Boolean(p.facts && p.facts.tied);
+      let state = t("pair_open");
+      if (sold) state = t("pair_sold_by", { who: ctx.who(p.sold_by) });
+      else if (tied) state = t("pair_tied", { value: view.caravans[k].value });
+      return h(
         "span",
-        { class: "pair", dataset: { pair: String(k) } },
+        { class: `pair${sold ? " sold" : ""}${tied ? " tied" : ""}`, dataset: { pair: String(k), soldBy: sold ? String(p.sold_by) : "", tied: String(tied) } },
         `${t("pair_n", { n: k + 1 })}: `,
-        p.sold_by === null || p.sold_by === undefined ? t("pair_open") : t("pair_sold_by", { who: ctx.who(p.sold_by) }),
-      ),
-    ),
+        state,
+      );
+    }),
   );
 
   const handRow = h(

@@ -1,12 +1,13 @@
 // Dog: the board in SVG (64 ring fields, the four start fields, kennels and goal lanes),
 // the marbles (protected ones marked, D6), the own hand and the partner exchange (D4).
 //
-// A card, then a marble, then a target. Only marbles with a legal move for the card are
-// offered, and only the targets of the legal moves for card and marble (GET …/moves; the
-// view's planned `hand_targets` fact is not read yet: its field shape is not final). A target field is where the legal
-// move's steps lead on the drawing (ring fields forward, the goal lane inward from the start
-// field): the page places the engine's moves, it decides none. A split seven (D8) is played
-// in parts, one legal part after another; the engine's text of each part is on its button.
+// A card, then a marble, then a target. What can move where is the view's fact
+// `hand_targets`: per card the seat's legal moves that move a marble, each with the marble,
+// the place it ends on, the marbles it sends home and the move itself (starts from the
+// kennel, D6; moves, D7, D9; the parts of a seven, D8; jack swaps, D10). The page
+// highlights exactly those marbles and places and decides nothing: a chosen target plays its
+// move. A split seven (D8) is played in parts, one legal part after another; the engine's
+// text of each part (from GET …/moves) is on its button.
 
 import { h, arrowKeys } from "./dom.js";
 import { t } from "./i18n.js";
@@ -57,37 +58,13 @@ function placeXY(marble, index) {
   return goalXY(colour, p.goal);
 }
 
-// Where a legal move of the chosen marble ends on the drawing, or null where the drawing
-// cannot place it. Only legal moves come here.
-function targetOf(move, marbles) {
-  const marble = marbles[move.marble];
-  if (move.type === "jack") return { key: placeKey(marbles[move.with].place, Math.floor(move.with / 4)), ...xyOf(marbles[move.with], move.with) };
-  const steps = move.steps;
-  if (steps === undefined || steps === null) return null;
-  const colour = Math.floor(move.marble / 4);
-  const p = marble.place;
-  if (!move.goal && p.ring !== undefined) {
-    const to = (((p.ring + steps) % RING) + RING) % RING;
-    return { key: `ring-${to}`, xy: ringXY(to) };
-  }
-  if (move.goal) {
-    let slot;
-    if (p.goal !== undefined) slot = p.goal + steps;
-    else if (p.ring !== undefined) slot = steps - ((16 * colour - p.ring + RING) % RING) - 1;
-    if (slot === undefined || slot < 0 || slot > 3) return null;
-    return { key: `goal-${colour}-${slot}`, xy: goalXY(colour, slot) };
-  }
+// The key and position on the drawing of a place a target names, for `marble` (a goal field
+// lies in the lane of the marble's colour).
+function targetPlace(to, marble) {
+  const colour = Math.floor(marble / 4);
+  if (to.ring !== undefined) return { key: `ring-${to.ring}`, xy: ringXY(to.ring) };
+  if (to.goal !== undefined) return { key: `goal-${colour}-${to.goal}`, xy: goalXY(colour, to.goal) };
   return null;
-}
-
-function xyOf(marble, index) {
-  return { xy: placeXY(marble, index) };
-}
-
-function placeKey(place, colour) {
-  if (place === "kennel") return null;
-  if (place.ring !== undefined) return `ring-${place.ring}`;
-  return `goal-${colour}-${place.goal}`;
 }
 
 // Enter and Space work an SVG element that acts as a button.
@@ -115,23 +92,31 @@ export function renderDog(board, ctx) {
   const hand = view.hand || [];
   if (ui.card && !hand.includes(ui.card)) ui.card = null;
 
-  // A seven being split (D8): its card is already played, the next part goes on with it.
-  const sevenParts = moves.filter((m) => m.move.type === "seven");
-  if (view.seven && sevenParts.length && !hand.includes(sevenParts[0].move.card)) ui.card = sevenParts[0].move.card;
+  // The view's targets per card; while a seven is split (D8) the card being split has left
+  // the hand, and its parts are the targets of that card.
+  const byCard = new Map((view.hand_targets || []).map((entry) => [entry.card, entry.targets]));
+  const splitting = view.seven ? (view.hand_targets || []).find((e) => e.targets.some((x) => x.move.type === "seven")) : null;
+  if (splitting && !hand.includes(splitting.card)) ui.card = splitting.card;
   const marbles = view.marbles;
-  const forCard = ui.card ? moves.filter((m) => m.move.card === ui.card) : [];
-  const withMarble = forCard.filter((m) => m.move.marble !== undefined);
-  const movable = new Set(withMarble.map((m) => m.move.marble));
+  const texts = new Map(moves.map((m) => [canonical(m.move), m.text]));
+  const withText = (move) => ({ move, text: texts.get(canonical(move)) || "" });
+  const cardTargets = ui.card ? byCard.get(ui.card) || [] : [];
+  const movable = new Set(cardTargets.map((x) => x.marble));
   if (ui.marble !== undefined && !movable.has(ui.marble)) ui.marble = undefined;
-  const chosenMoves = ui.marble !== undefined ? withMarble.filter((m) => m.move.marble === ui.marble) : [];
-  const cardOnly = forCard.filter((m) => m.move.marble === undefined); // start, exchange
+  const chosen = ui.marble !== undefined ? cardTargets.filter((x) => x.marble === ui.marble) : [];
+  const chosenMoves = chosen.map((x) => withText(x.move));
+  const forCard = ui.card ? moves.filter((m) => m.move.card === ui.card) : [];
+  // Moves of the card that name no marble (a start, whose marble is the kennel's first, D6;
+  // the exchange pick, D4) keep a button of their own.
+  const cardOnly = forCard.filter((m) => m.move.marble === undefined);
   const rest = moves.filter((m) => m.move.card === undefined); // sit out
 
-  // Targets on the drawing: where each legal move of the chosen marble leads.
+  // Targets on the drawing: where each target of the chosen marble ends (several moves may
+  // end on one field, e.g. a joker's seven part and its five: all are listed as buttons).
   const targets = new Map();
-  for (const m of chosenMoves) {
-    const to = targetOf(m.move, marbles);
-    if (to && to.key && !targets.has(to.key)) targets.set(to.key, { move: m, xy: to.xy });
+  for (const x of chosen) {
+    const at = targetPlace(x.to, x.marble);
+    if (at && !targets.has(at.key)) targets.set(at.key, { move: withText(x.move), xy: at.xy, home: x.sends_home });
   }
 
   const svg = s("svg", { viewBox: "0 0 520 520", class: "dog-board", role: "group", "aria-label": t("dog_board") });
@@ -193,10 +178,18 @@ export function renderDog(board, ctx) {
     svg.append(g);
   });
   // The targets of the chosen marble, drawn over the marbles (a jack swaps with one).
-  for (const [key, { move, xy }] of targets) {
+  for (const [key, { move, xy, home }] of targets) {
     const [x, y] = xy;
-    const el = s("circle", { cx: x, cy: y, r: 13, class: "target-field", "data-target": key, "data-move": canonical(move.move) });
-    svg.append(pressable(el, () => ctx.play(move.move), move.text));
+    const el = s("circle", {
+      cx: x,
+      cy: y,
+      r: 13,
+      class: "target-field",
+      "data-target": key,
+      "data-move": canonical(move.move),
+      "data-sends-home": home.join(" "),
+    });
+    svg.append(pressable(el, () => ctx.play(move.move), move.text || key));
   }
 
   const handRow = h(
@@ -240,7 +233,7 @@ export function renderDog(board, ctx) {
 
   let text = t("hint_wait");
   if (ctx.myTurn && view.phase === "exchange") text = t("hint_exchange");
-  else if (ctx.myTurn && ui.card && !forCard.length) text = t("no_move_with_card");
+  else if (ctx.myTurn && ui.card && !forCard.length && !cardTargets.length) text = t("no_move_with_card");
   else if (ctx.myTurn && ui.marble !== undefined) text = t("hint_target");
   else if (ctx.myTurn && ui.card) text = t("hint_marble");
   else if (ctx.myTurn && view.seven) text = t("hint_seven");

@@ -4,12 +4,14 @@
 // pair is played if GET …/moves lists it, otherwise the engine is asked why not (POST …/check). "Nehmen" appears on exactly the stones whose view fact
 // `facts.claimable` holds on the seat's own turn (S3b, S5); hovering over or focusing a free
 // stone the seat cannot prove shows `facts.best` of the other side (S6): the page draws the
-// engine's facts and decides nothing. Every card shows its colour, its letter and its value
-// (colour-blind safe).
+// engine's facts and decides nothing. A game ended by the settlement (S9) shows it step by
+// step from the view's `settlement`: each step's text from the engine (German or English) and
+// the step's number at every stone it decided. Every card shows its colour, its letter and
+// its value (colour-blind safe).
 
 import { canonical } from "./api.js";
 import { arrowKeys, h } from "./dom.js";
-import { t } from "./i18n.js";
+import { lang, t } from "./i18n.js";
 
 // A shape per colour besides the colour itself and its letter.
 const SYMBOL = { R: "●", Y: "▲", G: "■", B: "◆", P: "★", O: "✚" };
@@ -80,6 +82,12 @@ export function renderSchotten(board, ctx) {
     ctx.attempt({ type: "play", card: ui.card, stone });
   };
 
+  // The settlement's step per stone it decided (S9), for the stones' badges.
+  const settledAt = new Map();
+  for (const step of view.settlement ? view.settlement.steps : []) {
+    for (const stone of step.stones) settledAt.set(stone.stone, { step: step.step, by: stone.by });
+  }
+
   const stones = h("ol", { class: "stones", "aria-label": t("stone_n", { n: "1–9" }) });
   view.stones.forEach((stone, i) => {
     let owner = t("stone_free");
@@ -91,7 +99,15 @@ export function renderSchotten(board, ctx) {
       owner = t("stone_theirs", { who: ctx.who(stone.owner) });
       ownerClass = stone.owner === mine ? "mine" : "theirs";
     }
-    const label = [t("stone_n", { n: i + 1 }), owner, targets.has(i) ? t("stone_target") : null].filter(Boolean).join(", ");
+    const settled = settledAt.get(i);
+    const label = [
+      t("stone_n", { n: i + 1 }),
+      owner,
+      settled ? t("settled_step", { n: settled.step }) : null,
+      targets.has(i) ? t("stone_target") : null,
+    ]
+      .filter(Boolean)
+      .join(", ");
     const claim = mayClaim(stone);
     const best = bestNote(stone, i, mine, theirs, ctx);
     const dropping = (event) => event.dataTransfer && event.dataTransfer.types.includes(DRAGGED_CARD);
@@ -130,6 +146,9 @@ export function renderSchotten(board, ctx) {
           },
           h("span", { class: "stone-n" }, String(i + 1)),
           h("span", { class: "stone-owner" }, owner),
+          settled
+            ? h("span", { class: "badge settled", dataset: { step: String(settled.step), by: settled.by }, "aria-hidden": "true" }, `${t("settlement")} ${settled.step}`)
+            : null,
         ),
         h("div", { class: "side mine", "aria-label": `${ctx.who(mine)}, ${t("stone_n", { n: i + 1 })}` }, stone.cards[mine].map(card)),
         h(
@@ -205,6 +224,22 @@ export function renderSchotten(board, ctx) {
       )
     : null;
 
+  // The settlement step by step (S9), in the engine's words in the page's language.
+  const settlement = view.settlement
+    ? h(
+        "section",
+        { id: "settlement", class: "settlement", "aria-labelledby": "settlement-title" },
+        h("h3", { id: "settlement-title" }, t("settlement")),
+        h(
+          "ol",
+          { class: "settlement-steps" },
+          view.settlement.steps.map((step) =>
+            h("li", { dataset: { step: String(step.step), stones: step.stones.map((x) => x.stone).join(" ") } }, step.text[lang()] || step.text.de),
+          ),
+        ),
+      )
+    : null;
+
   const inHand = view.hand_sizes[theirs];
   const parts = [
     h(
@@ -215,6 +250,7 @@ export function renderSchotten(board, ctx) {
       t(view.pile_size === 1 ? "pile_one" : "pile", { n: view.pile_size }),
     ),
     stones,
+    settlement,
     h("p", { id: "hint", class: "hint" }, hint),
     ctx.seat === null ? null : h("h3", { class: "hand-title" }, t("your_hand")),
     ctx.seat === null ? null : handRow,

@@ -2,20 +2,19 @@
 // many cards this turn must still play (T3), end turn, and the table talk without numbers
 // (T7: the engine refuses a text with a number and says why).
 //
-// A card, then a pile: the piles that take the card are exactly the plays GET …/moves lists
-// for it (or the view's `takes` fact, where the engine gives it). A pile that takes the card
-// by the ±10 trick (T4) is marked: the view's `backward` fact, else a legal play of a card
-// against the pile's direction (lower on an ascending pile, higher on a descending one).
+// A card, then a pile. Which piles take the card, and where that is the ±10 trick (T4), are
+// the view's facts per pile: `takes` (the seat's hand cards the pile takes) and `backward`
+// (those it takes by the trick). The page draws them and decides nothing; on the seat's turn
+// `takes` is exactly its legal plays, and a click plays the move GET …/moves lists for it.
 
 import { h, arrowKeys } from "./dom.js";
 import { t } from "./i18n.js";
 import { escapeKey, hint, otherMoves } from "./board.js";
 import { canonical } from "./api.js";
 
-function backwardPlay(pile, card) {
-  if (Array.isArray(pile.backward)) return pile.backward.includes(card);
-  return pile.direction === "ascending" ? card < pile.top : card > pile.top;
-}
+// A pile's facts for the seat's hand (a spectator's view has none).
+const takes = (pile) => pile.takes || [];
+const backward = (pile) => pile.backward || [];
 
 export function renderTheGame(board, ctx) {
   const { view, moves, ui } = ctx;
@@ -25,18 +24,21 @@ export function renderTheGame(board, ctx) {
   const plays = moves.filter((m) => m.move.type === "play");
   const rest = moves.filter((m) => m.move.type !== "play");
 
-  // Which pile takes which card now: the legal plays (the hand's cards that have one).
-  const trickAnywhere = new Set();
-  plays.forEach((m) => {
-    if (backwardPlay(view.piles[m.move.pile], m.move.card)) trickAnywhere.add(m.move.card);
-  });
+  // The hand cards some pile takes by the ±10 trick, and those no pile takes: the view's facts.
+  const trickAnywhere = new Set(view.piles.flatMap(backward));
+  const takenAnywhere = new Set(view.piles.flatMap(takes));
 
   const piles = h(
     "ol",
     { class: "piles", "aria-label": t("piles") },
     view.piles.map((pile, k) => {
-      const play = chosen !== null ? plays.find((m) => m.move.pile === k && m.move.card === chosen) : null;
-      const trick = play && backwardPlay(pile, chosen);
+      // The pile takes the chosen card (the view's fact); on the seat's turn that is a legal
+      // play, whose text comes with GET …/moves.
+      const taken = chosen !== null && ctx.myTurn && takes(pile).includes(chosen);
+      const play = taken
+        ? plays.find((m) => m.move.pile === k && m.move.card === chosen) || { move: { type: "play", card: chosen, pile: k }, text: "" }
+        : null;
+      const trick = taken && backward(pile).includes(chosen);
       const asc = pile.direction === "ascending";
       const name = t(asc ? "pile_up" : "pile_down", { n: (k % 2) + 1 });
       const label = [name, t("pile_top", { n: pile.top }), play ? (trick ? t("trick_here") : t("takes_card")) : null]
@@ -58,8 +60,8 @@ export function renderTheGame(board, ctx) {
               {
                 type: "button",
                 class: `pile ${pile.direction} target${trick ? " trick" : ""}`,
-                "aria-label": `${label}: ${play.text}`,
-                title: play.text,
+                "aria-label": play.text ? `${label}: ${play.text}` : label,
+                title: play.text || label,
                 dataset: { key: `pile-${k}`, move: canonical(play.move), pile: String(k) },
                 onclick: () => ctx.play(play.move),
               },
@@ -88,7 +90,7 @@ export function renderTheGame(board, ctx) {
     "div",
     { class: "hand", role: "group", "aria-label": t("your_hand") },
     hand.map((card) => {
-      const playable = plays.some((m) => m.move.card === card);
+      const playable = takenAnywhere.has(card);
       return h(
         "button",
         {

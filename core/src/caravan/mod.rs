@@ -27,7 +27,7 @@
 //! | `checks.rs` | why a move is illegal, with codes and reasons in English and German (C2, C5, C6, C8) |
 //! | `legal.rs` | legal-move generation (the hot path) |
 //! | `json.rs` | reading and validating states |
-//! | `view.rs` | the [`View`] (an information state) and `state_from_view` |
+//! | `view.rs` | the [`View`] (an information state; for people with the pairs' sale facts, C9) and `state_from_view` |
 //! | `text.rs` | texts for people: actions, the board, the result |
 
 pub mod cards;
@@ -48,7 +48,7 @@ pub use codec::Move;
 pub use rules::{CaravanGame, NUM_CARAVANS, VARIANTS};
 pub use state::{EndReason, Outcome, State};
 pub use table::{Caravan, Direction, Owned, Slot};
-pub use view::{CaravanView, GameName, PairView, SlotView, Suit, View};
+pub use view::{CaravanView, GameName, PairFacts, PairView, SaleRange, SlotView, Suit, View};
 
 #[cfg(test)]
 mod tests;

@@ -386,9 +386,26 @@ impl GameState for State {
         self.build_view(seat)
     }
 
-    /// Written straight from the state, exactly as serde writes [`View`].
+    /// Written straight from the state, exactly as serde writes the view for people:
+    /// like `view` and `public_view` it carries the pairs' sale facts (C9), which
+    /// `view_of` (bots, tensors) leaves out.
     fn view_json(&self, seat: Option<usize>) -> Vec<u8> {
-        self.write_view_json(seat)
+        self.write_view_json(seat, true)
+    }
+
+    /// The typed view's JSON (`view_of`), without the pairs' sale facts: they follow from
+    /// the caravans' values, so the bytes are equal exactly when the view is, and the bots
+    /// that seed each decision by this key neither pay for the facts nor change their moves.
+    fn information_state_key(&self, player: usize) -> Vec<u8> {
+        self.write_view_json(Some(player), false)
+    }
+
+    fn view(&self, player: usize) -> Value {
+        serde_json::to_value(self.view_with_facts(Some(player))).expect("a view always serializes")
+    }
+
+    fn public_view(&self) -> Value {
+        serde_json::to_value(self.view_with_facts(None)).expect("a view always serializes")
     }
 
     fn action_text(&self, action: Action, lang: Lang) -> String {

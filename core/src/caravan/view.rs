@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::cards::{Card, NUM_FACES};
-use super::rules::{CaravanGame, HAND_SIZE, NUM_CARAVANS};
+use super::rules::{CaravanGame, HAND_SIZE, NUM_CARAVANS, SELL_MAX, SELL_MIN};
 use super::state::{Outcome, State};
 use super::table::{Caravan, Direction, Owned, Slot, owner_of};
 use crate::error::{Error, Message, Result, shorten};
@@ -133,6 +133,68 @@ pub struct SlotView {
 pub struct PairView {
     /// The player who sells this pair as the table stands (C9), null if neither does yet.
     pub sold_by: Option<u8>,
+    /// What the board shows of the pair's sale (C9): where each caravan stands against
+    /// the selling range and whether a tie holds the pair open. Only in the views for
+    /// people (`view`, `public_view`, `view_json`: the API's), not in the typed view bots
+    /// and tensors use. Derived from the caravans' values: on input it may be left out
+    /// or null; if given it must be what the values give, or the view is refused.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facts: Option<PairFacts>,
+}
+
+/// The sale of one pair as the table stands (C9).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "CaravanPairFacts")]
+pub struct PairFacts {
+    /// Per caravan of the pair, [caravan i (player 0's), caravan 3 + i (player 1's)]:
+    /// where its value stands against the selling range 21–26.
+    pub range: [SaleRange; 2],
+    /// Both caravans lie in the range with the same value: neither sells the pair until
+    /// one of them changes (C9 sells only with different values).
+    pub tied: bool,
+}
+
+/// Where a caravan's value stands against C9's selling range 21–26.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+#[schemars(rename = "CaravanSaleRange")]
+pub enum SaleRange {
+    /// Under 21: too light to sell.
+    Below,
+    /// 21–26: it sells unless the facing caravan is in the range too with a higher value.
+    InRange,
+    /// Over 26: overloaded, it cannot sell until it loses value.
+    Above,
+}
+
+impl SaleRange {
+    fn of(value: u32) -> SaleRange {
+        if value < SELL_MIN {
+            SaleRange::Below
+        } else if value <= SELL_MAX {
+            SaleRange::InRange
+        } else {
+            SaleRange::Above
+        }
+    }
+
+    const fn name(self) -> &'static str {
+        match self {
+            SaleRange::Below => "below",
+            SaleRange::InRange => "in_range",
+            SaleRange::Above => "above",
+        }
+    }
+}
+
+/// The facts of pair `i` (caravan `i` against caravan `3 + i`) with these values (C9).
+fn pair_facts(a: u32, b: u32) -> PairFacts {
+    let range = [SaleRange::of(a), SaleRange::of(b)];
+    PairFacts {
+        range,
+        tied: range == [SaleRange::InRange; 2] && a == b,
+    }
 }
 
 /// Per card face, how many copies: the multisets of cards the deal works with.
@@ -173,6 +235,7 @@ impl State {
             caravans: std::array::from_fn(|i| self.caravan_view(i)),
             pairs: std::array::from_fn(|i| PairView {
                 sold_by: self.sells(i),
+                facts: None,
             }),
             hand: seat.and_then(|p| self.hands.get(p)).cloned(),
             hand_sizes: [self.hands[0].len(), self.hands[1].len()],
@@ -186,11 +249,22 @@ impl State {
         }
     }
 
-    /// The JSON bytes of `build_view(seat)`, exactly as `serde_json::to_vec` writes them
-    /// (a test compares the two over random games of every variant), written straight
-    /// from the state: no view is built, nothing is allocated but the output. Every
-    /// string is a fixed name (cards, directions, suits, reasons), so nothing is escaped.
-    pub(super) fn write_view_json(&self, seat: Option<usize>) -> Vec<u8> {
+    /// The view for people (`view`, `public_view`, `view_json`): `build_view` with each
+    /// pair's sale facts (C9).
+    pub(super) fn view_with_facts(&self, seat: Option<usize>) -> View {
+        let mut view = self.build_view(seat);
+        for (i, pair) in view.pairs.iter_mut().enumerate() {
+            pair.facts = Some(pair_facts(self.value(i), self.value(3 + i)));
+        }
+        view
+    }
+
+    /// The JSON bytes of `view_with_facts(seat)` (with `with_facts` false of
+    /// `build_view(seat)`), exactly as `serde_json::to_vec` writes them (a test compares
+    /// the two over random games of every variant), written straight from the state: no
+    /// view is built, nothing is allocated but the output. Every string is a fixed name
+    /// (cards, directions, suits, reasons), so nothing is escaped.
+    pub(super) fn write_view_json(&self, seat: Option<usize>, with_facts: bool) -> Vec<u8> {
         use crate::json_out::{boolean, booleans, name, names, number, numbers, option_name, option_number};
         fn cards(out: &mut Vec<u8>, cards: &[Card]) {
             names(out, cards.iter().map(|c| c.name()));
@@ -263,6 +337,16 @@ impl State {
             }
             out.extend_from_slice(br#"{"sold_by":"#);
             option_number(&mut out, self.sells(i).map(u64::from));
+            if with_facts {
+                let facts = pair_facts(self.value(i), self.value(3 + i));
+                out.extend_from_slice(br#","facts":{"range":["#);
+                name(&mut out, facts.range[0].name());
+                out.push(b',');
+                name(&mut out, facts.range[1].name());
+                out.extend_from_slice(br#"],"tied":"#);
+                boolean(&mut out, facts.tied);
+                out.push(b'}');
+            }
             out.push(b'}');
         }
         out.extend_from_slice(br#"],"hand":"#);
@@ -652,9 +736,27 @@ impl State {
             Error::InvalidState(m) => Error::InvalidView(m),
             other => other,
         })?;
+        // The pairs' facts: left out (or null) they are derived again; given, they must be
+        // what the caravans' values give (C9).
+        let mut given = view.clone();
+        for (i, pair) in given.pairs.iter_mut().enumerate() {
+            let Some(facts) = pair.facts.take() else { continue };
+            let right = pair_facts(state.value(i), state.value(3 + i));
+            if facts != right {
+                let (mine, theirs) = (state.value(i), state.value(3 + i));
+                let given = serde_json::to_string(&facts).unwrap_or_default();
+                let right = serde_json::to_string(&right).unwrap_or_default();
+                return Err(invalid(crate::msg!(
+                    "pairs[{i}].facts disagree with the caravans' values {mine} and {theirs} (C9: sold at 21-26, \
+                     the higher of two in the range sells): given {given}, but they give {right}",
+                    "pairs[{i}].facts weichen von den Werten {mine} und {theirs} der Routen ab (C9: verkauft bei \
+                     21-26, von zweien im Bereich verkauft die höhere): angegeben {given}, doch sie ergeben {right}"
+                )));
+            }
+        }
         let again = state.build_view(seat);
-        if again != *view {
-            return Err(invalid(first_difference(view, &again)));
+        if again != given {
+            return Err(invalid(first_difference(&given, &again)));
         }
         Ok(state)
     }

@@ -744,9 +744,15 @@ fn view_json_writes_exactly_what_serde_writes() {
         ));
         for state in &states {
             for seat in [Some(0), Some(1), Some(2), Some(3), None, Some(7)] {
-                let serde = serde_json::to_vec(&state.view_of(seat)).unwrap();
+                // The view for people (with the targets) and the typed view without.
+                let serde = serde_json::to_vec(&state.view_with_facts(seat)).unwrap();
                 assert_eq!(
                     String::from_utf8(state.view_json(seat)).unwrap(),
+                    String::from_utf8(serde).unwrap()
+                );
+                let serde = serde_json::to_vec(&state.view_of(seat)).unwrap();
+                assert_eq!(
+                    String::from_utf8(state.write_view_json(seat, false)).unwrap(),
                     String::from_utf8(serde).unwrap()
                 );
                 checked += 1;

@@ -39,12 +39,14 @@
 //! `board.rs` geometry and reach masks, `codec.rs` action ids and the [`Move`] enum,
 //! `checks.rs` the move check with reasons (the reference), `legal.rs` the fast move
 //! generation, `rules.rs` options, rounds and `impl Game`, `json.rs` reading and
-//! validating states, `view.rs` the view and `state_from_view`.
+//! validating states, `view.rs` the view and `state_from_view`, `facts.rs` the targets
+//! of the seat's cards that the board highlights.
 
 mod board;
 pub mod cards;
 mod checks;
 mod codec;
+mod facts;
 mod heuristic;
 mod json;
 mod legal;
@@ -56,6 +58,7 @@ mod view;
 pub use board::{COLORS, Marble, Place};
 pub use cards::{Card, Hand};
 pub use codec::{Move, NUM_ACTIONS, SIT_OUT};
+pub use facts::{CardTargets, Target};
 pub use rules::{Dog, EndReason, Outcome, Phase, Seven, SevenPart, State};
 pub use view::{Color, ExchangeView, MarbleView, SevenView, View};
 

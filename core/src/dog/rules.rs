@@ -620,9 +620,27 @@ impl GameState for State {
         self.view_struct(seat)
     }
 
-    /// Written straight from the state, exactly as serde writes [`View`].
+    /// Written straight from the state, exactly as serde writes the view for people:
+    /// like `view` it carries, in a seat's view, the targets of its cards (`hand_targets`,
+    /// [`super::facts`]), which `view_of` (bots, tensors) leaves out.
     fn view_json(&self, seat: Option<usize>) -> Vec<u8> {
-        self.write_view_json(seat)
+        self.write_view_json(seat, true)
+    }
+
+    /// The typed view's JSON (`view_of`), without the targets: they follow from the view
+    /// (the seat's legal moves), so the bytes are equal exactly when the view is, and the
+    /// bots that seed each decision by this key neither pay for the targets (a move check
+    /// per legal move) nor change their moves.
+    fn information_state_key(&self, player: usize) -> Vec<u8> {
+        self.write_view_json(Some(player), false)
+    }
+
+    fn view(&self, player: usize) -> Value {
+        serde_json::to_value(self.view_with_facts(Some(player))).expect("a view always serializes")
+    }
+
+    fn public_view(&self) -> Value {
+        serde_json::to_value(self.view_with_facts(None)).expect("a view always serializes")
     }
 
     fn action_text(&self, action: Action, lang: Lang) -> String {

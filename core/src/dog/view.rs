@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::board::*;
 use super::cards::{Card, Hand, NUM_KINDS};
 use super::codec::*;
+use super::facts::{CardTargets, hand_targets};
 use super::json::hand_size;
 use super::rules::*;
 use crate::error::{Error, Result};
@@ -126,6 +127,16 @@ pub struct View {
     pub turns: u32,
     /// How the game ended (D13), or null while it runs.
     pub outcome: Option<Outcome>,
+    /// What the board highlights for the seat's cards: per card, the legal moves now that
+    /// move a marble, each with the marble, the place it ends on, whom it sends home and
+    /// the move itself (D6-D12; while a seven is split, its parts, D8). Empty when the
+    /// seat may not move now or moves no marble (the exchange, D4; sitting out, D5). Only
+    /// in a seat's view for people (`view`, `view_json`): the public view has none (the
+    /// hands are hidden), nor has the typed view bots and tensors use. Derived from the
+    /// view: on input it may be left out or null; if given it must be the seat's legal
+    /// moves, or the view is refused.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hand_targets: Option<Vec<CardTargets>>,
 }
 
 fn phase_name(phase: Phase) -> &'static str {
@@ -212,14 +223,25 @@ impl State {
             sat_out: d.sat_out,
             turns: d.turns,
             outcome: d.outcome,
+            hand_targets: None,
         }
     }
 
-    /// The JSON bytes of `view_struct(seat)`, exactly as `serde_json::to_vec` writes them
-    /// (a test compares the two over random games), written straight from the state: no
-    /// view is built, nothing is allocated but the output. Every string is a fixed name
-    /// (cards, colours, phases, reasons), so nothing is escaped.
-    pub(super) fn write_view_json(&self, seat: Option<usize>) -> Vec<u8> {
+    /// The view for people (`view`, `public_view`, `view_json`, and so the API and the
+    /// page): `view_struct` with, in a seat's view, the targets of its cards
+    /// ([`super::facts`]).
+    pub(super) fn view_with_facts(&self, seat: Option<usize>) -> View {
+        let mut view = self.view_struct(seat);
+        view.hand_targets = seat.filter(|&p| p < 4).map(|p| hand_targets(self, p));
+        view
+    }
+
+    /// The JSON bytes of `view_with_facts(seat)` (with `with_facts` false of
+    /// `view_struct(seat)`), exactly as `serde_json::to_vec` writes them (a test compares
+    /// the two over random games), written straight from the state: no view is built,
+    /// nothing is allocated but the output (and, for the targets, their moves). Every
+    /// string is a fixed name (cards, colours, phases, reasons), so nothing is escaped.
+    pub(super) fn write_view_json(&self, seat: Option<usize>, with_facts: bool) -> Vec<u8> {
         use crate::json_out::{boolean, booleans, name, names, number, numbers, option_name, option_number};
         fn hand(out: &mut Vec<u8>, hand: &Hand) {
             names(out, hand.cards().map(Card::name));
@@ -345,6 +367,10 @@ impl State {
                 out.push(b'}');
             }
             None => out.extend_from_slice(b"null"),
+        }
+        if let Some(p) = seat.filter(|_| with_facts) {
+            out.extend_from_slice(br#","hand_targets":"#);
+            super::facts::write_hand_targets(self, p, &mut out);
         }
         out.push(b'}');
         out
@@ -632,6 +658,26 @@ impl State {
                 crate::game::Lang::En => format!("no state has this view: {text}"),
             }))
         })?;
+        // The targets: left out (or null) they are derived again; given, they must be the
+        // seat's legal moves (D4-D12).
+        let mut given = view.clone();
+        if let Some(targets) = given.hand_targets.take() {
+            let Some(p) = seat else {
+                return bad(crate::msg!(
+                    "the public view has no hand_targets: they are a seat's moves",
+                    "die öffentliche Sicht hat keine hand_targets: sie sind die Züge eines Sitzes"
+                ));
+            };
+            let right = hand_targets(&state, p);
+            if targets != right {
+                let difference = super::facts::difference(&targets, &right);
+                return bad(crate::msg!(
+                    "hand_targets disagree with player {p}'s legal moves (D4-D12): {difference}",
+                    "hand_targets weichen von den erlaubten Zügen von Spieler {p} ab (D4-D12): {difference}"
+                ));
+            }
+        }
+        let view = &given;
         let rebuilt = state.view_struct(seat);
         if rebuilt != *view {
             let (a, b) = (

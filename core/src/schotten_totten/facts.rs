@@ -1,4 +1,5 @@
-//! The facts the board shows at each stone (S5, S6), derived from the position alone.
+//! The facts the board shows at each stone (S5, S6), and the settlement step by step
+//! (S9), derived from the position alone.
 //!
 //! Everything here follows from the table (the cards at the stones, who completed a
 //! side first, whose claim step it is), which every seat sees; the available cards of
@@ -12,8 +13,8 @@ use serde::{Deserialize, Serialize};
 use super::cards::{Card, CardSet};
 use super::formation::{FormationKind, best_reachable, check_claim};
 use super::rules::NUM_STONES;
-use super::state::{Phase, State};
-use crate::game::GameState;
+use super::state::{Award, Phase, State};
+use crate::game::{GameState, Lang};
 
 /// What the board shows at a stone nobody owns.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize, JsonSchema)]
@@ -91,5 +92,125 @@ pub(super) fn stone_facts(state: &State) -> [Option<StoneFacts>; NUM_STONES] {
             best,
             claimable: claimer.is_some_and(|p| provable[p]),
         })
+    })
+}
+
+/// The settlement (S9) as the board shows it once the game ended by it: its four steps,
+/// each with the stones it decided and its text for people in German and English.
+///
+/// Derived from the final table alone (every stone records the step that gave it, and
+/// the cards at it show why step 3 decided as it did), which every seat sees: the seat
+/// views and the public view carry the same.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "SchottenTottenSettlement")]
+pub struct Settlement {
+    /// Steps 1-4 of S9, in order: 1 the stones provable for a player (S5), 2 of the rest
+    /// those where exactly one side is complete, 3 where both sides are incomplete: more
+    /// cards, then the higher sum (else the stone stays unowned), 4 the count.
+    pub steps: [SettlementStep; 4],
+    /// Step 4: the stones each player owns after step 3, claimed ones included,
+    /// [player 0, player 1]; the more wins, equal counts are a draw.
+    pub counts: [u8; 2],
+}
+
+/// One step of the settlement.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "SchottenTottenSettlementStep")]
+pub struct SettlementStep {
+    /// The step's number, 1-4.
+    #[schemars(range(min = 1, max = 4))]
+    pub step: u8,
+    /// The stones this step decided, ascending: steps 1-3 give stones to a player, and
+    /// step 3 also names the stones that stay unowned; step 4 decides no stone.
+    pub stones: Vec<SettledStone>,
+    /// What the step did, as the board says it.
+    pub text: Texts,
+}
+
+/// A stone the settlement decided.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "SchottenTottenSettledStone")]
+pub struct SettledStone {
+    /// The stone, 0-8.
+    #[schemars(range(max = 8))]
+    pub stone: u8,
+    /// The player it went to; null if it stays unowned (step 3, a tie).
+    #[schemars(range(max = 1))]
+    pub owner: Option<u8>,
+    /// Why: `provable` (step 1), `complete` (step 2), `more_cards`, `higher_sum` or
+    /// `tie` (step 3).
+    pub by: SettledBy,
+}
+
+/// Why the settlement decided a stone as it did (S9).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+#[schemars(rename = "SchottenTottenSettledBy")]
+pub enum SettledBy {
+    /// Step 1: the owner's claim proof (S5) succeeds.
+    Provable,
+    /// Step 2: only the owner's side holds three cards.
+    Complete,
+    /// Step 3: the owner's side holds more cards.
+    MoreCards,
+    /// Step 3: as many cards on both sides, the owner's sum is higher.
+    HigherSum,
+    /// Step 3: as many cards and the same sum: the stone stays unowned.
+    Tie,
+}
+
+/// A text for people in both languages.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "SchottenTottenTexts")]
+pub struct Texts {
+    /// German (the rule texts' language, the page's default).
+    pub de: String,
+    /// English.
+    pub en: String,
+}
+
+/// The settlement of a game that ended by it (S9); `None` for every other state.
+pub(super) fn settlement(state: &State) -> Option<Settlement> {
+    let outcome = state.outcome()?;
+    if outcome.reason != super::state::EndReason::Settlement {
+        return None;
+    }
+    let mut steps: [Vec<SettledStone>; 3] = Default::default();
+    for (i, stone) in state.stones().iter().enumerate() {
+        let [a, b] = &stone.sides;
+        let (step, by) = match stone.award {
+            Some(Award::Claim) => continue,
+            Some(Award::SettlementProof) => (0, SettledBy::Provable),
+            Some(Award::SettlementComplete) => (1, SettledBy::Complete),
+            // Step 3 (both incomplete): more cards, then the higher sum.
+            Some(Award::SettlementCount) if a.len() != b.len() => (2, SettledBy::MoreCards),
+            Some(Award::SettlementCount) => (2, SettledBy::HigherSum),
+            None => (2, SettledBy::Tie),
+        };
+        steps[step].push(SettledStone {
+            stone: i as u8,
+            owner: stone.owner,
+            by,
+        });
+    }
+    let count = |p: u8| state.stones().iter().filter(|s| s.owner == Some(p)).count() as u8;
+    let counts = [count(0), count(1)];
+    let [one, two, three] = steps;
+    let text = |step: u8, stones: &[SettledStone]| Texts {
+        de: state.settlement_line(step, stones, counts, outcome.winner, Lang::De),
+        en: state.settlement_line(step, stones, counts, outcome.winner, Lang::En),
+    };
+    let step = |n: u8, stones: Vec<SettledStone>| SettlementStep {
+        step: n,
+        text: text(n, &stones),
+        stones,
+    };
+    Some(Settlement {
+        steps: [step(1, one), step(2, two), step(3, three), step(4, Vec::new())],
+        counts,
     })
 }

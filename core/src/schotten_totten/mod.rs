@@ -24,8 +24,8 @@
 //! | `legal.rs` | legal-move generation (the hot path) |
 //! | `json.rs` | reading and validating states |
 //! | `view.rs` | the [`View`] (an information state) and `state_from_view` |
-//! | `facts.rs` | the stone facts the board shows: provable, best formation, claimable (S5, S6) |
-//! | `text.rs` | texts for people: actions, the board, the result |
+//! | `facts.rs` | what the board shows: the stone facts (provable, best formation, claimable: S5, S6) and the settlement step by step (S9) |
+//! | `text.rs` | texts for people: actions, the board, the result, the settlement's steps |
 //! | `heuristic.rs` | the `heuristic` bot |
 //! | `tensor.rs` | the observation tensor |
 
@@ -45,7 +45,7 @@ mod view;
 
 pub use cards::{Card, CardSet};
 pub use codec::{END_TURN, Move, NUM_ACTIONS, PASS, claim_action, play_action};
-pub use facts::{Best, StoneFacts};
+pub use facts::{Best, SettledBy, SettledStone, Settlement, SettlementStep, StoneFacts, Texts};
 pub use formation::{
     ClaimCheck, Formation, FormationKind, Reachable, best_reachable, check_claim, formation,
 };

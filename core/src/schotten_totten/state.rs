@@ -46,7 +46,7 @@ impl Side {
         self.cards[self.len as usize] = card;
         self.len += 1;
     }
-    fn sum(self) -> u32 {
+    pub(super) fn sum(self) -> u32 {
         self.cards().iter().map(|c| u32::from(c.value())).sum()
     }
     fn complete(self) -> [Card; 3] {

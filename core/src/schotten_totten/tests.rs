@@ -469,7 +469,66 @@ fn s9_settlement_steps_one_to_four() {
             reason: EndReason::Settlement
         })
     );
-    assert_eq!(state.returns(), vec![1.0, -1.0]);
+    assert_eq!(state.returns(), vec![1.0, -1.0]); // The board shows the settlement step by step, in German and English (S9).
+    let settlement = super::view::view_with_facts(&state, Some(0)).settlement.unwrap();
+    let texts: Vec<(&str, &str)> = settlement
+        .steps
+        .iter()
+        .map(|s| (s.text.de.as_str(), s.text.en.as_str()))
+        .collect();
+    assert_eq!(
+        texts,
+        vec![
+            (
+                "1. Beweisbare Steine: Stein 1 an Spieler 0.",
+                "1. Provable stones: stone 1 to player 0."
+            ),
+            (
+                "2. Eine Seite vollständig: Stein 7 an Spieler 0, Stein 2 an Spieler 1.",
+                "2. One side complete: stone 7 to player 0, stone 2 to player 1."
+            ),
+            (
+                "3. Beide Seiten unvollständig: mehr Karten, dann höhere Summe: Stein 3 an Spieler 0 \
+                 (mehr Karten: 2 zu 1), Stein 4 an Spieler 1 (höhere Summe: 9 zu 2), Steine 5, 6, 8 \
+                 und 9 bleiben frei (gleich viele Karten, gleiche Summe).",
+                "3. Both sides incomplete: more cards, then the higher sum: stone 3 to player 0 \
+                 (more cards: 2 to 1), stone 4 to player 1 (higher sum: 9 to 2), stones 5, 6, 8 and \
+                 9 stay unowned (as many cards, the same sum)."
+            ),
+            (
+                "4. Zählen: Spieler 0 hat 3 Steine, Spieler 1 hat 2 Steine: Spieler 0 gewinnt.",
+                "4. Count: player 0 has 3 stones, player 1 has 2 stones: player 0 wins."
+            ),
+        ]
+    );
+    assert_eq!(settlement.counts, [3, 2]);
+    let by: Vec<(u8, Option<u8>, super::SettledBy)> = settlement.steps[2]
+        .stones
+        .iter()
+        .map(|s| (s.stone, s.owner, s.by))
+        .collect();
+    let (more, higher, tie) = (
+        super::SettledBy::MoreCards,
+        super::SettledBy::HigherSum,
+        super::SettledBy::Tie,
+    );
+    assert_eq!(
+        by,
+        vec![
+            (2, Some(0), more),
+            (3, Some(1), higher),
+            (4, None, tie),
+            (5, None, tie),
+            (7, None, tie),
+            (8, None, tie)
+        ]
+    );
+    // The terminal board lists the steps too.
+    let board = state.render_for(Some(0), crate::game::Lang::De);
+    assert!(
+        board.contains("Endabrechnung:\n  1. Beweisbare Steine"),
+        "{board}"
+    );
 }
 
 #[test]

@@ -8,6 +8,7 @@ use std::fmt::Write as _;
 use super::cards::Card;
 use super::checks::shown;
 use super::codec::Move;
+use super::facts::{SettledBy, SettledStone};
 use super::rules::NUM_STONES;
 use super::state::{Award, EndReason, Outcome, Side, State};
 use crate::game::{Action, GameState, Lang};
@@ -81,6 +82,117 @@ impl State {
         })
     }
 
+    /// Step `step` (1-4) of the settlement (S9) for people, e.g. "1. Beweisbare Steine:
+    /// Steine 2 und 5 an Spieler 0, Stein 7 an Spieler 1." / "3. Both sides incomplete: more
+    /// cards, then the higher sum: stone 8 to player 0 (more cards: 2 to 1), stone 4 stays
+    /// unowned (as many cards, the same sum)." / "4. Count: player 0 has 5 stones, player 1
+    /// has 4: player 0 wins." Stones are numbered 1-9 as on the board (S1).
+    pub(super) fn settlement_line(
+        &self,
+        step: u8,
+        stones: &[SettledStone],
+        counts: [u8; 2],
+        winner: Option<u8>,
+        lang: Lang,
+    ) -> String {
+        let title = match step {
+            1 => lang.pick("Beweisbare Steine", "Provable stones"),
+            2 => lang.pick("Eine Seite vollständig", "One side complete"),
+            3 => lang.pick(
+                "Beide Seiten unvollständig: mehr Karten, dann höhere Summe",
+                "Both sides incomplete: more cards, then the higher sum",
+            ),
+            _ => lang.pick("Zählen", "Count"),
+        };
+        if step == 4 {
+            let stones = |n: u8| match (n, lang) {
+                (1, Lang::De) => "1 Stein".to_string(),
+                (1, Lang::En) => "1 stone".to_string(),
+                (n, Lang::De) => format!("{n} Steine"),
+                (n, Lang::En) => format!("{n} stones"),
+            };
+            let end = match winner {
+                Some(w) => lang.pick(format!("Spieler {w} gewinnt"), format!("player {w} wins")),
+                None => lang.pick("unentschieden", "a draw").to_string(),
+            };
+            let (a, b) = (stones(counts[0]), stones(counts[1]));
+            return match lang {
+                Lang::De => format!("4. {title}: Spieler 0 hat {a}, Spieler 1 hat {b}: {end}."),
+                Lang::En => format!("4. {title}: player 0 has {a}, player 1 has {b}: {end}."),
+            };
+        }
+        if stones.is_empty() {
+            return format!("{step}. {title}: {}.", lang.pick("keiner", "none"));
+        }
+        // "1", "1 und 3", "1, 3 und 5": stones as the board numbers them.
+        let list = |stones: &[&SettledStone]| {
+            let names: Vec<String> = stones
+                .iter()
+                .map(|s| shown(usize::from(s.stone)).to_string())
+                .collect();
+            match names.split_last() {
+                Some((last, [])) => last.clone(),
+                Some((last, first)) => format!("{} {} {last}", first.join(", "), lang.pick("und", "and")),
+                None => String::new(),
+            }
+        };
+        let stones_word = |n: usize| match (n, lang) {
+            (1, Lang::De) => "Stein",
+            (_, Lang::De) => "Steine",
+            (1, Lang::En) => "stone",
+            (_, Lang::En) => "stones",
+        };
+        let mut parts = Vec::new();
+        if step == 3 {
+            // Step 3: each stone with the figures that decided it.
+            for s in stones {
+                let Some(p) = s.owner else { continue };
+                let i = usize::from(s.stone);
+                let n = shown(i);
+                let [a, b] = &self.stones[i].sides;
+                let (mine, theirs) = if p == 0 { (a, b) } else { (b, a) };
+                let why = match s.by {
+                    SettledBy::MoreCards => lang.pick(
+                        format!("mehr Karten: {} zu {}", mine.len(), theirs.len()),
+                        format!("more cards: {} to {}", mine.len(), theirs.len()),
+                    ),
+                    _ => lang.pick(
+                        format!("höhere Summe: {} zu {}", mine.sum(), theirs.sum()),
+                        format!("higher sum: {} to {}", mine.sum(), theirs.sum()),
+                    ),
+                };
+                parts.push(lang.pick(
+                    format!("Stein {n} an Spieler {p} ({why})"),
+                    format!("stone {n} to player {p} ({why})"),
+                ));
+            }
+        } else {
+            // Steps 1 and 2: the stones of each player together.
+            for p in 0..2u8 {
+                let theirs: Vec<&SettledStone> = stones.iter().filter(|s| s.owner == Some(p)).collect();
+                if !theirs.is_empty() {
+                    let (word, list) = (stones_word(theirs.len()), list(&theirs));
+                    parts.push(lang.pick(
+                        format!("{word} {list} an Spieler {p}"),
+                        format!("{word} {list} to player {p}"),
+                    ));
+                }
+            }
+        }
+        // Step 3's ties, together: as many cards and the same sum (empty stones too).
+        let ties: Vec<&SettledStone> = stones.iter().filter(|s| s.owner.is_none()).collect();
+        if !ties.is_empty() {
+            let (word, list) = (stones_word(ties.len()), list(&ties));
+            parts.push(match (ties.len(), lang) {
+                (1, Lang::De) => format!("{word} {list} bleibt frei (gleich viele Karten, gleiche Summe)"),
+                (1, Lang::En) => format!("{word} {list} stays unowned (as many cards, the same sum)"),
+                (_, Lang::De) => format!("{word} {list} bleiben frei (gleich viele Karten, gleiche Summe)"),
+                (_, Lang::En) => format!("{word} {list} stay unowned (as many cards, the same sum)"),
+            });
+        }
+        format!("{step}. {title}: {}.", parts.join(", "))
+    }
+
     /// The stones with both sides, the hands (with a seat: only its own, the other's
     /// size) and the pile's size.
     pub(super) fn render_text(&self, seat: Option<usize>, lang: Lang) -> String {
@@ -132,6 +244,12 @@ impl State {
             "{}",
             lang.pick(format!("Stapel: {n} Karten"), format!("pile: {n} cards"))
         );
+        if let Some(settled) = super::facts::settlement(self) {
+            let _ = write!(out, "\n{}", lang.pick("Endabrechnung:", "settlement:"));
+            for step in &settled.steps {
+                let _ = write!(out, "\n  {}", lang.pick(&step.text.de, &step.text.en));
+            }
+        }
         out
     }
 }

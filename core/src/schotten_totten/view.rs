@@ -5,7 +5,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::cards::{Card, CardSet};
-use super::facts::{StoneFacts, stone_facts};
+use super::facts::{Settlement, StoneFacts, settlement, stone_facts};
 use super::rules::{NUM_STONES, SchottenTotten};
 use super::state::{Award, Outcome, Phase, Side, State};
 use crate::error::{Error, Result};
@@ -55,6 +55,13 @@ pub struct View {
     pub passes_in_row: u8,
     /// How the game ended (S7, S9); null while it runs.
     pub outcome: Option<Outcome>,
+    /// Once the game ended by the settlement (S9): its four steps, each with the stones it
+    /// decided and its text in German and English, and the count of step 4. Left out in
+    /// every other state, and in the engine's own typed view for bots and tensors.
+    /// Derived from the table: on input it may be left out or null, and if given it must
+    /// equal what the table gives, or the view is refused.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub settlement: Option<Settlement>,
 }
 
 /// One stone as everybody sees it.
@@ -107,6 +114,7 @@ pub(super) fn view_of(state: &State, seat: Option<usize>) -> View {
         turn_passed: state.turn_passed,
         passes_in_row: state.passes_in_row,
         outcome: state.outcome,
+        settlement: None,
     }
 }
 
@@ -117,6 +125,7 @@ pub(super) fn view_with_facts(state: &State, seat: Option<usize>) -> View {
     for (stone, facts) in view.stones.iter_mut().zip(stone_facts(state)) {
         stone.facts = facts;
     }
+    view.settlement = settlement(state);
     view
 }
 
@@ -245,6 +254,12 @@ pub(super) fn view_json(state: &State, seat: Option<usize>, with_facts: bool) ->
             out.push(b'}');
         }
         None => out.extend_from_slice(b"null"),
+    }
+    // Once, at the end of a settled game: serde writes it (its texts hold no character
+    // JSON escapes, but serde's writer is the one to trust with text).
+    if with_facts && let Some(settled) = settlement(state) {
+        out.extend_from_slice(br#","settlement":"#);
+        serde_json::to_writer(&mut out, &settled).expect("a settlement serializes");
     }
     out.push(b'}');
     out
@@ -408,6 +423,25 @@ pub(super) fn state_from_view(rules: SchottenTotten, view: &View, seed: u64) -> 
                 ));
             }
         }
+    }
+    // The settlement: left out (or null) it is derived again; given, it must be right.
+    if let Some(given) = &view.settlement {
+        let right = settlement(&state);
+        if right.as_ref() != Some(given) {
+            return bad(match right {
+                None => crate::msg!(
+                    "settlement is given, but the game did not end by the settlement (S9)",
+                    "settlement ist angegeben, doch das Spiel endete nicht mit der Endabrechnung (S9)"
+                ),
+                Some(_) => crate::msg!(
+                    "settlement disagrees with the table (S9): every step's stones, texts and the count \
+                     follow from the stones' awards and cards",
+                    "settlement weicht vom Tisch ab (S9): die Steine, Texte und die Zählung jedes Schritts \
+                     folgen aus den Vergaben und Karten der Steine"
+                ),
+            });
+        }
+        rebuilt.settlement = right;
     }
     if rebuilt != *view {
         return bad(crate::msg!(

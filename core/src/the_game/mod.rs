@@ -20,7 +20,7 @@
 //! | `checks.rs` | why a move is illegal, with codes and reasons in English and German |
 //! | `legal.rs` | legal-move generation (the hot path) |
 //! | `json.rs` | reading and validating states |
-//! | `view.rs` | the [`View`] (an information state), the JSON [`Move`] and `state_from_view` |
+//! | `view.rs` | the [`View`] (an information state; for people with what each pile takes, T4), the JSON [`Move`] and `state_from_view` |
 //! | `text.rs` | texts for people: the piles, actions, the board, the result |
 //! | `talk.rs` | the table talk check (T7) |
 //! | `heuristic.rs` | the `heuristic` bot |

@@ -202,11 +202,32 @@ impl GameState for State {
         super::view::view_of(self, seat)
     }
 
-    /// As the trait's, with room for a whole view from the start (the API serves views).
+    /// The view for people, with room for a whole view from the start (the API serves
+    /// views). Like `view` it carries, in a seat's view, what each pile takes from the
+    /// hand (T4; `takes`, `backward`), which `view_of` (bots, tensors) leaves out.
     fn view_json(&self, seat: Option<usize>) -> Vec<u8> {
         let mut out = Vec::with_capacity(1024);
-        serde_json::to_writer(&mut out, &self.view_of(seat)).expect("a view always serializes");
+        serde_json::to_writer(&mut out, &super::view::view_with_facts(self, seat))
+            .expect("a view always serializes");
         out
+    }
+
+    /// The typed view's JSON (`view_of`), without the piles' facts: they follow from the
+    /// hand and the tops, so the bytes are equal exactly when the view is, and the bots that
+    /// seed each decision by this key neither pay for the facts nor change their moves.
+    fn information_state_key(&self, player: usize) -> Vec<u8> {
+        let mut out = Vec::with_capacity(1024);
+        serde_json::to_writer(&mut out, &self.view_of(Some(player))).expect("a view always serializes");
+        out
+    }
+
+    fn view(&self, player: usize) -> Value {
+        serde_json::to_value(super::view::view_with_facts(self, Some(player)))
+            .expect("a view always serializes")
+    }
+
+    fn public_view(&self) -> Value {
+        serde_json::to_value(super::view::view_with_facts(self, None)).expect("a view always serializes")
     }
 
     /// The action for people (`text.rs`).

@@ -575,8 +575,13 @@ fn views_of_a_seat_and_of_spectators() {
         "{text}"
     );
     assert_eq!(view["player"], json!(1));
+    // A fresh descending pile takes every card of the hand, none by the backward trick.
     assert_eq!(
         view["piles"][2],
+        json!({"direction": "descending", "top": 100, "cards_played": 0, "takes": view["hand"], "backward": []})
+    );
+    assert_eq!(
+        public["piles"][2],
         json!({"direction": "descending", "top": 100, "cards_played": 0})
     );
     assert_eq!(
@@ -586,7 +591,7 @@ fn views_of_a_seat_and_of_spectators() {
     );
     // The view reads back through its type, and unknown fields are refused.
     let typed: View = serde_json::from_value(view.clone()).unwrap();
-    assert_eq!(typed, state.view_of(Some(1)));
+    assert_eq!(typed, super::view::view_with_facts(&state, Some(1)));
     let mut extra = view;
     extra["x"] = json!(1);
     assert!(serde_json::from_value::<View>(extra).is_err());

@@ -95,6 +95,19 @@ pub struct PileView {
     pub top: u8,
     /// How many cards were played on this pile.
     pub cards_played: u8,
+    /// What this pile takes from the seat's hand now (T4): the seat's hand cards that fit
+    /// it, ascending. On the seat's own turn in a running game these are exactly its
+    /// legal plays onto this pile (T3). Only in a seat's view for people (`view`,
+    /// `view_json`): the public view has none (the hands are hidden), nor has the typed
+    /// view bots and tensors use. Derived from the hand and the top: on input it may be
+    /// left out or null; if given it must be what they give, or the view is refused.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub takes: Option<Hand>,
+    /// Of `takes`, the card that fits only by the backward trick (T4: exactly 10 lower
+    /// than the top of an ascending pile, exactly 10 higher on a descending one); empty
+    /// when the hand holds none. Present and derived exactly as `takes`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub backward: Option<Hand>,
 }
 
 /// The end of the game (T6).
@@ -143,6 +156,8 @@ pub(super) fn view_of(state: &State, seat: Option<usize>) -> View {
         },
         top: state.tops[p],
         cards_played: state.pile_sizes[p],
+        takes: None,
+        backward: None,
     };
     View {
         game: GameName::TheGame,
@@ -163,6 +178,38 @@ pub(super) fn view_of(state: &State, seat: Option<usize>) -> View {
             stuck_player: state.stuck_player().map(|p| p as u8),
         }),
     }
+}
+
+/// The facts of every pile for `hand` (T4): the cards that fit it, and of those the one
+/// that fits by the backward trick. Four masks over at most eight cards: cheap, but kept
+/// out of `view_of` so that the views bots and tensors use stay as they were.
+fn pile_facts(hand: Hand, tops: [u8; NUM_PILES]) -> [(Hand, Hand); NUM_PILES] {
+    std::array::from_fn(|p| {
+        let top = tops[p];
+        let takes: Hand = hand.iter().filter(|&c| fits(c, top, p)).collect();
+        // The one card the trick allows (T4); it fits no other way (it lies against the
+        // pile's direction), so it is in `takes` exactly when it is in the hand.
+        let trick = if ascending(p) {
+            top.checked_sub(10)
+        } else {
+            top.checked_add(10)
+        };
+        let backward: Hand = trick.filter(|&c| takes.contains(c)).into_iter().collect();
+        (takes, backward)
+    })
+}
+
+/// The view for people (`view`, `public_view`, `view_json`, and so the API and the
+/// page): `view_of` with, in a seat's view, what each pile takes from its hand (T4).
+pub(super) fn view_with_facts(state: &State, seat: Option<usize>) -> View {
+    let mut view = view_of(state, seat);
+    if let Some(hand) = view.hand {
+        for (pile, (takes, backward)) in view.piles.iter_mut().zip(pile_facts(hand, state.tops)) {
+            pile.takes = Some(takes);
+            pile.backward = Some(backward);
+        }
+    }
+    view
 }
 
 /// What the position implies about the hand of the player to move, beyond its size.
@@ -457,8 +504,13 @@ pub(super) fn state_from_view(rules: TheGame, view: &View, seed: u64) -> Result<
     };
     state.outcome = state.derived_outcome();
     state.validate().map_err(Error::InvalidView)?;
+    check_pile_facts(view, &state)?;
+    let mut given = view.clone();
+    for pile in &mut given.piles {
+        (pile.takes, pile.backward) = (None, None);
+    }
     let rebuilt = state.view_of(seat);
-    if rebuilt != *view {
+    if rebuilt != given {
         // Every field is checked above; this guards against a check forgotten there.
         return bad(crate::msg!(
             "no position gives this view",
@@ -466,6 +518,38 @@ pub(super) fn state_from_view(rules: TheGame, view: &View, seed: u64) -> Result<
         ));
     }
     Ok(state)
+}
+
+/// The piles' facts of a view read back: left out (or null) they are derived again; given,
+/// they must be what the seat's hand and the tops give (T4). The public view has none.
+fn check_pile_facts(view: &View, state: &State) -> Result<()> {
+    let names = |h: Hand| format!("{:?}", h.iter().collect::<Vec<u8>>());
+    let derived = view.hand.map(|hand| pile_facts(hand, state.tops));
+    for (p, pile) in view.piles.iter().enumerate() {
+        if pile.takes.is_none() && pile.backward.is_none() {
+            continue;
+        }
+        let Some(derived) = derived else {
+            return Err(Error::InvalidView(crate::msg!(
+                "piles[{p}] carries takes or backward, but the public view has none: they come from a hand",
+                "piles[{p}] trägt takes oder backward, doch die öffentliche Sicht hat keine: sie kommen aus einer Hand"
+            )));
+        };
+        let (takes, backward) = derived[p];
+        for (field, given, right) in [
+            ("takes", pile.takes, takes),
+            ("backward", pile.backward, backward),
+        ] {
+            if let Some(given) = given.filter(|&g| g != right) {
+                let (top, given, right) = (pile.top, names(given), names(right));
+                return Err(Error::InvalidView(crate::msg!(
+                    "piles[{p}].{field} disagrees with the hand and the top {top} (T4): given {given}, but they give {right}",
+                    "piles[{p}].{field} weicht von der Hand und der obersten Karte {top} ab (T4): angegeben {given}, doch sie ergeben {right}"
+                )));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// How many cards that fit a pile go into a hand of `size` cards drawn from `fit` fitting

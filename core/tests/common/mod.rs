@@ -27,3 +27,21 @@ where
     }
     assert_ne!(play_random(game, 1).history(), play_random(game, 2).history());
 }
+
+/// The position after `moves` uniformly random legal moves of the player to move in the
+/// game dealt by `seed` (fewer if the game ends first).
+pub fn random_position<G: Game>(game: &G, seed: u64, moves: usize) -> G::State {
+    use rand::{RngExt as _, SeedableRng as _};
+    let mut state = game.new_initial_state(seed);
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed ^ 0x5eed);
+    for _ in 0..moves {
+        let legal = state.legal_actions();
+        if legal.is_empty() {
+            break;
+        }
+        state
+            .apply_action(legal[rng.random_range(0..legal.len())])
+            .expect("a legal action applies");
+    }
+    state
+}
