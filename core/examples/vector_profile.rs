@@ -1,0 +1,203 @@
+//! Where a [`VectorEnv`] step's time goes, for profiling (issue 24):
+//! `cargo run --release -p spielwerk-core --example vector_profile -- [game] [steps] [threads] [mode]`
+//! (game: schotten_totten, the_game, caravan, dog; default schotten_totten, 200 steps,
+//! 1 thread; mode `all`, `masks`, `lists`, `both`, `none`, `parts`). It times whole steps
+//! of 1,024 envs (actions uniform among the legal ones, chosen in Rust from the buffers
+//! the step wrote, so no Python is in the figure) with the masks, the lists, both or
+//! neither written; then (`all`, `parts`) the parts of a step per env on random
+//! positions: apply, legal actions, the view, the tensor, the mask row. Under callgrind
+//! (`valgrind --tool=callgrind`) use few steps and one mode; the parts are named
+//! functions (mind that callgrind counts each byte of a `rep stosb` memset).
+use std::hint::black_box;
+use std::time::Instant;
+
+use spielwerk_core::caravan::CaravanGame;
+use spielwerk_core::dog::Dog;
+use spielwerk_core::game::{Action, Game, GameState};
+use spielwerk_core::rng;
+use spielwerk_core::schotten_totten::SchottenTotten;
+use spielwerk_core::the_game::TheGame;
+use spielwerk_core::vector::{Buffers, VectorEnv};
+
+const N: usize = 1024;
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let name = args.get(1).map_or("schotten_totten", String::as_str);
+    let steps: usize = args.get(2).map_or(200, |s| s.parse().expect("steps"));
+    let threads: usize = args.get(3).map_or(1, |s| s.parse().expect("threads"));
+    let mode = args.get(4).map_or("all", String::as_str);
+    match name {
+        "schotten_totten" => run(SchottenTotten::default(), steps, threads, mode),
+        "the_game" => run(TheGame::default(), steps, threads, mode),
+        "caravan" => run(CaravanGame::default(), steps, threads, mode),
+        "dog" => run(Dog::default(), steps, threads, mode),
+        other => panic!("unknown game {other}"),
+    }
+}
+
+fn run<G: Game + Copy>(game: G, steps: usize, threads: usize, mode: &str)
+where
+    G::State: spielwerk_core::bots::Heuristic,
+{
+    let len = game.observation_tensor_len();
+    let width = game.num_distinct_actions();
+    let players = game.num_players();
+    let configs: &[(bool, bool)] = match mode {
+        "all" => &[(true, true), (true, false), (false, true), (false, false)],
+        "masks" => &[(true, false)],
+        "lists" => &[(false, true)],
+        "both" => &[(true, true)],
+        "none" => &[(false, false)],
+        "parts" => &[],
+        other => panic!("unknown mode {other}"),
+    };
+    for &(masks_on, lists_on) in configs {
+        let mut env = VectorEnv::new(game, N, 0, None, Some(threads)).expect("env");
+        let mut o = vec![0.0f32; N * len];
+        let mut m = vec![0u8; N * width];
+        let mut l = vec![0i64; N * width];
+        let mut c = vec![0i64; N];
+        let mut r = vec![0.0f32; N * players];
+        let (mut t, mut u, mut s) = (vec![false; N], vec![false; N], vec![0i64; N]);
+        let mut random = rng::seeded(1, rng::STREAM_POLICY);
+        let mut actions = vec![0i64; N];
+        let mut legal: Vec<Action> = Vec::new();
+        macro_rules! buffers {
+            () => {
+                Buffers {
+                    observations: &mut o,
+                    masks: masks_on.then_some(&mut m[..]),
+                    legal_actions: lists_on.then_some(&mut l[..]),
+                    legal_counts: lists_on.then_some(&mut c[..]),
+                    rewards: &mut r,
+                    terminations: &mut t,
+                    truncations: &mut u,
+                    seats: &mut s,
+                }
+            };
+        }
+        env.reset(None, buffers!()).expect("reset");
+        let mut spent = std::time::Duration::ZERO;
+        for _ in 0..steps {
+            for (i, a) in actions.iter_mut().enumerate() {
+                if lists_on {
+                    let k = rand::RngExt::random_range(&mut random, 0..c[i] as usize);
+                    *a = l[i * width + k];
+                } else if masks_on {
+                    legal.clear();
+                    let row = &m[i * width..(i + 1) * width];
+                    legal.extend((0..width as Action).filter(|&a| row[a as usize] != 0));
+                    let k = rand::RngExt::random_range(&mut random, 0..legal.len());
+                    *a = i64::from(legal[k]);
+                } else {
+                    let (state, _) = env.state(i).expect("env");
+                    state.legal_actions_for(s[i] as usize, &mut legal);
+                    let k = rand::RngExt::random_range(&mut random, 0..legal.len());
+                    *a = i64::from(legal[k]);
+                }
+            }
+            let start = Instant::now();
+            env.step(&actions, buffers!()).expect("step");
+            spent += start.elapsed();
+        }
+        let per_step = spent / steps as u32;
+        println!(
+            "{} masks={masks_on} lists={lists_on} threads={threads}: {per_step:?} per step of {N} envs, {:.2} M env steps/s",
+            G::NAME,
+            N as f64 / per_step.as_secs_f64() / 1e6
+        );
+    }
+    if matches!(mode, "all" | "parts") {
+        parts(game, steps.min(100));
+    }
+}
+
+/// The parts of a step per env, on the positions of `N` random games over `steps` steps.
+fn parts<G: Game + Copy>(game: G, steps: usize) {
+    let mut random = rng::seeded(2, rng::STREAM_POLICY);
+    let mut states: Vec<G::State> = Vec::new();
+    let mut legal = Vec::new();
+    for i in 0..N as u64 {
+        let mut state = game.new_initial_state(i);
+        for _ in 0..(i as usize % steps.max(1)) {
+            if state.is_terminal() {
+                break;
+            }
+            state.legal_actions_into(&mut legal);
+            let k = rand::RngExt::random_range(&mut random, 0..legal.len());
+            state.apply_action(legal[k]).expect("legal");
+        }
+        if !state.is_terminal() {
+            states.push(state);
+        }
+    }
+    let n = states.len() as u32;
+    let len = game.observation_tensor_len();
+    let width = game.num_distinct_actions();
+    let mut out = vec![0.0f32; len];
+    let mut mask = vec![0u8; width];
+    let mut chosen: Vec<Action> = Vec::new();
+    for s in &states {
+        s.legal_actions_into(&mut legal);
+        chosen.push(legal[legal.len() / 2]);
+    }
+    let time = |label: &str, f: &mut dyn FnMut()| {
+        let start = Instant::now();
+        for _ in 0..10 {
+            f();
+        }
+        println!("  {label}: {:?} per env", start.elapsed() / (10 * n));
+    };
+    time("apply (clone + apply)", &mut || {
+        for (s, &a) in states.iter().zip(&chosen) {
+            let mut s = s.clone();
+            s.apply_action(a).expect("legal");
+            black_box(&s);
+        }
+    });
+    time("clone alone", &mut || {
+        for s in &states {
+            black_box(s.clone());
+        }
+    });
+    time("legal actions", &mut || {
+        for s in &states {
+            s.legal_actions_into(&mut legal);
+            black_box(&legal);
+        }
+    });
+    time("view_of", &mut || {
+        for s in &states {
+            black_box(s.view_of(s.current_player()));
+        }
+    });
+    time("observation_tensor_into", &mut || {
+        for s in &states {
+            s.observation_tensor_into(s.current_player(), &mut out).expect("len");
+            black_box(&out);
+        }
+    });
+    time("mask row (fill + set)", &mut || {
+        for s in &states {
+            s.legal_actions_into(&mut legal);
+            mask.fill(0);
+            for &a in &legal {
+                mask[a as usize] = 1;
+            }
+            black_box(&mask);
+        }
+    });
+    let total: usize = states
+        .iter()
+        .map(|s| {
+            s.legal_actions_into(&mut legal);
+            legal.len()
+        })
+        .sum();
+    println!(
+        "  {} positions, {:.1} legal actions on average of {width}",
+        states.len(),
+        total as f64 / states.len() as f64
+    );
+}
