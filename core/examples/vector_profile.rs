@@ -172,6 +172,19 @@ fn parts<G: Game + Copy>(game: G, steps: usize) {
             black_box(s.view_of(s.current_player()));
         }
     });
+    let views: Vec<G::View> = states.iter().map(|s| s.view_of(s.current_player())).collect();
+    time("write_observation (view built before)", &mut || {
+        for v in &views {
+            game.write_observation(v, &mut out);
+            black_box(&out);
+        }
+    });
+    time("view_of + write_observation", &mut || {
+        for s in &states {
+            game.write_observation(&s.view_of(s.current_player()), &mut out);
+            black_box(&out);
+        }
+    });
     time("observation_tensor_into", &mut || {
         for s in &states {
             s.observation_tensor_into(s.current_player(), &mut out).expect("len");

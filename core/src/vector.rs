@@ -476,8 +476,19 @@ fn write_rows<S: GameState>(
     b.seats[k] = env.seat as i64;
 }
 
-/// Adds the rewards of the last action: every seat's, or the learner's alone.
+/// Adds the rewards of the last action: every seat's, or the learner's alone. Every game
+/// pays only at the end ([`GameState::rewards`]), so a running game adds nothing and is
+/// not asked (its rewards would be a vector allocated per env and step); debug builds,
+/// the tests', check that they are zero.
 fn add_rewards<S: GameState>(state: &S, learner: Option<usize>, into: &mut [f64]) {
+    if !state.is_terminal() {
+        debug_assert!(
+            state.rewards().iter().all(|&r| r == 0.0),
+            "a running game of {} paid a reward",
+            <S::Game as Game>::NAME
+        );
+        return;
+    }
     let rewards = state.rewards();
     match learner {
         Some(seat) => into[0] += rewards[seat],

@@ -106,6 +106,10 @@ impl Game for SchottenTotten {
         super::tensor::write_observation(self, view, out);
     }
 
+    fn write_observation_of(&self, state: &State, seat: Option<usize>, out: &mut [f32]) {
+        super::tensor::write_observation_of(self, state, seat, out);
+    }
+
     /// S2: one seeded shuffle of the 54 cards; player 0 gets the first six, player 1
     /// the next six, the remaining 42 are the pile, drawn from its end.
     fn new_initial_state(&self, seed: u64) -> State {

@@ -211,6 +211,10 @@ impl Game for TheGame {
         super::tensor::write_observation(self, view, out);
     }
 
+    fn write_observation_of(&self, state: &State, seat: Option<usize>, out: &mut [f32]) {
+        super::tensor::write_observation_of(self, state, seat, out);
+    }
+
     /// One seeded shuffle of the 98 cards; player `i` gets the `i`-th run of
     /// hand-size cards, the rest is the draw pile, drawn from its end. Player 0 starts.
     fn new_initial_state(&self, seed: u64) -> State {
