@@ -1,7 +1,9 @@
 //! Criterion benchmarks of the observation tensors (issue 24): ns per
 //! `write_observation` for every game, over views of states spread through random games,
-//! and the same with building the view first (`view_of` + write: what a call from a
-//! state costs). Figures and commands: benches/README.md.
+//! the same with building the view first (`view_of` + write: what a call from a state
+//! cost before), and `observation_tensor_into` (written straight from the state, no
+//! view built: what a call from a state and a vector env's step cost now). Figures and
+//! commands: benches/README.md.
 
 use std::hint::black_box;
 
@@ -63,6 +65,15 @@ fn bench<G: Game>(
             let (state, seat) = &states[i];
             let view = state.view_of(Some(*seat));
             write(game, black_box(&view), black_box(&mut out));
+        });
+    });
+    group.bench_function(format!("{name}/observation_tensor_into"), |b| {
+        b.iter(|| {
+            i = (i + 1) % states.len();
+            let (state, seat) = &states[i];
+            state
+                .observation_tensor_into(Some(*seat), black_box(&mut out))
+                .unwrap();
         });
     });
     group.finish();

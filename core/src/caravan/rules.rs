@@ -269,6 +269,10 @@ impl Game for CaravanGame {
         super::tensor::write_observation(self, view, out);
     }
 
+    fn write_observation_of(&self, state: &State, seat: Option<usize>, out: &mut [f32]) {
+        super::tensor::write_observation_of(self, state, seat, out);
+    }
+
     fn ranked(&self) -> bool {
         CaravanGame::ranked(self)
     }

@@ -256,6 +256,10 @@ impl Game for Dog {
         super::tensor::write_observation(self, view, out);
     }
 
+    fn write_observation_of(&self, state: &State, seat: Option<usize>, out: &mut [f32]) {
+        super::tensor::write_observation_of(self, state, seat, out);
+    }
+
     /// D3: one seeded shuffle of the 110 cards; the first round is dealt at once.
     fn new_initial_state(&self, seed: u64) -> State {
         let mut pile: Vec<Card> = (0..NUM_KINDS)
