@@ -19,7 +19,10 @@ use spielwerk_core::schotten_totten::SchottenTotten;
 use spielwerk_core::the_game::TheGame;
 use spielwerk_core::vector::{Buffers, VectorEnv};
 
-const N: usize = 1024;
+/// The number of envs: 1,024, or `VECTOR_PROFILE_ENVS` (to see what the working set costs).
+fn n_envs() -> usize {
+    std::env::var("VECTOR_PROFILE_ENVS").map_or(1024, |s| s.parse().expect("VECTOR_PROFILE_ENVS"))
+}
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -43,6 +46,7 @@ where
     let len = game.observation_tensor_len();
     let width = game.num_distinct_actions();
     let players = game.num_players();
+    let n = n_envs();
     let configs: &[(bool, bool)] = match mode {
         "all" => &[(true, true), (true, false), (false, true), (false, false)],
         "masks" => &[(true, false)],
@@ -53,15 +57,15 @@ where
         other => panic!("unknown mode {other}"),
     };
     for &(masks_on, lists_on) in configs {
-        let mut env = VectorEnv::new(game, N, 0, None, Some(threads)).expect("env");
-        let mut o = vec![0.0f32; N * len];
-        let mut m = vec![0u8; N * width];
-        let mut l = vec![0i64; N * width];
-        let mut c = vec![0i64; N];
-        let mut r = vec![0.0f32; N * players];
-        let (mut t, mut u, mut s) = (vec![false; N], vec![false; N], vec![0i64; N]);
+        let mut env = VectorEnv::new(game, n, 0, None, Some(threads)).expect("env");
+        let mut o = vec![0.0f32; n * len];
+        let mut m = vec![0u8; n * width];
+        let mut l = vec![0i64; n * width];
+        let mut c = vec![0i64; n];
+        let mut r = vec![0.0f32; n * players];
+        let (mut t, mut u, mut s) = (vec![false; n], vec![false; n], vec![0i64; n]);
         let mut random = rng::seeded(1, rng::STREAM_POLICY);
-        let mut actions = vec![0i64; N];
+        let mut actions = vec![0i64; n];
         let mut legal: Vec<Action> = Vec::new();
         macro_rules! buffers {
             () => {
@@ -103,9 +107,9 @@ where
         }
         let per_step = spent / steps as u32;
         println!(
-            "{} masks={masks_on} lists={lists_on} threads={threads}: {per_step:?} per step of {N} envs, {:.2} M env steps/s",
+            "{} masks={masks_on} lists={lists_on} threads={threads}: {per_step:?} per step of {n} envs, {:.2} M env steps/s",
             G::NAME,
-            N as f64 / per_step.as_secs_f64() / 1e6
+            n as f64 / per_step.as_secs_f64() / 1e6
         );
     }
     if matches!(mode, "all" | "parts") {
@@ -118,7 +122,7 @@ fn parts<G: Game + Copy>(game: G, steps: usize) {
     let mut random = rng::seeded(2, rng::STREAM_POLICY);
     let mut states: Vec<G::State> = Vec::new();
     let mut legal = Vec::new();
-    for i in 0..N as u64 {
+    for i in 0..1024 {
         let mut state = game.new_initial_state(i);
         for _ in 0..(i as usize % steps.max(1)) {
             if state.is_terminal() {
@@ -196,6 +200,21 @@ fn parts<G: Game + Copy>(game: G, steps: usize) {
             s.observation_tensor_into(s.current_player(), &mut out).expect("len");
             black_box(&out);
         }
+    });
+    // As in a vector env: each position into its own row of one large buffer (cold,
+    // as every step's buffer is by the time it is written again).
+    let mut rows = vec![0.0f32; states.len() * len];
+    time("observation_tensor_into, a row each", &mut || {
+        for (s, row) in states.iter().zip(rows.chunks_exact_mut(len)) {
+            s.observation_tensor_into(s.current_player(), row).expect("len");
+        }
+        black_box(&rows);
+    });
+    time("fill(0) alone, a row each", &mut || {
+        for row in rows.chunks_exact_mut(len) {
+            row.fill(0.0);
+        }
+        black_box(&rows);
     });
     time("mask row (fill + set)", &mut || {
         for s in &states {

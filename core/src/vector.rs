@@ -21,6 +21,8 @@
 //!   threads or their scheduling. `reset` starts every env at episode 0 again.
 //! - A step whose actions are not all legal is refused whole: no env moves.
 
+use std::sync::{Mutex, PoisonError};
+
 use rayon::prelude::*;
 
 use crate::bots::Heuristic;
@@ -162,10 +164,11 @@ fn split_opt<'a, T>(rest: &mut Option<&'a mut [T]>, rows: usize, width: usize) -
     rest.as_mut().map(|r| split(r, rows, width))
 }
 
-/// Envs per rayon task: about four tasks per thread (so a slow env evens out), at least
-/// 16 envs (so a task's work outweighs handing it out).
+/// Envs per block handed out: about sixteen blocks per thread (so that the threads end
+/// together: the last block is short), at least 8 envs (so that a block's work
+/// outweighs handing it out, a lock).
 fn block_len(n: usize, threads: usize) -> usize {
-    n.div_ceil(4 * threads.max(1)).max(16)
+    n.div_ceil(16 * threads.max(1)).max(8)
 }
 
 impl<G: Game> VectorEnv<G>
@@ -393,44 +396,71 @@ where
         }
         let (game, seed, opponents) = (&self.game, self.seed, self.opponents);
         let learner = opponents.map(|_| 0);
-        let run = || {
-            blocks.into_par_iter().for_each(|mut b| {
-                for k in 0..b.envs.len() {
-                    let i = b.first + k;
-                    let env = &mut b.envs[k];
-                    env.rewards.fill(0.0);
-                    match actions {
-                        None => {
-                            env.episode = 0;
-                            env.terminated = false;
-                            env.written = usize::MAX;
-                            deal(game, seed, opponents, i, env);
+        let step_block = |mut b: Block<'_, G::State>| {
+            for k in 0..b.envs.len() {
+                let i = b.first + k;
+                let env = &mut b.envs[k];
+                env.rewards.fill(0.0);
+                match actions {
+                    None => {
+                        env.episode = 0;
+                        env.terminated = false;
+                        env.written = usize::MAX;
+                        deal(game, seed, opponents, i, env);
+                    }
+                    Some(actions) => {
+                        env.state
+                            .apply_action_for(env.seat, actions[i] as Action)
+                            .expect("every action was checked");
+                        add_rewards(&env.state, learner, &mut env.rewards);
+                        if let Some(bot) = opponents {
+                            play_opponents(bot, env, true);
                         }
-                        Some(actions) => {
-                            env.state
-                                .apply_action_for(env.seat, actions[i] as Action)
-                                .expect("every action was checked");
-                            add_rewards(&env.state, learner, &mut env.rewards);
-                            if let Some(bot) = opponents {
-                                play_opponents(bot, env, true);
-                            }
-                            env.terminated = env.state.is_terminal();
-                            if env.terminated {
-                                env.episode += 1;
-                                deal(game, seed, opponents, i, env);
-                            } else {
-                                env.refresh(learner);
-                            }
+                        env.terminated = env.state.is_terminal();
+                        if env.terminated {
+                            env.episode += 1;
+                            deal(game, seed, opponents, i, env);
+                        } else {
+                            env.refresh(learner);
                         }
                     }
-                    write_rows(env, &mut b.rows, k, len, num_actions, width);
                 }
-            });
+                write_rows(env, &mut b.rows, k, len, num_actions, width);
+            }
         };
-        match &self.pool {
-            Some(pool) => pool.install(run),
-            None => run(),
-        }
+        // The blocks are handed out one at a time to the calling thread and to
+        // `threads - 1` helpers from the pool, as each comes for more: the caller starts
+        // at once instead of waiting for a sleeping worker to wake (and for nothing, with
+        // one thread), and a late helper or a slow env evens out. Which thread steps an
+        // env changes nothing of its game.
+        let queue = Mutex::new(blocks.into_iter());
+        let next = || queue.lock().unwrap_or_else(PoisonError::into_inner).next();
+        let work = || {
+            while let Some(b) = next() {
+                step_block(b);
+            }
+        };
+        share(self.pool.as_ref(), threads, &work);
+    }
+}
+
+/// Runs `work` on the calling thread and on `threads - 1` threads of `pool` (rayon's
+/// global pool with `None`) at once, and returns when all are done.
+fn share(pool: Option<&rayon::ThreadPool>, threads: usize, work: &(impl Fn() + Sync)) {
+    let helpers = threads.saturating_sub(1);
+    match pool {
+        Some(pool) => pool.in_place_scope(|s| {
+            for _ in 0..helpers {
+                s.spawn(|_| work());
+            }
+            work();
+        }),
+        None => rayon::in_place_scope(|s| {
+            for _ in 0..helpers {
+                s.spawn(|_| work());
+            }
+            work();
+        }),
     }
 }
 
@@ -780,8 +810,9 @@ mod tests {
 
     #[test]
     fn blocks_cover_the_envs_with_a_few_tasks_per_thread() {
-        assert_eq!(block_len(1024, 2), 128);
-        assert_eq!(block_len(5, 2), 16);
-        assert_eq!(block_len(100, 1), 25);
+        assert_eq!(block_len(1024, 2), 32);
+        assert_eq!(block_len(5, 2), 8);
+        assert_eq!(block_len(100, 1), 8);
+        assert_eq!(block_len(1 << 20, 4), 16_384);
     }
 }
