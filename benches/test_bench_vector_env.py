@@ -5,9 +5,11 @@ Run: ``python -m pytest benches/test_bench_vector_env.py --benchmark-only``. One
 ``STEPS`` calls of ``step`` (each 1,024 env steps) with the numpy choice before each;
 steps/s = 1,024 * STEPS / (time per round). In the test command these run once, untimed.
 
-Two numpy choices, both uniform among each env's legal actions: ``mask`` from the
-``action_mask`` array (passes over all 1,024 x num_distinct_actions bytes), ``lists``
-from ``legal_actions`` / ``legal_counts`` (``VectorEnv(..., legal_actions=True,
+Three numpy choices, all exactly uniform among each env's legal actions: ``mask`` from
+the ``action_mask`` array (a pass over all 1,024 x num_distinct_actions bytes, and work per
+legal action), ``bits`` from the packed masks ``action_mask_bits``
+(``VectorEnv(..., action_mask=False, action_mask_bits=True)``: an eighth of the bytes),
+``lists`` from ``legal_actions`` / ``legal_counts`` (``VectorEnv(..., legal_actions=True,
 action_mask=False)``: one index per env, a few operations on 1,024 elements).
 """
 
@@ -52,6 +54,29 @@ def uniform_legal_counted(masks: npt.NDArray[np.uint8], rng: np.random.Generator
     return actions
 
 
+# SELECT[b, j]: where the j-th set bit (from 0, lowest first) of the byte b is.
+SELECT = np.array(
+    [[j for j in range(8) if b >> j & 1] + [0] * (8 - bin(b).count("1")) for b in range(256)], dtype=np.int64
+)
+
+
+def uniform_from_bits(bits: npt.NDArray[np.uint8], rng: np.random.Generator) -> npt.NDArray[np.int64]:
+    """As `uniform_legal`, from the packed masks (`action_mask_bits`: action a is bit
+    a % 8 of byte a // 8): legal actions counted per byte and summed up over the whole
+    array (n * bytes per row numbers, an eighth of the masks), the k-th legal action of
+    row i found by a binary search in those sums, then its bit in the byte by a table."""
+    n, row = bits.shape
+    flat = bits.reshape(-1)
+    per_byte = np.bitwise_count(flat)
+    before = np.zeros(n * row + 1, dtype=np.int32)  # legal actions before each byte
+    np.cumsum(per_byte, out=before[1:])
+    starts = before[:-1:row]
+    rank = starts + (rng.random(n) * (before[row::row] - starts)).astype(np.int32)
+    byte = np.searchsorted(before, rank, side="right") - 1
+    actions: npt.NDArray[np.int64] = (byte - np.arange(0, n * row, row)) * 8 + SELECT[flat[byte], rank - before[byte]]
+    return actions
+
+
 def uniform_from_lists(
     legal: npt.NDArray[np.int64], counts: npt.NDArray[np.int64], rng: np.random.Generator
 ) -> npt.NDArray[np.int64]:
@@ -62,13 +87,19 @@ def uniform_from_lists(
     return actions
 
 
-@pytest.mark.parametrize("choice", ["mask", "lists"])
+@pytest.mark.parametrize("choice", ["mask", "bits", "lists"])
 @pytest.mark.parametrize("opponents", [None, "random"])
 @pytest.mark.parametrize("name", GAMES)
 def test_vector_env_steps(benchmark: Any, name: str, opponents: str | None, choice: str) -> None:
     lists = choice == "lists"
     env = spielwerk.VectorEnv(
-        name, N_ENVS, seed=0, opponents=opponents, action_mask=not lists, legal_actions=lists
+        name,
+        N_ENVS,
+        seed=0,
+        opponents=opponents,
+        action_mask=choice == "mask",
+        action_mask_bits=choice == "bits",
+        legal_actions=lists,
     )
     rng = np.random.default_rng(0)
     _, info = env.reset()
@@ -83,6 +114,16 @@ def test_vector_env_steps(benchmark: Any, name: str, opponents: str | None, choi
         benchmark(run)
         # The arrays are reused: `legal` is the current one after every step.
         assert (uniform_from_lists(legal, counts, rng) >= 0).all()
+    elif choice == "bits":
+        bits = info["action_mask_bits"]
+
+        def run() -> None:
+            for _ in range(STEPS):
+                env.step(uniform_from_bits(bits, rng))
+
+        benchmark(run)
+        actions = uniform_from_bits(bits, rng)
+        assert (bits[np.arange(N_ENVS), actions // 8] >> (actions % 8) & 1).all()
     else:
         masks = info["action_mask"]
 
@@ -95,12 +136,20 @@ def test_vector_env_steps(benchmark: Any, name: str, opponents: str | None, choi
         assert masks[np.arange(N_ENVS), uniform_legal(masks, rng)].all()
 
 
-@pytest.mark.parametrize("choose", [uniform_legal, uniform_legal_counted])
+def from_bits(masks: npt.NDArray[np.uint8], rng: np.random.Generator) -> npt.NDArray[np.int64]:
+    """`uniform_from_bits` of the masks packed as the vector env packs them."""
+    row = -(-masks.shape[1] // 64) * 8
+    bits = np.zeros((len(masks), row), dtype=np.uint8)
+    bits[:, : -(-masks.shape[1] // 8)] = np.packbits(masks, axis=1, bitorder="little")
+    return uniform_from_bits(bits, rng)
+
+
+@pytest.mark.parametrize("choose", [uniform_legal, uniform_legal_counted, from_bits])
 def test_the_choice_is_the_kth_legal_action_for_a_uniform_k(choose: Any) -> None:
-    """Both formulations against the slow obvious one, row by row with the same uniform
+    """The formulations against the slow obvious one, row by row with the same uniform
     numbers: rows with one legal action, all legal, the first or the last only, random."""
     rng = np.random.default_rng(24)
-    for width in [1, 7, 8, 497, 1810]:
+    for width in [1, 7, 8, 63, 64, 65, 497, 1810]:
         masks = (rng.random((300, width)) < rng.random((300, 1))).astype(np.uint8)
         masks[0] = 1
         masks[1] = 0

@@ -1,10 +1,11 @@
 //! Where a [`VectorEnv`] step's time goes, for profiling (issue 24):
 //! `cargo run --release -p spielwerk-core --example vector_profile -- [game] [steps] [threads] [mode]`
 //! (game: schotten_totten, the_game, caravan, dog; default schotten_totten, 200 steps,
-//! 1 thread; mode `all`, `masks`, `lists`, `both`, `none`, `parts`). It times whole steps
-//! of 1,024 envs (actions uniform among the legal ones, chosen in Rust from the buffers
-//! the step wrote, so no Python is in the figure) with the masks, the lists, both or
-//! neither written; then (`all`, `parts`) the parts of a step per env on random
+//! 1 thread; mode `all`, `masks`, `bits`, `lists`, `both`, `none`, `parts`). It times
+//! whole steps of 1,024 envs (`VECTOR_PROFILE_ENVS`; actions uniform among the legal
+//! ones, chosen in Rust from the buffers the step wrote, so no Python is in the figure)
+//! with the masks, the packed mask bits, the lists, masks and lists, or none of them
+//! written; then (`all`, `parts`) the parts of a step per env on random
 //! positions: apply, legal actions, the view, the tensor, the mask row. Under callgrind
 //! (`valgrind --tool=callgrind`) use few steps and one mode; the parts are named
 //! functions (mind that callgrind counts each byte of a `rep stosb` memset).
@@ -47,19 +48,29 @@ where
     let width = game.num_distinct_actions();
     let players = game.num_players();
     let n = n_envs();
-    let configs: &[(bool, bool)] = match mode {
-        "all" => &[(true, true), (true, false), (false, true), (false, false)],
-        "masks" => &[(true, false)],
-        "lists" => &[(false, true)],
-        "both" => &[(true, true)],
-        "none" => &[(false, false)],
+    // (masks, bits, lists)
+    let configs: &[(bool, bool, bool)] = match mode {
+        "all" => &[
+            (true, false, true),
+            (true, false, false),
+            (false, true, false),
+            (false, false, true),
+            (false, false, false),
+        ],
+        "masks" => &[(true, false, false)],
+        "bits" => &[(false, true, false)],
+        "lists" => &[(false, false, true)],
+        "both" => &[(true, false, true)],
+        "none" => &[(false, false, false)],
         "parts" => &[],
         other => panic!("unknown mode {other}"),
     };
-    for &(masks_on, lists_on) in configs {
+    for &(masks_on, bits_on, lists_on) in configs {
         let mut env = VectorEnv::new(game, n, 0, None, Some(threads)).expect("env");
         let mut o = vec![0.0f32; n * len];
         let mut m = vec![0u8; n * width];
+        let bits_len = spielwerk_core::vector::mask_bits_len(width);
+        let mut b = vec![0u8; n * bits_len];
         let mut l = vec![0i64; n * width];
         let mut c = vec![0i64; n];
         let mut r = vec![0.0f32; n * players];
@@ -72,6 +83,7 @@ where
                 Buffers {
                     observations: &mut o,
                     masks: masks_on.then_some(&mut m[..]),
+                    mask_bits: bits_on.then_some(&mut b[..]),
                     legal_actions: lists_on.then_some(&mut l[..]),
                     legal_counts: lists_on.then_some(&mut c[..]),
                     rewards: &mut r,
@@ -94,6 +106,12 @@ where
                     legal.extend((0..width as Action).filter(|&a| row[a as usize] != 0));
                     let k = rand::RngExt::random_range(&mut random, 0..legal.len());
                     *a = i64::from(legal[k]);
+                } else if bits_on {
+                    legal.clear();
+                    let row = &b[i * bits_len..(i + 1) * bits_len];
+                    legal.extend((0..width as Action).filter(|&a| row[a as usize / 8] >> (a % 8) & 1 == 1));
+                    let k = rand::RngExt::random_range(&mut random, 0..legal.len());
+                    *a = i64::from(legal[k]);
                 } else {
                     let (state, _) = env.state(i).expect("env");
                     state.legal_actions_for(s[i] as usize, &mut legal);
@@ -107,7 +125,7 @@ where
         }
         let per_step = spent / steps as u32;
         println!(
-            "{} masks={masks_on} lists={lists_on} threads={threads}: {per_step:?} per step of {n} envs, {:.2} M env steps/s",
+            "{} masks={masks_on} bits={bits_on} lists={lists_on} threads={threads}: {per_step:?} per step of {n} envs, {:.2} M env steps/s",
             G::NAME,
             n as f64 / per_step.as_secs_f64() / 1e6
         );

@@ -67,7 +67,10 @@ impl Opponents {
 /// The buffers a step fills, row `i` for env `i`: `observations` `[n, len]`, `rewards`
 /// `[n, players]` (`[n, 1]` with opponents), `terminations`, `truncations` and `seats`
 /// `[n]`; and those the caller asked for (`None`: not written, no work spent on them):
-/// `masks` `[n, num_distinct_actions]` (1 at each legal action), `legal_actions`
+/// `masks` `[n, num_distinct_actions]` (1 at each legal action), `mask_bits`
+/// `[n, mask_bits_len(num_distinct_actions)]` (the masks packed 8 actions a byte: action
+/// `a` is bit `a % 8` of byte `a / 8`, as numpy's `packbits(mask, bitorder="little")`;
+/// a row is padded with zeros to whole 64-bit words), `legal_actions`
 /// `[n, num_distinct_actions]` (row `i`'s first `legal_counts[i]` entries the legal
 /// actions ascending, the rest -1) with `legal_counts` `[n]`. The legal-action lists let
 /// a caller pick uniformly in a few numpy operations on `n` elements
@@ -77,12 +80,19 @@ impl Opponents {
 pub struct Buffers<'a> {
     pub observations: &'a mut [f32],
     pub masks: Option<&'a mut [u8]>,
+    pub mask_bits: Option<&'a mut [u8]>,
     pub legal_actions: Option<&'a mut [i64]>,
     pub legal_counts: Option<&'a mut [i64]>,
     pub rewards: &'a mut [f32],
     pub terminations: &'a mut [bool],
     pub truncations: &'a mut [bool],
     pub seats: &'a mut [i64],
+}
+
+/// The bytes of a row of packed mask bits for `num_actions` actions: 8 actions a byte,
+/// padded to whole 64-bit words (so that a row can be read as `uint64` words too).
+pub fn mask_bits_len(num_actions: usize) -> usize {
+    num_actions.div_ceil(64) * 8
 }
 
 struct Env<S> {
@@ -144,6 +154,7 @@ struct Block<'a, S> {
 struct Rows<'a> {
     observations: &'a mut [f32],
     masks: Option<&'a mut [u8]>,
+    mask_bits: Option<&'a mut [u8]>,
     legal_actions: Option<&'a mut [i64]>,
     legal_counts: Option<&'a mut [i64]>,
     rewards: &'a mut [f32],
@@ -281,6 +292,13 @@ where
                 optional(out.masks.as_ref().map(|b| b.len()), n * self.num_actions),
             ),
             (
+                "mask_bits",
+                optional(
+                    out.mask_bits.as_ref().map(|b| b.len()),
+                    n * mask_bits_len(self.num_actions),
+                ),
+            ),
+            (
                 "legal_actions",
                 optional(out.legal_actions.as_ref().map(|b| b.len()), n * self.num_actions),
             ),
@@ -366,6 +384,7 @@ where
         let Buffers {
             mut observations,
             mut masks,
+            mut mask_bits,
             mut legal_actions,
             mut legal_counts,
             mut rewards,
@@ -384,6 +403,7 @@ where
                 rows: Rows {
                     observations: split(&mut observations, rows, len),
                     masks: split_opt(&mut masks, rows, num_actions),
+                    mask_bits: split_opt(&mut mask_bits, rows, mask_bits_len(num_actions)),
                     legal_actions: split_opt(&mut legal_actions, rows, num_actions),
                     legal_counts: split_opt(&mut legal_counts, rows, 1),
                     rewards: split(&mut rewards, rows, width),
@@ -482,6 +502,14 @@ fn write_rows<S: GameState>(
         mask.fill(0);
         for &a in &env.legal {
             mask[a as usize] = 1;
+        }
+    }
+    if let Some(bits) = b.mask_bits.as_deref_mut() {
+        let row_len = mask_bits_len(num_actions);
+        let row = &mut bits[k * row_len..(k + 1) * row_len];
+        row.fill(0);
+        for &a in &env.legal {
+            row[a as usize / 8] |= 1 << (a % 8);
         }
     }
     if let (Some(lists), Some(counts)) = (b.legal_actions.as_deref_mut(), b.legal_counts.as_deref_mut()) {
@@ -647,6 +675,7 @@ mod tests {
     struct Owned {
         o: Vec<f32>,
         m: Vec<u8>,
+        b: Vec<u8>,
         l: Vec<i64>,
         c: Vec<i64>,
         r: Vec<f32>,
@@ -664,6 +693,7 @@ mod tests {
             Owned {
                 o: vec![0.0; n * g.observation_tensor_len()],
                 m: vec![0; n * g.num_distinct_actions()],
+                b: vec![0; n * mask_bits_len(g.num_distinct_actions())],
                 l: vec![0; n * g.num_distinct_actions()],
                 c: vec![0; n],
                 r: vec![0.0; n * env.reward_width()],
@@ -672,11 +702,12 @@ mod tests {
                 s: vec![0; n],
             }
         }
-        /// Every buffer, or without `masks` / `lists` those left out.
+        /// Every buffer, or without `masks` (and the mask bits) / `lists` those left out.
         fn buffers(&mut self, masks: bool, lists: bool) -> Buffers<'_> {
             Buffers {
                 observations: &mut self.o,
                 masks: masks.then_some(&mut self.m[..]),
+                mask_bits: masks.then_some(&mut self.b[..]),
                 legal_actions: lists.then_some(&mut self.l[..]),
                 legal_counts: lists.then_some(&mut self.c[..]),
                 rewards: &mut self.r,
@@ -728,6 +759,12 @@ mod tests {
                         .collect();
                     if masks {
                         assert_eq!(out.m[i * width..(i + 1) * width], mask[..]);
+                        let row = mask_bits_len(width);
+                        let bits = &out.b[i * row..(i + 1) * row];
+                        for bit in 0..8 * row {
+                            let set = bits[bit / 8] >> (bit % 8) & 1 == 1;
+                            assert_eq!(set, bit < width && mask[bit] == 1, "bit {bit} of env {i}");
+                        }
                     }
                     if lists {
                         let row = &out.l[i * width..(i + 1) * width];
@@ -766,6 +803,11 @@ mod tests {
                 "masks written only when asked for"
             );
             assert_eq!(
+                masks,
+                out.b.iter().any(|&x| x != 0),
+                "mask bits written only when asked for"
+            );
+            assert_eq!(
                 lists,
                 out.c.iter().any(|&x| x != 0),
                 "lists written only when asked for"
@@ -792,6 +834,8 @@ mod tests {
     fn the_envs_are_the_seeded_games_whatever_the_threads() {
         the_envs_are_the_seeded_games(SchottenTotten::default(), 200);
         the_envs_are_the_seeded_games(TheGame::default(), 100);
+        // 1,810 actions: mask rows of 29 words, the last one padded.
+        the_envs_are_the_seeded_games(Dog { max_turns: 40 }, 60);
     }
 
     #[test]
@@ -801,6 +845,10 @@ mod tests {
         out.l.pop();
         let err = env.reset(None, out.buffers(true, true)).unwrap_err();
         assert!(err.to_string().contains("legal_actions"), "{err}");
+        let mut out = Owned::new(&env);
+        out.b.push(0);
+        let err = env.reset(None, out.buffers(true, true)).unwrap_err();
+        assert!(err.to_string().contains("mask_bits"), "{err}");
         let mut out = Owned::new(&env);
         let mut b = out.buffers(true, true);
         b.legal_counts = None;
