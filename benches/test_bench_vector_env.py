@@ -58,22 +58,33 @@ def uniform_legal_counted(masks: npt.NDArray[np.uint8], rng: np.random.Generator
 SELECT = np.array(
     [[j for j in range(8) if b >> j & 1] + [0] * (8 - bin(b).count("1")) for b in range(256)], dtype=np.int64
 )
+ONES = np.uint64(0x0101010101010101)  # 1 in every byte of a word
+HIGH = np.uint64(0x8080808080808080)  # the top bit of every byte
 
 
 def uniform_from_bits(bits: npt.NDArray[np.uint8], rng: np.random.Generator) -> npt.NDArray[np.int64]:
     """As `uniform_legal`, from the packed masks (`action_mask_bits`: action a is bit
-    a % 8 of byte a // 8): legal actions counted per byte and summed up over the whole
-    array (n * bytes per row numbers, an eighth of the masks), the k-th legal action of
-    row i found by a binary search in those sums, then its bit in the byte by a table."""
+    a % 8 of byte a // 8, rows of whole 64-bit words): legal actions counted per word and
+    summed up over the whole array (n * words per row numbers, a 64th of the masks), the
+    k-th legal action of row i found by a binary search in those sums, then within its
+    word by the byte-wise prefix counts of the word (one multiplication: every byte of
+    `counts * ONES` holds the count up to and including it) and a table for the byte."""
     n, row = bits.shape
-    flat = bits.reshape(-1)
-    per_byte = np.bitwise_count(flat)
-    before = np.zeros(n * row + 1, dtype=np.int32)  # legal actions before each byte
-    np.cumsum(per_byte, out=before[1:])
-    starts = before[:-1:row]
-    rank = starts + (rng.random(n) * (before[row::row] - starts)).astype(np.int32)
-    byte = np.searchsorted(before, rank, side="right") - 1
-    actions: npt.NDArray[np.int64] = (byte - np.arange(0, n * row, row)) * 8 + SELECT[flat[byte], rank - before[byte]]
+    words = bits.view("<u8").reshape(-1)
+    per_word = np.bitwise_count(words)
+    before = np.zeros(n * (row // 8) + 1, dtype=np.int32)  # legal actions before each word
+    np.cumsum(per_word, out=before[1:])
+    starts = before[: -1 : row // 8]
+    rank = starts + (rng.random(n) * (before[row // 8 :: row // 8] - starts)).astype(np.int32)
+    word = np.searchsorted(before, rank, side="right") - 1
+    k = (rank - before[word]).astype(np.uint64)  # the k-th legal action of the word, from 0
+    value = words[word]
+    up_to = np.bitwise_count(value.view(np.uint8)).view("<u8") * ONES
+    # The byte holding it: the bytes whose count up to and including them is at most k.
+    byte = np.bitwise_count(((k * ONES) | HIGH) - up_to & HIGH).astype(np.uint64) * np.uint64(8)
+    k -= (up_to << np.uint64(8)) >> byte & np.uint64(0xFF)  # less the bytes before it
+    in_byte = SELECT[(value >> byte & np.uint64(0xFF)).astype(np.int64), k.astype(np.int64)]
+    actions: npt.NDArray[np.int64] = (word % (row // 8)) * 64 + byte.astype(np.int64) + in_byte
     return actions
 
 
