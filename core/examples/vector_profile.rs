@@ -215,7 +215,8 @@ fn parts<G: Game + Copy>(game: G, steps: usize) {
     });
     time("observation_tensor_into", &mut || {
         for s in &states {
-            s.observation_tensor_into(s.current_player(), &mut out).expect("len");
+            s.observation_tensor_into(s.current_player(), &mut out)
+                .expect("len");
             black_box(&out);
         }
     });

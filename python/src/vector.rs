@@ -75,9 +75,7 @@ impl VectorEnv {
         let (truncations, seats) = (self.truncations.bind(py), self.seats.bind(py));
         let mut obs = borrow(py, observations, "observations")?;
         let mut masks = masks.map(|m| borrow(py, m, "action_mask")).transpose()?;
-        let mut mask_bits = mask_bits
-            .map(|m| borrow(py, m, "action_mask_bits"))
-            .transpose()?;
+        let mut mask_bits = mask_bits.map(|m| borrow(py, m, "action_mask_bits")).transpose()?;
         let mut lists = legal_actions
             .map(|m| borrow(py, m, "legal_actions"))
             .transpose()?;

@@ -233,7 +233,10 @@ impl Seen for SeatOf<'_> {
         (c.value(rules), c.direction(rules), suit)
     }
     fn slots(&self, c: usize) -> impl Iterator<Item = (Card, &[Owned])> {
-        self.state.caravans[c].slots.iter().map(|s| (s.number.card, &s.faces[..]))
+        self.state.caravans[c]
+            .slots
+            .iter()
+            .map(|s| (s.number.card, &s.faces[..]))
     }
     fn sold_by(&self, pair: usize) -> Option<u8> {
         self.state.sells(pair)

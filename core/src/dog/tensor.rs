@@ -378,12 +378,7 @@ fn encode(game: &Dog, view: &impl Seen, out: &mut [f32]) {
     w.scaled(seven.map_or(0.0, |s| f64::from(s.0)), 7.0);
     w.flag(seven.is_some_and(|s| s.1));
     let parts = w.take(MAX_PARTS * PART);
-    for (i, part) in seven
-        .into_iter()
-        .flat_map(|s| s.2)
-        .take(MAX_PARTS)
-        .enumerate()
-    {
+    for (i, part) in seven.into_iter().flat_map(|s| s.2).take(MAX_PARTS).enumerate() {
         let at = i * PART;
         parts[at + slot(usize::from(part.marble))] = 1.0;
         parts[at + NUM_MARBLES] = (f64::from(part.steps) / 7.0) as f32;
