@@ -453,6 +453,9 @@ where
         // at once instead of waiting for a sleeping worker to wake (and for nothing, with
         // one thread), and a late helper or a slow env evens out. Which thread steps an
         // env changes nothing of its game.
+        // No more helpers than blocks beyond the caller's first: one woken for nothing
+        // would still be waited for.
+        let helpers = threads.saturating_sub(1).min(blocks.len().saturating_sub(1));
         let queue = Mutex::new(blocks.into_iter());
         let next = || queue.lock().unwrap_or_else(PoisonError::into_inner).next();
         let work = || {
@@ -460,14 +463,13 @@ where
                 step_block(b);
             }
         };
-        share(self.pool.as_ref(), threads, &work);
+        share(self.pool.as_ref(), helpers, &work);
     }
 }
 
-/// Runs `work` on the calling thread and on `threads - 1` threads of `pool` (rayon's
-/// global pool with `None`) at once, and returns when all are done.
-fn share(pool: Option<&rayon::ThreadPool>, threads: usize, work: &(impl Fn() + Sync)) {
-    let helpers = threads.saturating_sub(1);
+/// Runs `work` on the calling thread and on `helpers` threads of `pool` (rayon's global
+/// pool with `None`) at once, and returns when all are done.
+fn share(pool: Option<&rayon::ThreadPool>, helpers: usize, work: &(impl Fn() + Sync)) {
     match pool {
         Some(pool) => pool.in_place_scope(|s| {
             for _ in 0..helpers {
