@@ -1,13 +1,22 @@
 //! Observation tensors: a seat's view as a flat `f32` vector for learning agents.
 //!
 //! What a seat may see is a rule question, so the tensors are decided here, in the core,
-//! and each game writes its tensor from its typed [`crate::Game::View`], never from the
-//! full state: a tensor holds exactly what `view_of(seat)` holds, so it cannot leak a
-//! hidden card by construction. Each game has a module `<game>::tensor` with
+//! and a tensor holds exactly what `view_of(seat)` holds: each game has one encoder, which
+//! reads the seat's view through a small trait (`Seen` in `<game>/tensor.rs`) with two
+//! implementations, the typed [`crate::Game::View`] itself and the state as that seat
+//! sees it (`SeatOf`: the same fields `view_of` copies, read in place). The second lets
+//! `observation_tensor_into` and every step of a vector env write the tensor without
+//! building the view (which allocates in three of the games); `core/tests/tensor.rs`
+//! checks over thousands of random states of every game, every seat and the spectator,
+//! that both give the same tensor bit for bit, and that a resampled state (the hidden
+//! cards dealt anew) gives the seat the same tensor on both ways. Each game has a module
+//! `<game>::tensor` with
 //!
 //! - `observation_tensor_shape(game) -> Vec<usize>`: depends on the options only;
 //! - `write_observation(game, view, out)`: writes every element of `out` (zeroing it
 //!   first), allocates nothing; `out.len()` must be the shape's product;
+//! - `write_observation_of(game, state, seat, out)`: the same tensor from the state
+//!   ([`crate::Game::write_observation_of`]);
 //! - `describe_observation(game) -> Vec<TensorSlice>`: the slices by name, contiguous,
 //!   covering the whole tensor, each with what it means.
 //!

@@ -1,4 +1,5 @@
-//! The observation tensor of Dog, written from a seat's [`View`] (see [`crate::tensor`]
+//! The observation tensor of Dog, written from a seat's [`View`], or from the state as
+//! the seat sees it without building the view (one encoder for both; see [`crate::tensor`]
 //! for the conventions and the table of slices).
 //!
 //! The information state equals the observation: the view already holds the seat's own

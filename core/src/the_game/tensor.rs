@@ -1,4 +1,5 @@
-//! The observation tensor of The Game, written from a seat's [`View`] (see
+//! The observation tensor of The Game, written from a seat's [`View`], or from the state as
+//! the seat sees it without building the view (one encoder for both; see
 //! [`crate::tensor`] for the conventions and the table of slices).
 //!
 //! The information state equals the observation: the view holds everything the seat
