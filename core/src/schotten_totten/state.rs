@@ -51,6 +51,11 @@ impl Side {
         }
         CardSet(bits)
     }
+    /// The three slots and how many of them hold cards (the rest hold card 0): the
+    /// tensor writes all three without a branch per card.
+    pub(super) fn slots(&self) -> ([Card; 3], usize) {
+        (self.cards, usize::from(self.len))
+    }
     fn push(&mut self, card: Card) {
         self.cards[self.len as usize] = card;
         self.len += 1;

@@ -237,7 +237,14 @@ fn encode(seen: &impl Seen, out: &mut [f32]) {
     for i in 0..NUM_STONES {
         let (sides, ..) = seen.stone(i);
         for k in 0..2 {
-            cards(w.take(CARDS), sides[(usize::from(me) + k) % 2].set());
+            // All three slots, each 1 if it holds a card (an empty slot holds card 0
+            // and leaves its element as it is): no branch on the side's length.
+            let slice = w.take(CARDS);
+            let (slots, len) = sides[(usize::from(me) + k) % 2].slots();
+            for (j, card) in slots.into_iter().enumerate() {
+                let x = &mut slice[usize::from(card.index())];
+                *x = x.max(f32::from(u8::from(j < len)));
+            }
         }
     }
     for i in 0..NUM_STONES {
