@@ -142,7 +142,7 @@ pub struct VectorEnv<G: Game> {
     num_actions: usize,
 }
 
-/// One block of consecutive envs and their rows, stepped and written by one rayon task.
+/// One block of consecutive envs and their rows, stepped and written by one thread.
 struct Block<'a, S> {
     envs: &'a mut [Env<S>],
     /// The index of the block's first env.
@@ -452,9 +452,8 @@ where
         // `threads - 1` helpers from the pool, as each comes for more: the caller starts
         // at once instead of waiting for a sleeping worker to wake (and for nothing, with
         // one thread), and a late helper or a slow env evens out. Which thread steps an
-        // env changes nothing of its game.
-        // No more helpers than blocks beyond the caller's first: one woken for nothing
-        // would still be waited for.
+        // env changes nothing of its game. No more helpers than blocks beyond the
+        // caller's first: one woken for nothing would still be waited for.
         let helpers = threads.saturating_sub(1).min(blocks.len().saturating_sub(1));
         let queue = Mutex::new(blocks.into_iter());
         let next = || queue.lock().unwrap_or_else(PoisonError::into_inner).next();
