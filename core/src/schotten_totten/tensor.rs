@@ -200,14 +200,15 @@ pub fn write_observation(game: &SchottenTotten, view: &View, out: &mut [f32]) {
     encode(view, out);
 }
 
-/// Writes the tensor of `seat`'s view of `state` (`None`: the public view) into `out`,
-/// equal to [`write_observation`] of `state.view_of(seat)`, without building the view.
-/// `seat` is 0, 1 or `None` (the caller checks it).
+/// Writes the tensor of `seat`'s view of `state` (`None` or a seat other than 0 and 1:
+/// the public view, as `view_of`) into `out`, equal to [`write_observation`] of
+/// `state.view_of(seat)`, without building the view.
 ///
 /// # Panics
 /// If `out.len()` is not the shape's product.
 pub fn write_observation_of(game: &SchottenTotten, state: &State, seat: Option<usize>, out: &mut [f32]) {
     let _ = game;
+    let seat = seat.filter(|&p| p < 2);
     encode(&SeatOf { state, seat }, out);
 }
 
