@@ -5,9 +5,11 @@ Run: ``python -m pytest benches/test_bench_vector_env.py --benchmark-only``. One
 ``STEPS`` calls of ``step`` (each 1,024 env steps) with the numpy choice before each;
 steps/s = 1,024 * STEPS / (time per round). In the test command these run once, untimed.
 
-Two numpy choices, both uniform among each env's legal actions: ``mask`` from the
-``action_mask`` array (passes over all 1,024 x num_distinct_actions bytes), ``lists``
-from ``legal_actions`` / ``legal_counts`` (``VectorEnv(..., legal_actions=True,
+Three numpy choices, all exactly uniform among each env's legal actions: ``mask`` from
+the ``action_mask`` array (a pass over all 1,024 x num_distinct_actions bytes, and work per
+legal action), ``bits`` from the packed masks ``action_mask_bits``
+(``VectorEnv(..., action_mask=False, action_mask_bits=True)``: an eighth of the bytes),
+``lists`` from ``legal_actions`` / ``legal_counts`` (``VectorEnv(..., legal_actions=True,
 action_mask=False)``: one index per env, a few operations on 1,024 elements).
 """
 
@@ -27,7 +29,21 @@ STEPS = 20
 
 def uniform_legal(masks: npt.NDArray[np.uint8], rng: np.random.Generator) -> npt.NDArray[np.int64]:
     """One action per row, uniformly among the row's legal ones (exact: the k-th legal
-    action of the row for a uniform k), in a few passes over the masks."""
+    action of the row for a uniform k), in one pass over the masks: every legal
+    (row, action) in row-major order, and where each row's run of them starts found by
+    a binary search instead of a second pass counting per row."""
+    n, width = masks.shape
+    flat = np.flatnonzero(masks.view(np.bool_))  # row * width + action, ascending
+    bounds = np.searchsorted(flat, np.arange(n + 1) * width)
+    counts = np.diff(bounds)
+    picked = flat[bounds[:-1] + (rng.random(n) * counts).astype(np.int64)]
+    actions: npt.NDArray[np.int64] = picked - np.arange(n) * width
+    return actions
+
+
+def uniform_legal_counted(masks: npt.NDArray[np.uint8], rng: np.random.Generator) -> npt.NDArray[np.int64]:
+    """As `uniform_legal`, the first formulation (until 2026-12-03): a second pass
+    counting each row (`count_nonzero(axis=1)`) costs as much as the first."""
     n, width = masks.shape
     legal = masks.view(np.bool_)
     flat = np.flatnonzero(legal)
@@ -35,6 +51,40 @@ def uniform_legal(masks: npt.NDArray[np.uint8], rng: np.random.Generator) -> npt
     starts = np.cumsum(counts) - counts
     picked = flat[starts + (rng.random(n) * counts).astype(np.int64)]
     actions: npt.NDArray[np.int64] = picked - np.arange(n) * width
+    return actions
+
+
+# SELECT[b, j]: where the j-th set bit (from 0, lowest first) of the byte b is.
+SELECT = np.array(
+    [[j for j in range(8) if b >> j & 1] + [0] * (8 - bin(b).count("1")) for b in range(256)], dtype=np.int64
+)
+ONES = np.uint64(0x0101010101010101)  # 1 in every byte of a word
+HIGH = np.uint64(0x8080808080808080)  # the top bit of every byte
+
+
+def uniform_from_bits(bits: npt.NDArray[np.uint8], rng: np.random.Generator) -> npt.NDArray[np.int64]:
+    """As `uniform_legal`, from the packed masks (`action_mask_bits`: action a is bit
+    a % 8 of byte a // 8, rows of whole 64-bit words): legal actions counted per word and
+    summed up over the whole array (n * words per row numbers, a 64th of the masks), the
+    k-th legal action of row i found by a binary search in those sums, then within its
+    word by the byte-wise prefix counts of the word (one multiplication: every byte of
+    `counts * ONES` holds the count up to and including it) and a table for the byte."""
+    n, row = bits.shape
+    words = bits.view("<u8").reshape(-1)
+    per_word = np.bitwise_count(words)
+    before = np.zeros(n * (row // 8) + 1, dtype=np.int32)  # legal actions before each word
+    np.cumsum(per_word, out=before[1:])
+    starts = before[: -1 : row // 8]
+    rank = starts + (rng.random(n) * (before[row // 8 :: row // 8] - starts)).astype(np.int32)
+    word = np.searchsorted(before, rank, side="right") - 1
+    k = (rank - before[word]).astype(np.uint64)  # the k-th legal action of the word, from 0
+    value = words[word]
+    up_to = np.bitwise_count(value.view(np.uint8)).view("<u8") * ONES
+    # The byte holding it: the bytes whose count up to and including them is at most k.
+    byte = np.bitwise_count(((k * ONES) | HIGH) - up_to & HIGH).astype(np.uint64) * np.uint64(8)
+    k -= (up_to << np.uint64(8)) >> byte & np.uint64(0xFF)  # less the bytes before it
+    in_byte = SELECT[(value >> byte & np.uint64(0xFF)).astype(np.int64), k.astype(np.int64)]
+    actions: npt.NDArray[np.int64] = (word % (row // 8)) * 64 + byte.astype(np.int64) + in_byte
     return actions
 
 
@@ -48,13 +98,19 @@ def uniform_from_lists(
     return actions
 
 
-@pytest.mark.parametrize("choice", ["mask", "lists"])
+@pytest.mark.parametrize("choice", ["mask", "bits", "lists"])
 @pytest.mark.parametrize("opponents", [None, "random"])
 @pytest.mark.parametrize("name", GAMES)
 def test_vector_env_steps(benchmark: Any, name: str, opponents: str | None, choice: str) -> None:
     lists = choice == "lists"
     env = spielwerk.VectorEnv(
-        name, N_ENVS, seed=0, opponents=opponents, action_mask=not lists, legal_actions=lists
+        name,
+        N_ENVS,
+        seed=0,
+        opponents=opponents,
+        action_mask=choice == "mask",
+        action_mask_bits=choice == "bits",
+        legal_actions=lists,
     )
     rng = np.random.default_rng(0)
     _, info = env.reset()
@@ -69,6 +125,16 @@ def test_vector_env_steps(benchmark: Any, name: str, opponents: str | None, choi
         benchmark(run)
         # The arrays are reused: `legal` is the current one after every step.
         assert (uniform_from_lists(legal, counts, rng) >= 0).all()
+    elif choice == "bits":
+        bits = info["action_mask_bits"]
+
+        def run() -> None:
+            for _ in range(STEPS):
+                env.step(uniform_from_bits(bits, rng))
+
+        benchmark(run)
+        actions = uniform_from_bits(bits, rng)
+        assert (bits[np.arange(N_ENVS), actions // 8] >> (actions % 8) & 1).all()
     else:
         masks = info["action_mask"]
 
@@ -79,3 +145,30 @@ def test_vector_env_steps(benchmark: Any, name: str, opponents: str | None, choi
         benchmark(run)
         # The arrays are reused: `masks` is the current one after every step.
         assert masks[np.arange(N_ENVS), uniform_legal(masks, rng)].all()
+
+
+def from_bits(masks: npt.NDArray[np.uint8], rng: np.random.Generator) -> npt.NDArray[np.int64]:
+    """`uniform_from_bits` of the masks packed as the vector env packs them."""
+    row = -(-masks.shape[1] // 64) * 8
+    bits = np.zeros((len(masks), row), dtype=np.uint8)
+    bits[:, : -(-masks.shape[1] // 8)] = np.packbits(masks, axis=1, bitorder="little")
+    return uniform_from_bits(bits, rng)
+
+
+@pytest.mark.parametrize("choose", [uniform_legal, uniform_legal_counted, from_bits])
+def test_the_choice_is_the_kth_legal_action_for_a_uniform_k(choose: Any) -> None:
+    """The formulations against the slow obvious one, row by row with the same uniform
+    numbers: rows with one legal action, all legal, the first or the last only, random."""
+    rng = np.random.default_rng(24)
+    for width in [1, 7, 8, 63, 64, 65, 497, 1810]:
+        masks = (rng.random((300, width)) < rng.random((300, 1))).astype(np.uint8)
+        masks[0] = 1
+        masks[1] = 0
+        masks[1, 0] = 1
+        masks[2] = 0
+        masks[2, -1] = 1
+        masks[np.flatnonzero(masks.sum(axis=1) == 0), rng.integers(width)] = 1
+        seed = int(rng.integers(1 << 30))
+        uniforms = np.random.default_rng(seed).random(len(masks))
+        expected = [np.flatnonzero(row)[int(u * row.sum())] for row, u in zip(masks, uniforms, strict=True)]
+        assert choose(masks, np.random.default_rng(seed)).tolist() == expected

@@ -42,24 +42,38 @@ def test_seed_test(name: str) -> None:
     seed_test(lambda: spz.env(name, **GAMES[name]), num_cycles=300)
 
 
-# PettingZoo's max_cycles_test counts every agent's actions and wants them equal after
-# max_cycles cycles: it holds for games whose seats alternate one action each (Caravan;
-# Schotten Totten in its first cycles, before a claim adds an action to a turn, S3b). In
-# The Game a turn is two or more cards, one at a time, and an end (T3); in Dog a seven is
-# played in parts (D8) and a seat sits out (D5): the seats' counts differ by the rules,
-# so there the truncation itself is checked (test_max_cycles_truncates).
-ALTERNATING = ["caravan", "schotten_totten"]
+# PettingZoo's max_cycles_test (pettingzoo/test/max_cycles_test.py) plays max_cycles = 4
+# and wants the most and the median of the agents' action counts (each plus its one
+# final step) to be exactly max_cycles + 1: every agent acts once per cycle. That holds
+# where the seats alternate one action each (Caravan; Schotten Totten in its first
+# cycles, before a claim adds an action to a turn, S3b) and in The Game played solo
+# (one agent). It does not hold by rule in The Game with two or more players, whose turn
+# is two or more cards, one action each, and an end of turn (T3): the first seat takes
+# three or more actions before the second takes any, so the seats reach four actions
+# together only when each chose to play exactly three cards (the check then passes, by
+# the players' choices, not by a rule), and no truncation rule can wait for the others
+# without cutting a turn where the rules do not end it. Nor in Dog, where a seven is
+# played in parts (D8: one seat takes several actions in one turn) and a seat sits out
+# (D5: none for the round). Counting a cycle as a round of turns does not help: the
+# check counts actions. (100 fresh games each: The Game passed 9, Dog 22, by chance.)
+# There the truncation itself is checked (test_max_cycles_truncates).
+MAX_CYCLES_TEST: dict[str, tuple[str, dict[str, Any]]] = {
+    "caravan": ("caravan", GAMES["caravan"]),
+    "schotten_totten": ("schotten_totten", GAMES["schotten_totten"]),
+    "the_game solo": ("the_game", {"players": 1}),
+}
 
 
-@pytest.mark.parametrize("name", ALTERNATING)
-def test_max_cycles_test(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("case", sorted(MAX_CYCLES_TEST))
+def test_max_cycles_test(case: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    name, options = MAX_CYCLES_TEST[case]
     # The check resets without a seed; fixed fresh seeds keep the run repeatable (a
     # Schotten Totten claim, a second action of a turn, is possible though rare early).
     seeds = iter(range(1000))
     monkeypatch.setattr(spz, "_fresh_seed", lambda: next(seeds))
     module = types.SimpleNamespace(
-        env=lambda max_cycles: spz.env(name, max_cycles=max_cycles, **GAMES[name]),
-        parallel_env=lambda max_cycles: spz.parallel_env(name, max_cycles=max_cycles, **GAMES[name]),
+        env=lambda max_cycles: spz.env(name, max_cycles=max_cycles, **options),
+        parallel_env=lambda max_cycles: spz.parallel_env(name, max_cycles=max_cycles, **options),
     )
     for _ in range(5):  # five different games
         max_cycles_test(module)

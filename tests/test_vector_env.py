@@ -183,6 +183,32 @@ def test_legal_action_lists_are_the_legal_actions_and_the_games_stay_the_seeded_
             assert masked.state(i) == states[i] == only_lists.state(i)
 
 
+@pytest.mark.parametrize("name", GAMES)
+def test_mask_bits_are_the_masks_packed_eight_actions_a_byte(name: str) -> None:
+    game = spielwerk.load_game(name)
+    width = game.num_distinct_actions()
+    both = spielwerk.VectorEnv(game, N_ENVS, seed=4, threads=2, action_mask_bits=True)
+    only_bits = spielwerk.VectorEnv(game, N_ENVS, seed=4, threads=1, action_mask=False, action_mask_bits=True)
+    _, info = both.reset()
+    _, bits_info = only_bits.reset()
+    assert "action_mask" not in bits_info
+    row = -(-width // 64) * 8  # whole 64-bit words
+    assert info["action_mask_bits"].shape == (N_ENVS, row) and info["action_mask_bits"].dtype == np.uint8
+    rng = np.random.default_rng(4)
+    for _ in range(STEPS):
+        masks = info["action_mask"]
+        packed = np.zeros((N_ENVS, row), dtype=np.uint8)
+        packed[:, : -(-width // 8)] = np.packbits(masks, axis=1, bitorder="little")
+        np.testing.assert_array_equal(info["action_mask_bits"], packed)
+        np.testing.assert_array_equal(bits_info["action_mask_bits"], packed)
+        unpacked = np.unpackbits(info["action_mask_bits"], axis=1, count=width, bitorder="little")
+        np.testing.assert_array_equal(unpacked, masks)
+        actions = choose(masks, rng)
+        _, _, _, _, info = both.step(actions)
+        _, _, _, _, bits_info = only_bits.step(actions)
+    assert all(both.state(i) == only_bits.state(i) for i in range(N_ENVS))
+
+
 def test_steps_from_several_python_threads_wait_for_each_other() -> None:
     # The env's lock is taken before its arrays are borrowed for writing: a call from
     # another thread waits for the one running (the arrays were borrowed first before,

@@ -1,9 +1,11 @@
 //! Criterion benchmarks of the observation tensors (issue 24): ns per
 //! `write_observation` for every game, over views of states spread through random games,
-//! and the same with building the view first (`view_of` + write: what a call from a
-//! state costs), and through the rules trait (`GameState::observation_tensor_into`: the
-//! seat and length checks, the view and the game's tensor, as the bindings and the
-//! vector env call it). Figures and commands: benches/README.md.
+//! the same with building the view first (`view_of` + write: what a call from a state
+//! cost before), `observation_tensor_into` (written straight from the state, no view
+//! built: what a call from a state and a vector env's step cost now), and through the
+//! rules trait (`GameState::observation_tensor_into`: the seat and length checks and the
+//! game's tensor, as the bindings and the vector env call it). Figures and commands:
+//! benches/README.md.
 
 use std::hint::black_box;
 

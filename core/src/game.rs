@@ -34,7 +34,13 @@ pub type Action = u32;
 /// Its observation tensor is the supertrait [`ObservationTensor`], written in each game's
 /// `tensor` module.
 pub trait Game:
-    Clone + PartialEq + Send + Sync + Serialize + ObservationTensor<<Self as Game>::View> + 'static
+    Clone
+    + PartialEq
+    + Send
+    + Sync
+    + Serialize
+    + ObservationTensor<<Self as Game>::View, <Self as Game>::State>
+    + 'static
 {
     type State: GameState<Game = Self>;
     /// Exactly what one seat (or a spectator) may see: an information state.
@@ -289,8 +295,10 @@ pub trait GameState: Clone + Send + Sync + Serialize + DeserializeOwned + 'stati
     /// caller checks them (the Python bindings refuse any other with a `SpielwerkError`
     /// before they reach the engine), and a game may panic on a seat it does not have.
     fn view_of(&self, seat: Option<usize>) -> <Self::Game as Game>::View;
-    /// The observation tensor of `seat` (`None`: the public view) into `out`: written
-    /// from `view_of(seat)`, so it holds exactly what the seat may see
+    /// The observation tensor of `seat` (`None`: the public view) into `out`: what
+    /// [`ObservationTensor::write_observation`] writes of `view_of(seat)` (by
+    /// [`ObservationTensor::write_observation_of`], which skips building the view), so it holds
+    /// exactly what the seat may see
     /// ([`crate::tensor`]). A seat the game does not have or a buffer whose length is not
     /// [`ObservationTensor::observation_tensor_len`] is [`Error::InvalidArgument`], and `out` is left
     /// as it was.
@@ -314,7 +322,7 @@ pub trait GameState: Clone + Send + Sync + Serialize + DeserializeOwned + 'stati
                 "der Beobachtungstensor von {game} hat mit diesen Optionen {len} Elemente, der Puffer {given}"
             )));
         }
-        game.write_observation(&self.view_of(seat), out);
+        game.write_observation_of(self, seat, out);
         Ok(())
     }
     /// The observation tensor of `seat` (`None`: the public view) in a new vector.

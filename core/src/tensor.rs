@@ -1,15 +1,24 @@
 //! Observation tensors: a seat's view as a flat `f32` vector for learning agents.
 //!
 //! What a seat may see is a rule question, so the tensors are decided here, in the core,
-//! and each game writes its tensor from its typed [`crate::Game::View`], never from the
-//! full state: a tensor holds exactly what `view_of(seat)` holds, so it cannot leak a
-//! hidden card by construction. Each game has a module `<game>::tensor` with
+//! and a tensor holds exactly what `view_of(seat)` holds: each game has one encoder, which
+//! reads the seat's view through a small trait (`Seen` in `<game>/tensor.rs`) with two
+//! implementations, the typed [`crate::Game::View`] itself and the state as that seat
+//! sees it (`SeatOf`: the same fields `view_of` copies, read in place). The second lets
+//! `observation_tensor_into` and every step of a vector env write the tensor without
+//! building the view (which allocates in three of the games); `core/tests/tensor.rs`
+//! checks over thousands of random states of every game, every seat and the spectator,
+//! that both give the same tensor bit for bit, and that a resampled state (the hidden
+//! cards dealt anew) gives the seat the same tensor on both ways. Each game has a module
+//! `<game>::tensor` with
 //!
 //! - `observation_tensor_len(game) -> usize`: the number of elements, without
 //!   allocating;
 //! - `observation_tensor_shape(game) -> Vec<usize>`: depends on the options only;
 //! - `write_observation(game, view, out)`: writes every element of `out` (zeroing it
 //!   first), allocates nothing; `out.len()` must be the shape's product;
+//! - `write_observation_of(game, state, seat, out)`: the same tensor from the state
+//!   ([`crate::Game::write_observation_of`]);
 //! - `describe_observation(game) -> Vec<TensorSlice>`: the slices by name, contiguous,
 //!   covering the whole tensor, each with what it means.
 //!
@@ -47,10 +56,10 @@
 //! name against the view, so the two cannot drift apart unnoticed.
 
 /// A game's observation tensor ([`crate::tensor`]): every [`crate::Game`] has one (a
-/// supertrait), so generic code and the bindings reach it through the game. `View` is
-/// the game's [`crate::Game::View`]. The games implement it by their `tensor` modules'
+/// supertrait), so generic code and the bindings reach it through the game. `View` and
+/// `State` are the game's [`crate::Game::View`] and [`crate::Game::State`]. The games implement it by their `tensor` modules'
 /// functions of the same names (`observation_tensor!` below).
-pub trait ObservationTensor<View> {
+pub trait ObservationTensor<View, State> {
     /// The number of elements of the observation tensor: the product of its shape,
     /// computed without allocating (it is checked on every `observation_tensor_into`).
     fn observation_tensor_len(&self) -> usize;
@@ -63,6 +72,13 @@ pub trait ObservationTensor<View> {
     /// `out.len()` is [`ObservationTensor::observation_tensor_len`]; callers go through
     /// [`crate::GameState::observation_tensor_into`], which checks it.
     fn write_observation(&self, view: &View, out: &mut [f32]);
+    /// Writes the tensor of `seat`'s view of `state` (`None`: the public view) into `out`,
+    /// equal element for element to [`ObservationTensor::write_observation`] of
+    /// `state.view_of(seat)`, but straight from the state without building the view
+    /// (every step of a vector env writes one per env; tested over thousands of random
+    /// states in `core/tests/tensor.rs`). `seat` and `out.len()` are checked by the
+    /// caller, [`crate::GameState::observation_tensor_into`].
+    fn write_observation_of(&self, state: &State, seat: Option<usize>, out: &mut [f32]);
 }
 
 /// One named part of a tensor: `shape` elements from `offset`, row-major.
@@ -221,7 +237,7 @@ impl<'a> Writer<'a> {
 /// module `crate::game` and its rules type `crate::game::Rules`.
 macro_rules! observation_tensor {
     ($($game:ident: $rules:ident),* $(,)?) => {$(
-        impl ObservationTensor<crate::$game::View> for crate::$game::$rules {
+        impl ObservationTensor<crate::$game::View, crate::$game::State> for crate::$game::$rules {
             fn observation_tensor_len(&self) -> usize {
                 crate::$game::tensor::observation_tensor_len(self)
             }
@@ -233,6 +249,14 @@ macro_rules! observation_tensor {
             }
             fn write_observation(&self, view: &crate::$game::View, out: &mut [f32]) {
                 crate::$game::tensor::write_observation(self, view, out);
+            }
+            fn write_observation_of(
+                &self,
+                state: &crate::$game::State,
+                seat: Option<usize>,
+                out: &mut [f32],
+            ) {
+                crate::$game::tensor::write_observation_of(self, state, seat, out);
             }
         }
     )*};

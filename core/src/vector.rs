@@ -21,6 +21,8 @@
 //!   threads or their scheduling. `reset` starts every env at episode 0 again.
 //! - A step whose actions are not all legal is refused whole: no env moves.
 
+use std::sync::{Mutex, PoisonError};
+
 use rayon::prelude::*;
 
 use crate::bots::Heuristic;
@@ -68,7 +70,10 @@ impl Opponents {
 /// The buffers a step fills, row `i` for env `i`: `observations` `[n, len]`, `rewards`
 /// `[n, players]` (`[n, 1]` with opponents), `terminations`, `truncations` and `seats`
 /// `[n]`; and those the caller asked for (`None`: not written, no work spent on them):
-/// `masks` `[n, num_distinct_actions]` (1 at each legal action), `legal_actions`
+/// `masks` `[n, num_distinct_actions]` (1 at each legal action), `mask_bits`
+/// `[n, mask_bits_len(num_distinct_actions)]` (the masks packed 8 actions a byte: action
+/// `a` is bit `a % 8` of byte `a / 8`, as numpy's `packbits(mask, bitorder="little")`;
+/// a row is padded with zeros to whole 64-bit words), `legal_actions`
 /// `[n, num_distinct_actions]` (row `i`'s first `legal_counts[i]` entries the legal
 /// actions ascending, the rest -1) with `legal_counts` `[n]`. The legal-action lists let
 /// a caller pick uniformly in a few numpy operations on `n` elements
@@ -78,12 +83,19 @@ impl Opponents {
 pub struct Buffers<'a> {
     pub observations: &'a mut [f32],
     pub masks: Option<&'a mut [u8]>,
+    pub mask_bits: Option<&'a mut [u8]>,
     pub legal_actions: Option<&'a mut [i64]>,
     pub legal_counts: Option<&'a mut [i64]>,
     pub rewards: &'a mut [f32],
     pub terminations: &'a mut [bool],
     pub truncations: &'a mut [bool],
     pub seats: &'a mut [i64],
+}
+
+/// The bytes of a row of packed mask bits for `num_actions` actions: 8 actions a byte,
+/// padded to whole 64-bit words (so that a row can be read as `uint64` words too).
+pub fn mask_bits_len(num_actions: usize) -> usize {
+    num_actions.div_ceil(64) * 8
 }
 
 struct Env<S> {
@@ -133,7 +145,7 @@ pub struct VectorEnv<G: Game> {
     num_actions: usize,
 }
 
-/// One block of consecutive envs and their rows, stepped and written by one rayon task.
+/// One block of consecutive envs and their rows, stepped and written by one thread.
 struct Block<'a, S> {
     envs: &'a mut [Env<S>],
     /// The index of the block's first env.
@@ -145,6 +157,7 @@ struct Block<'a, S> {
 struct Rows<'a> {
     observations: &'a mut [f32],
     masks: Option<&'a mut [u8]>,
+    mask_bits: Option<&'a mut [u8]>,
     legal_actions: Option<&'a mut [i64]>,
     legal_counts: Option<&'a mut [i64]>,
     rewards: &'a mut [f32],
@@ -169,10 +182,11 @@ fn split_opt<'a, T>(rest: &mut Option<&'a mut [T]>, rows: usize, width: usize) -
     rest.as_mut().map(|r| split(r, rows, width))
 }
 
-/// Envs per rayon task: about four tasks per thread (so a slow env evens out), at least
-/// 16 envs (so a task's work outweighs handing it out).
+/// Envs per block handed out: about sixteen blocks per thread (so that the threads end
+/// together: the last block is short), at least 8 envs (so that a block's work
+/// outweighs handing it out, a lock).
 fn block_len(n: usize, threads: usize) -> usize {
-    n.div_ceil(4 * threads.max(1)).max(16)
+    n.div_ceil(16 * threads.max(1)).max(8)
 }
 
 impl<G: Game> VectorEnv<G>
@@ -292,6 +306,13 @@ where
                 optional(out.masks.as_ref().map(|b| b.len()), n * self.num_actions),
             ),
             (
+                "mask_bits",
+                optional(
+                    out.mask_bits.as_ref().map(|b| b.len()),
+                    n * mask_bits_len(self.num_actions),
+                ),
+            ),
+            (
                 "legal_actions",
                 optional(out.legal_actions.as_ref().map(|b| b.len()), n * self.num_actions),
             ),
@@ -389,6 +410,7 @@ where
         let Buffers {
             mut observations,
             mut masks,
+            mut mask_bits,
             mut legal_actions,
             mut legal_counts,
             mut rewards,
@@ -407,6 +429,7 @@ where
                 rows: Rows {
                     observations: split(&mut observations, rows, len),
                     masks: split_opt(&mut masks, rows, num_actions),
+                    mask_bits: split_opt(&mut mask_bits, rows, mask_bits_len(num_actions)),
                     legal_actions: split_opt(&mut legal_actions, rows, num_actions),
                     legal_counts: split_opt(&mut legal_counts, rows, 1),
                     rewards: split(&mut rewards, rows, width),
@@ -419,44 +442,72 @@ where
         }
         let (game, seed, opponents) = (&self.game, self.seed, self.opponents);
         let learner = opponents.map(|_| 0);
-        let run = || {
-            blocks.into_par_iter().for_each(|mut b| {
-                for k in 0..b.envs.len() {
-                    let i = b.first + k;
-                    let env = &mut b.envs[k];
-                    env.rewards.fill(0.0);
-                    match actions {
-                        None => {
-                            env.episode = 0;
-                            env.terminated = false;
-                            env.written = usize::MAX;
-                            deal(game, seed, opponents, i, env);
+        let step_block = |mut b: Block<'_, G::State>| {
+            for k in 0..b.envs.len() {
+                let i = b.first + k;
+                let env = &mut b.envs[k];
+                env.rewards.fill(0.0);
+                match actions {
+                    None => {
+                        env.episode = 0;
+                        env.terminated = false;
+                        env.written = usize::MAX;
+                        deal(game, seed, opponents, i, env);
+                    }
+                    Some(actions) => {
+                        env.state
+                            .apply_action_for(env.seat, actions[i] as Action)
+                            .expect("every action was checked");
+                        add_rewards(&env.state, learner, &mut env.rewards);
+                        if let Some(bot) = opponents {
+                            play_opponents(bot, env, true);
                         }
-                        Some(actions) => {
-                            env.state
-                                .apply_action_for(env.seat, actions[i] as Action)
-                                .expect("every action was checked");
-                            add_rewards(&env.state, learner, &mut env.rewards);
-                            if let Some(bot) = opponents {
-                                play_opponents(bot, env, true);
-                            }
-                            env.terminated = env.state.is_terminal();
-                            if env.terminated {
-                                env.episode += 1;
-                                deal(game, seed, opponents, i, env);
-                            } else {
-                                env.refresh(learner);
-                            }
+                        env.terminated = env.state.is_terminal();
+                        if env.terminated {
+                            env.episode += 1;
+                            deal(game, seed, opponents, i, env);
+                        } else {
+                            env.refresh(learner);
                         }
                     }
-                    write_rows(env, &mut b.rows, k, len, num_actions, width);
                 }
-            });
+                write_rows(env, &mut b.rows, k, len, num_actions, width);
+            }
         };
-        match &self.pool {
-            Some(pool) => pool.install(run),
-            None => run(),
-        }
+        // The blocks are handed out one at a time to the calling thread and to
+        // `threads - 1` helpers from the pool, as each comes for more: the caller starts
+        // at once instead of waiting for a sleeping worker to wake (and for nothing, with
+        // one thread), and a late helper or a slow env evens out. Which thread steps an
+        // env changes nothing of its game. No more helpers than blocks beyond the
+        // caller's first: one woken for nothing would still be waited for.
+        let helpers = threads.saturating_sub(1).min(blocks.len().saturating_sub(1));
+        let queue = Mutex::new(blocks.into_iter());
+        let next = || queue.lock().unwrap_or_else(PoisonError::into_inner).next();
+        let work = || {
+            while let Some(b) = next() {
+                step_block(b);
+            }
+        };
+        share(self.pool.as_ref(), helpers, &work);
+    }
+}
+
+/// Runs `work` on the calling thread and on `helpers` threads of `pool` (rayon's global
+/// pool with `None`) at once, and returns when all are done.
+fn share(pool: Option<&rayon::ThreadPool>, helpers: usize, work: &(impl Fn() + Sync)) {
+    match pool {
+        Some(pool) => pool.in_place_scope(|s| {
+            for _ in 0..helpers {
+                s.spawn(|_| work());
+            }
+            work();
+        }),
+        None => rayon::in_place_scope(|s| {
+            for _ in 0..helpers {
+                s.spawn(|_| work());
+            }
+            work();
+        }),
     }
 }
 
@@ -478,6 +529,14 @@ fn write_rows<S: GameState>(
         mask.fill(0);
         for &a in &env.legal {
             mask[a as usize] = 1;
+        }
+    }
+    if let Some(bits) = b.mask_bits.as_deref_mut() {
+        let row_len = mask_bits_len(num_actions);
+        let row = &mut bits[k * row_len..(k + 1) * row_len];
+        row.fill(0);
+        for &a in &env.legal {
+            row[a as usize / 8] |= 1 << (a % 8);
         }
     }
     if let (Some(lists), Some(counts)) = (b.legal_actions.as_deref_mut(), b.legal_counts.as_deref_mut()) {
@@ -502,8 +561,19 @@ fn write_rows<S: GameState>(
     b.seats[k] = env.seat as i64;
 }
 
-/// Adds the rewards of the last action: every seat's, or the learner's alone.
+/// Adds the rewards of the last action: every seat's, or the learner's alone. Every game
+/// pays only at the end ([`GameState::rewards`]), so a running game adds nothing and is
+/// not asked (its rewards would be a vector allocated per env and step); debug builds,
+/// the tests', check that they are zero.
 fn add_rewards<S: GameState>(state: &S, learner: Option<usize>, into: &mut [f64]) {
+    if !state.is_terminal() {
+        debug_assert!(
+            state.rewards().iter().all(|&r| r == 0.0),
+            "a running game of {} paid a reward",
+            <S::Game as Game>::NAME
+        );
+        return;
+    }
     let rewards = state.rewards();
     match learner {
         Some(seat) => into[0] += rewards[seat],
@@ -632,6 +702,7 @@ mod tests {
     struct Owned {
         o: Vec<f32>,
         m: Vec<u8>,
+        b: Vec<u8>,
         l: Vec<i64>,
         c: Vec<i64>,
         r: Vec<f32>,
@@ -649,6 +720,7 @@ mod tests {
             Owned {
                 o: vec![0.0; n * g.observation_tensor_len()],
                 m: vec![0; n * g.num_distinct_actions()],
+                b: vec![0; n * mask_bits_len(g.num_distinct_actions())],
                 l: vec![0; n * g.num_distinct_actions()],
                 c: vec![0; n],
                 r: vec![0.0; n * env.reward_width()],
@@ -657,11 +729,12 @@ mod tests {
                 s: vec![0; n],
             }
         }
-        /// Every buffer, or without `masks` / `lists` those left out.
+        /// Every buffer, or without `masks` (and the mask bits) / `lists` those left out.
         fn buffers(&mut self, masks: bool, lists: bool) -> Buffers<'_> {
             Buffers {
                 observations: &mut self.o,
                 masks: masks.then_some(&mut self.m[..]),
+                mask_bits: masks.then_some(&mut self.b[..]),
                 legal_actions: lists.then_some(&mut self.l[..]),
                 legal_counts: lists.then_some(&mut self.c[..]),
                 rewards: &mut self.r,
@@ -713,6 +786,12 @@ mod tests {
                         .collect();
                     if masks {
                         assert_eq!(out.m[i * width..(i + 1) * width], mask[..]);
+                        let row = mask_bits_len(width);
+                        let bits = &out.b[i * row..(i + 1) * row];
+                        for bit in 0..8 * row {
+                            let set = bits[bit / 8] >> (bit % 8) & 1 == 1;
+                            assert_eq!(set, bit < width && mask[bit] == 1, "bit {bit} of env {i}");
+                        }
                     }
                     if lists {
                         let row = &out.l[i * width..(i + 1) * width];
@@ -751,6 +830,11 @@ mod tests {
                 "masks written only when asked for"
             );
             assert_eq!(
+                masks,
+                out.b.iter().any(|&x| x != 0),
+                "mask bits written only when asked for"
+            );
+            assert_eq!(
                 lists,
                 out.c.iter().any(|&x| x != 0),
                 "lists written only when asked for"
@@ -777,6 +861,8 @@ mod tests {
     fn the_envs_are_the_seeded_games_whatever_the_threads() {
         the_envs_are_the_seeded_games(SchottenTotten::default(), 200);
         the_envs_are_the_seeded_games(TheGame::default(), 100);
+        // 1,810 actions: mask rows of 29 words, the last one padded.
+        the_envs_are_the_seeded_games(Dog { max_turns: 40 }, 60);
     }
 
     #[test]
@@ -787,6 +873,10 @@ mod tests {
         let err = env.reset(None, out.buffers(true, true)).unwrap_err();
         assert!(err.to_string().contains("legal_actions"), "{err}");
         let mut out = Owned::new(&env);
+        out.b.push(0);
+        let err = env.reset(None, out.buffers(true, true)).unwrap_err();
+        assert!(err.to_string().contains("mask_bits"), "{err}");
+        let mut out = Owned::new(&env);
         let mut b = out.buffers(true, true);
         b.legal_counts = None;
         let err = env.reset(None, b).unwrap_err();
@@ -795,8 +885,9 @@ mod tests {
 
     #[test]
     fn blocks_cover_the_envs_with_a_few_tasks_per_thread() {
-        assert_eq!(block_len(1024, 2), 128);
-        assert_eq!(block_len(5, 2), 16);
-        assert_eq!(block_len(100, 1), 25);
+        assert_eq!(block_len(1024, 2), 32);
+        assert_eq!(block_len(5, 2), 8);
+        assert_eq!(block_len(100, 1), 8);
+        assert_eq!(block_len(1 << 20, 4), 16_384);
     }
 }

@@ -8,6 +8,10 @@
 //!   shape's product is its length;
 //! - (d) `write_observation` writes every element (the buffer is filled with NaN first)
 //!   and every element lies in [0, 1];
+//! - (e) the tensor written straight from the state (`observation_tensor_into`, through
+//!   `Game::write_observation_of`, which builds no view where a game says so) equals the
+//!   one written from `view_of` bit for bit, for every seat and the spectator, into a
+//!   buffer holding NaN or the last case's tensor;
 //! - a few slices are read back by name against the view, so that the description says
 //!   where things really are.
 
@@ -68,6 +72,7 @@ fn check<G: Game>(game: &G, enc: &Encoder<G>, games: u64, every: usize) -> usize
     check_slices(&slices, len).unwrap_or_else(|e| panic!("{}: {e}", G::NAME));
     let mut buf = vec![f32::NAN; len];
     let mut again = vec![f32::NAN; len];
+    let mut direct = vec![f32::NAN; len];
     // (b) both ways: tensor -> view and view -> tensor.
     let mut view_of_tensor: HashMap<Vec<(u32, u32)>, (String, String)> = HashMap::new();
     let mut tensor_of_view: HashMap<String, Vec<(u32, u32)>> = HashMap::new();
@@ -89,6 +94,17 @@ fn check<G: Game>(game: &G, enc: &Encoder<G>, games: u64, every: usize) -> usize
                         let s = slices.iter().find(|s| s.offset + s.len() > i).unwrap();
                         panic!("{at} seat {seat:?}: element {i} (slice {}) is {}", s.name, buf[i]);
                     }
+                    // (e) into NaN every other case, else into the last case's tensor.
+                    if cases % 2 == 0 {
+                        direct.fill(f32::NAN);
+                    }
+                    state
+                        .observation_tensor_into(seat, &mut direct)
+                        .expect("a seat of the game and a buffer of the length");
+                    assert!(
+                        buf.iter().zip(&direct).all(|(a, b)| a.to_bits() == b.to_bits()),
+                        "{at} seat {seat:?}: the tensor from the state is not the view's"
+                    );
                     (enc.spot_check)(
                         &view,
                         &Tensor {
@@ -105,6 +121,13 @@ fn check<G: Game>(game: &G, enc: &Encoder<G>, games: u64, every: usize) -> usize
                     assert!(
                         buf.iter().zip(&again).all(|(a, b)| a.to_bits() == b.to_bits()),
                         "{at} seat {p}: the resampled state gives another tensor"
+                    );
+                    resampled
+                        .observation_tensor_into(seat, &mut direct)
+                        .expect("a seat of the game and a buffer of the length");
+                    assert!(
+                        buf.iter().zip(&direct).all(|(a, b)| a.to_bits() == b.to_bits()),
+                        "{at} seat {p}: the resampled state's own tensor differs"
                     );
                     // (b)
                     let mut json = serde_json::to_value(&view).unwrap();

@@ -261,6 +261,7 @@ class VectorEnv:
         threads: SupportsIndex | None = None,
         *,
         action_mask: bool = True,
+        action_mask_bits: bool = False,
         legal_actions: bool = False,
     ) -> VectorEnv: ...
     def reset(self, seed: SupportsIndex | None = None) -> tuple[npt.NDArray[np.float32], dict[str, Any]]: ...

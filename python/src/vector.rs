@@ -7,7 +7,7 @@ use numpy::{PyArray1, PyArray2, PyArrayDyn, PyArrayMethods, PyUntypedArrayMethod
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use spielwerk_core::stored::Deal;
-use spielwerk_core::vector::{AnyVectorEnv, Buffers, Opponents};
+use spielwerk_core::vector::{AnyVectorEnv, Buffers, Opponents, mask_bits_len};
 
 use crate::convert::{Int, Seed, Text, count_arg, lock, threads_arg};
 use crate::errors::{err, invalid_argument};
@@ -18,7 +18,10 @@ use crate::states::State;
 /// `n_envs` games of one rule set stepped together in Rust, without the GIL, over the
 /// cores. `reset()` and `step(actions)` fill the same preallocated arrays each time
 /// (copy what you keep): observations `[n, len]` float32, `infos["action_mask"]`
-/// `[n, num_distinct_actions]` uint8 (unless `action_mask=False`), rewards `[n, players]`
+/// `[n, num_distinct_actions]` uint8 (unless `action_mask=False`); with
+/// `action_mask_bits=True` `infos["action_mask_bits"]`, the masks packed 8 actions a byte
+/// (`np.packbits(mask, axis=1, bitorder="little")`, each row padded with zeros to whole
+/// 64-bit words); rewards `[n, players]`
 /// float32 (`[n]`, seat 0's, with opponents), terminations and truncations `[n]` bool,
 /// `infos["seat"]` `[n]` int64; with `legal_actions=True` also `infos["legal_actions"]`
 /// `[n, num_distinct_actions]` int64 (row `i`: its legal actions ascending, then -1) and
@@ -30,6 +33,7 @@ pub struct VectorEnv {
     inner: Mutex<AnyVectorEnv>,
     observations: Py<PyArray2<f32>>,
     masks: Option<Py<PyArray2<u8>>>,
+    mask_bits: Option<Py<PyArray2<u8>>>,
     legal_actions: Option<Py<PyArray2<i64>>>,
     legal_counts: Option<Py<PyArray1<i64>>>,
     rewards: Py<PyArrayDyn<f32>>,
@@ -68,12 +72,14 @@ impl VectorEnv {
         let mut inner = lock(py, &self.inner);
         let observations = self.observations.bind(py);
         let masks = self.masks.as_ref().map(|m| m.bind(py));
+        let mask_bits = self.mask_bits.as_ref().map(|m| m.bind(py));
         let legal_actions = self.legal_actions.as_ref().map(|m| m.bind(py));
         let legal_counts = self.legal_counts.as_ref().map(|m| m.bind(py));
         let (rewards, terminations) = (self.rewards.bind(py), self.terminations.bind(py));
         let (truncations, seats) = (self.truncations.bind(py), self.seats.bind(py));
         let mut obs = borrow(py, observations, "observations")?;
         let mut masks = masks.map(|m| borrow(py, m, "action_mask")).transpose()?;
+        let mut mask_bits = mask_bits.map(|m| borrow(py, m, "action_mask_bits")).transpose()?;
         let mut lists = legal_actions
             .map(|m| borrow(py, m, "legal_actions"))
             .transpose()?;
@@ -85,6 +91,7 @@ impl VectorEnv {
         let buffers = Buffers {
             observations: obs.as_slice_mut().expect("own array"),
             masks: masks.as_mut().map(|m| m.as_slice_mut().expect("own array")),
+            mask_bits: mask_bits.as_mut().map(|m| m.as_slice_mut().expect("own array")),
             legal_actions: lists.as_mut().map(|m| m.as_slice_mut().expect("own array")),
             legal_counts: counts.as_mut().map(|m| m.as_slice_mut().expect("own array")),
             rewards: rewards.as_slice_mut().expect("own array"),
@@ -101,6 +108,9 @@ impl VectorEnv {
         if let Some(masks) = &self.masks {
             infos.set_item("action_mask", masks.bind(py))?;
         }
+        if let Some(bits) = &self.mask_bits {
+            infos.set_item("action_mask_bits", bits.bind(py))?;
+        }
         if let (Some(lists), Some(counts)) = (&self.legal_actions, &self.legal_counts) {
             infos.set_item("legal_actions", lists.bind(py))?;
             infos.set_item("legal_counts", counts.bind(py))?;
@@ -114,12 +124,12 @@ impl VectorEnv {
 impl VectorEnv {
     /// `n_envs` games of `game` (a `Game` or a name); `opponents` "random" or "heuristic"
     /// plays every seat but 0 inside the step; `threads` None uses every core;
-    /// `action_mask` and `legal_actions` choose which of the two forms of the legal
-    /// actions are written (a form not asked for costs nothing).
+    /// `action_mask`, `action_mask_bits` and `legal_actions` choose which forms of the
+    /// legal actions are written (a form not asked for costs nothing).
     #[new]
     #[pyo3(
-        signature = (game, n_envs, seed = Seed(0), opponents = None, threads = None, *, action_mask = true, legal_actions = false),
-        text_signature = "(game, n_envs, seed=0, opponents=None, threads=None, *, action_mask=True, legal_actions=False)"
+        signature = (game, n_envs, seed = Seed(0), opponents = None, threads = None, *, action_mask = true, action_mask_bits = false, legal_actions = false),
+        text_signature = "(game, n_envs, seed=0, opponents=None, threads=None, *, action_mask=True, action_mask_bits=False, legal_actions=False)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -130,6 +140,7 @@ impl VectorEnv {
         opponents: Option<Text>,
         threads: Option<Int>,
         action_mask: bool,
+        action_mask_bits: bool,
         legal_actions: bool,
     ) -> PyResult<VectorEnv> {
         let game = game_arg(py, game)?;
@@ -157,6 +168,8 @@ impl VectorEnv {
         let env = VectorEnv {
             observations: PyArray2::zeros(py, [n, layout.len], false).unbind(),
             masks: action_mask.then(|| PyArray2::zeros(py, [n, actions], false).unbind()),
+            mask_bits: action_mask_bits
+                .then(|| PyArray2::zeros(py, [n, mask_bits_len(actions)], false).unbind()),
             legal_actions: legal_actions.then(|| PyArray2::zeros(py, [n, actions], false).unbind()),
             legal_counts: legal_actions.then(|| PyArray1::zeros(py, n, false).unbind()),
             rewards: rewards.unbind(),

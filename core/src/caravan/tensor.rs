@@ -1,4 +1,5 @@
-//! The observation tensor of Caravan, written from a seat's [`View`] (see
+//! The observation tensor of Caravan, written from a seat's [`View`], or from the state as
+//! the seat sees it without building the view (one encoder for both; see
 //! [`crate::tensor`] for the conventions and the table of slices).
 //!
 //! The information state equals the observation: the view holds everything the seat
@@ -26,9 +27,10 @@
 
 use super::cards::{Card, Kind, NUM_FACES};
 use super::rules::{CaravanGame, HAND_SIZE, NUM_CARAVANS, NUM_NUMBER_CARDS};
-use super::state::EndReason;
+use super::state::{EndReason, Outcome, State};
 use super::table::{Direction, Owned};
 use super::view::{Suit, View};
+use crate::game::GameState;
 use crate::tensor::{Layout, TensorSlice, Writer};
 
 /// Cards counted by kind: the 52 and one for every joker.
@@ -121,71 +123,225 @@ pub fn describe_observation(game: &CaravanGame) -> Vec<TensorSlice> {
         .into_slices()
 }
 
+/// What the tensor is written from, read in place: a seat's [`View`], or the [`State`]
+/// as the seat sees it ([`SeatOf`]), so that a call from a state builds no view (whose
+/// caravans, hands, piles and shown hands are vectors, cloned). Both give exactly what
+/// `build_view` puts in the view, and the one encoder below reads them, so the two
+/// tensors are equal element for element (`core/tests/tensor.rs` compares them over
+/// thousands of random states).
+trait Seen {
+    fn player(&self) -> Option<u8>;
+    fn current_player(&self) -> Option<u8>;
+    fn first_player(&self) -> u8;
+    fn in_opening(&self) -> [bool; 2];
+    fn hand_sizes(&self) -> [usize; 2];
+    fn deck_sizes(&self) -> [usize; 2];
+    fn reshuffles_used(&self) -> [u8; 2];
+    /// Caravan `c`'s value (C7), direction (C3) and suit (C4) as 0-3 (C, D, H, S).
+    fn caravan(&self, c: usize) -> (u32, Option<Direction>, Option<usize>);
+    /// Caravan `c`'s number cards in order, each with the face cards on it.
+    fn slots(&self, c: usize) -> impl Iterator<Item = (Card, &[Owned])>;
+    fn sold_by(&self, pair: usize) -> Option<u8>;
+    fn hand(&self) -> Option<&[Card]>;
+    fn discard_pile(&self, p: usize) -> &[Card];
+    fn reshuffled(&self, p: usize) -> &[Card];
+    fn shown_hands(&self, p: usize) -> &[Vec<Card>];
+    fn outcome(&self) -> Option<Outcome>;
+}
+
+impl Seen for View {
+    fn player(&self) -> Option<u8> {
+        self.player
+    }
+    fn current_player(&self) -> Option<u8> {
+        self.current_player
+    }
+    fn first_player(&self) -> u8 {
+        self.first_player
+    }
+    fn in_opening(&self) -> [bool; 2] {
+        self.in_opening
+    }
+    fn hand_sizes(&self) -> [usize; 2] {
+        self.hand_sizes
+    }
+    fn deck_sizes(&self) -> [usize; 2] {
+        self.deck_sizes
+    }
+    fn reshuffles_used(&self) -> [u8; 2] {
+        self.reshuffles_used
+    }
+    fn caravan(&self, c: usize) -> (u32, Option<Direction>, Option<usize>) {
+        let c = &self.caravans[c];
+        (c.value, c.direction, c.suit.map(suit_index))
+    }
+    fn slots(&self, c: usize) -> impl Iterator<Item = (Card, &[Owned])> {
+        self.caravans[c].cards.iter().map(|s| (s.card, &s.faces[..]))
+    }
+    fn sold_by(&self, pair: usize) -> Option<u8> {
+        self.pairs[pair].sold_by
+    }
+    fn hand(&self) -> Option<&[Card]> {
+        self.hand.as_deref()
+    }
+    fn discard_pile(&self, p: usize) -> &[Card] {
+        &self.discard_piles[p]
+    }
+    fn reshuffled(&self, p: usize) -> &[Card] {
+        &self.reshuffled[p]
+    }
+    fn shown_hands(&self, p: usize) -> &[Vec<Card>] {
+        &self.shown_hands[p]
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+}
+
+/// The state as seat `seat` (or with `None` a spectator) sees it: what
+/// `State::build_view` (`view.rs`) puts in a [`View`], read from the state in place.
+struct SeatOf<'a> {
+    state: &'a State,
+    seat: Option<usize>,
+}
+
+impl Seen for SeatOf<'_> {
+    fn player(&self) -> Option<u8> {
+        self.seat.map(|p| p as u8)
+    }
+    fn current_player(&self) -> Option<u8> {
+        self.state.current_player().map(|p| p as u8)
+    }
+    fn first_player(&self) -> u8 {
+        self.state.first_player
+    }
+    fn in_opening(&self) -> [bool; 2] {
+        [self.state.in_opening(0), self.state.in_opening(1)]
+    }
+    fn hand_sizes(&self) -> [usize; 2] {
+        [self.state.hands[0].len(), self.state.hands[1].len()]
+    }
+    fn deck_sizes(&self) -> [usize; 2] {
+        [self.state.decks[0].len(), self.state.decks[1].len()]
+    }
+    fn reshuffles_used(&self) -> [u8; 2] {
+        self.state.reshuffles
+    }
+    fn caravan(&self, c: usize) -> (u32, Option<Direction>, Option<usize>) {
+        let (rules, c) = (&self.state.rules, &self.state.caravans[c]);
+        // `Suit::of` (`view.rs`) names suit `s & 3`, which `suit_index` numbers back.
+        let suit = c.suit(rules).map(|s| usize::from(s & 3));
+        (c.value(rules), c.direction(rules), suit)
+    }
+    fn slots(&self, c: usize) -> impl Iterator<Item = (Card, &[Owned])> {
+        self.state.caravans[c]
+            .slots
+            .iter()
+            .map(|s| (s.number.card, &s.faces[..]))
+    }
+    fn sold_by(&self, pair: usize) -> Option<u8> {
+        self.state.sells(pair)
+    }
+    fn hand(&self) -> Option<&[Card]> {
+        self.seat.and_then(|p| self.state.hands.get(p)).map(Vec::as_slice)
+    }
+    fn discard_pile(&self, p: usize) -> &[Card] {
+        &self.state.discards[p]
+    }
+    fn reshuffled(&self, p: usize) -> &[Card] {
+        &self.state.reshuffled[p]
+    }
+    fn shown_hands(&self, p: usize) -> &[Vec<Card>] {
+        &self.state.shown_hands[p]
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        self.state.outcome
+    }
+}
+
 /// Writes the tensor of `view` into `out` (every element; nothing allocated).
 ///
 /// # Panics
 /// If `out.len()` is not the shape's product.
 pub fn write_observation(game: &CaravanGame, view: &View, out: &mut [f32]) {
-    let me = view.player.map_or(0, usize::from);
+    encode(game, view, out);
+}
+
+/// Writes the tensor of `seat`'s view of `state` (`None`: the public view) into `out`,
+/// equal to [`write_observation`] of `state.view_of(seat)`, without building the view.
+///
+/// # Panics
+/// If `out.len()` is not the shape's product.
+pub fn write_observation_of(game: &CaravanGame, state: &State, seat: Option<usize>, out: &mut [f32]) {
+    encode(game, &SeatOf { state, seat }, out);
+}
+
+/// The one encoder of both.
+fn encode(game: &CaravanGame, view: &impl Seen, out: &mut [f32]) {
+    let player = view.player();
+    let me = player.map_or(0, usize::from);
     let rel = |p: u8| (usize::from(p) + 2 - me) % 2;
     let bound = count_bound(game);
     let positions = entries(game) as f64;
     let mut w = Writer::new(out, len(game));
-    w.one_hot(2, view.player.map(usize::from));
-    w.one_hot(2, view.current_player.map(rel));
-    w.one_hot(2, Some(rel(view.first_player)));
+    w.one_hot(2, player.map(usize::from));
+    w.one_hot(2, view.current_player().map(rel));
+    w.one_hot(2, Some(rel(view.first_player())));
+    let in_opening = view.in_opening();
     for k in 0..2 {
-        w.flag(view.in_opening[(me + k) % 2]);
+        w.flag(in_opening[(me + k) % 2]);
     }
+    let hand_sizes = view.hand_sizes();
     for k in 0..2 {
-        w.scaled(view.hand_sizes[(me + k) % 2] as f64, HAND_SIZE as f64);
+        w.scaled(hand_sizes[(me + k) % 2] as f64, HAND_SIZE as f64);
     }
+    let deck_sizes = view.deck_sizes();
     for k in 0..2 {
-        w.scaled(view.deck_sizes[(me + k) % 2] as f64, 54.0 * copies(game) as f64);
+        w.scaled(deck_sizes[(me + k) % 2] as f64, 54.0 * copies(game) as f64);
     }
+    let reshuffles_used = view.reshuffles_used();
     for k in 0..2 {
-        w.scaled(f64::from(view.reshuffles_used[(me + k) % 2]), 2.0);
+        w.scaled(f64::from(reshuffles_used[(me + k) % 2]), 2.0);
     }
-    // Caravan `c` seen from me: my three first.
+    // Caravan `c` seen from me: my three first. Each caravan's value, direction and
+    // suit once (a state works them out from the cards).
     let caravan = |k: usize| (k + 3 * me) % NUM_CARAVANS;
-    for k in 0..NUM_CARAVANS {
-        w.scaled(
-            f64::from(view.caravans[caravan(k)].value).min(VALUE_BOUND),
-            VALUE_BOUND,
-        );
+    let caravans: [_; NUM_CARAVANS] = std::array::from_fn(|c| view.caravan(caravan(c)));
+    for &(value, ..) in &caravans {
+        w.scaled(f64::from(value).min(VALUE_BOUND), VALUE_BOUND);
+    }
+    for &(value, ..) in &caravans {
+        w.flag((21..=26).contains(&value));
     }
     for k in 0..NUM_CARAVANS {
-        w.flag((21..=26).contains(&view.caravans[caravan(k)].value));
+        w.scaled(view.slots(caravan(k)).count() as f64, positions);
     }
-    for k in 0..NUM_CARAVANS {
-        w.scaled(view.caravans[caravan(k)].cards.len() as f64, positions);
-    }
-    for k in 0..NUM_CARAVANS {
+    for &(_, direction, _) in &caravans {
         w.one_hot(
             2,
-            view.caravans[caravan(k)].direction.map(|d| match d {
+            direction.map(|d| match d {
                 Direction::Ascending => 0,
                 Direction::Descending => 1,
             }),
         );
     }
-    for k in 0..NUM_CARAVANS {
-        w.one_hot(4, view.caravans[caravan(k)].suit.map(suit_index));
+    for &(.., suit) in &caravans {
+        w.one_hot(4, suit);
     }
-    for pair in &view.pairs {
-        w.one_hot(2, pair.sold_by.map(rel));
+    for pair in 0..3 {
+        w.one_hot(2, view.sold_by(pair).map(rel));
     }
-    counts(w.take(KINDS), view.hand.iter().flatten(), bound);
+    counts(w.take(KINDS), view.hand().into_iter().flatten(), bound);
     for k in 0..2 {
-        counts(w.take(KINDS), &view.discard_piles[(me + k) % 2], bound);
+        counts(w.take(KINDS), view.discard_pile((me + k) % 2), bound);
     }
     for k in 0..2 {
-        counts(w.take(KINDS), &view.reshuffled[(me + k) % 2], bound);
+        counts(w.take(KINDS), view.reshuffled((me + k) % 2), bound);
     }
     for k in 0..2 {
         let shown = w.take(KINDS);
         // Per card the most copies of one hand; a hand is sorted, so copies are adjacent.
-        for hand in &view.shown_hands[(me + k) % 2] {
+        for hand in view.shown_hands((me + k) % 2) {
             let mut i = 0;
             while i < hand.len() {
                 let at = kind(hand[i]);
@@ -196,34 +352,30 @@ pub fn write_observation(game: &CaravanGame, view: &View, out: &mut [f32]) {
         }
     }
     for k in 0..2 {
-        let n = view.shown_hands[(me + k) % 2].len() as f64;
+        let n = view.shown_hands((me + k) % 2).len() as f64;
         w.scaled(n, n + 1.0);
     }
     let numbers = w.take(2 * entries(game) * ENTRY);
     let copies = copies(game);
-    for (c, caravan) in view.caravans.iter().enumerate() {
+    for c in 0..NUM_CARAVANS {
         let owner = c / 3;
         let owner_rel = (owner + 2 - me) % 2;
-        for (position, slot) in caravan.cards.iter().enumerate() {
-            let card = slot.card.play_index();
+        for (position, (number, faces)) in view.slots(c).enumerate() {
+            let card = number.play_index();
             // The first copy of this card not yet on the table.
             let base = (owner_rel * entries(game) + card * copies) * ENTRY;
             let Some(entry) = (0..copies)
                 .map(|copy| base + copy * ENTRY)
                 .find(|&e| numbers[e..e + 3].iter().all(|&x| x == 0.0))
             else {
-                debug_assert!(
-                    false,
-                    "more copies of {} on the table than a deck holds",
-                    slot.card
-                );
+                debug_assert!(false, "more copies of {number} on the table than a deck holds");
                 continue;
             };
             let e = &mut numbers[entry..entry + ENTRY];
             e[c % 3] = 1.0;
             e[3] = (position as f64 / positions) as f32;
             let mut topmost_queen = None;
-            for &Owned { card, owner } in &slot.faces {
+            for &Owned { card, owner } in faces {
                 let by = rel(owner);
                 let at = match card.kind() {
                     Kind::Queen => {
@@ -244,10 +396,11 @@ pub fn write_observation(game: &CaravanGame, view: &View, out: &mut [f32]) {
             }
         }
     }
-    w.one_hot(2, view.outcome.and_then(|o| o.winner).map(rel));
+    let outcome = view.outcome();
+    w.one_hot(2, outcome.and_then(|o| o.winner).map(rel));
     w.one_hot(
         3,
-        view.outcome.map(|o| match o.reason {
+        outcome.map(|o| match o.reason {
             EndReason::Sold => 0,
             EndReason::QuickSale => 1,
             EndReason::OutOfCards => 2,

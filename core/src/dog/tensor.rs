@@ -1,4 +1,5 @@
-//! The observation tensor of Dog, written from a seat's [`View`] (see [`crate::tensor`]
+//! The observation tensor of Dog, written from a seat's [`View`], or from the state as
+//! the seat sees it without building the view (one encoder for both; see [`crate::tensor`]
 //! for the conventions and the table of slices).
 //!
 //! The information state equals the observation: the view already holds the seat's own
@@ -15,8 +16,10 @@
 
 use super::board::{NUM_MARBLES, Place, RING};
 use super::cards::{Card, Hand, NUM_KINDS};
-use super::rules::{Dog, EndReason, Phase};
+use super::json::hand_size;
+use super::rules::{Dog, EndReason, Outcome, Phase, SevenPart, State};
 use super::view::View;
+use crate::game::GameState;
 use crate::tensor::{Layout, TensorSlice, Writer};
 
 /// A marble's place: kennel, 64 ring fields, 4 goal fields.
@@ -122,101 +125,289 @@ pub fn describe_observation(game: &Dog) -> Vec<TensorSlice> {
         .into_slices()
 }
 
+/// What the tensor is written from, read in place: a seat's [`View`], or the [`State`]
+/// as the seat sees it ([`SeatOf`]), so that a call from a state builds no view (whose
+/// marbles and seven's parts are vectors). Both give exactly what `view_struct` puts in
+/// the view, and the one encoder below reads them, so the two tensors are equal element
+/// for element (`core/tests/tensor.rs` compares them over thousands of random states).
+trait Seen {
+    fn player(&self) -> Option<u8>;
+    fn current_player(&self) -> Option<u8>;
+    fn phase(&self) -> Phase;
+    fn round(&self) -> u32;
+    fn hand_size(&self) -> u8;
+    fn first_player(&self) -> u8;
+    /// Each marble: its id, place and whether it is protected.
+    fn marbles(&self) -> impl Iterator<Item = (u8, Place, bool)>;
+    fn hand(&self) -> Option<&Hand>;
+    fn hand_sizes(&self) -> [u8; 4];
+    fn pile_size(&self) -> u8;
+    fn discard_size(&self) -> u8;
+    fn face_up(&self) -> &Hand;
+    fn own_face_down(&self) -> Option<&Hand>;
+    fn played(&self) -> &[Hand; 4];
+    fn picked(&self) -> [bool; 4];
+    fn given(&self) -> Option<Card>;
+    fn received(&self) -> Option<Card>;
+    /// The seven being played in parts: steps remaining, joker, the parts so far.
+    fn seven(&self) -> Option<(u8, bool, &[SevenPart])>;
+    fn sat_out(&self) -> [bool; 4];
+    fn turns(&self) -> u32;
+    fn outcome(&self) -> Option<Outcome>;
+}
+
+impl Seen for View {
+    fn player(&self) -> Option<u8> {
+        self.player
+    }
+    fn current_player(&self) -> Option<u8> {
+        self.current_player
+    }
+    fn phase(&self) -> Phase {
+        self.phase
+    }
+    fn round(&self) -> u32 {
+        self.round
+    }
+    fn hand_size(&self) -> u8 {
+        self.hand_size
+    }
+    fn first_player(&self) -> u8 {
+        self.first_player
+    }
+    fn marbles(&self) -> impl Iterator<Item = (u8, Place, bool)> {
+        self.marbles.iter().map(|m| (m.marble, m.place, m.protected))
+    }
+    fn hand(&self) -> Option<&Hand> {
+        self.hand.as_ref()
+    }
+    fn hand_sizes(&self) -> [u8; 4] {
+        self.hand_sizes
+    }
+    fn pile_size(&self) -> u8 {
+        self.pile_size
+    }
+    fn discard_size(&self) -> u8 {
+        self.discard_size
+    }
+    fn face_up(&self) -> &Hand {
+        &self.face_up
+    }
+    fn own_face_down(&self) -> Option<&Hand> {
+        self.own_face_down.as_ref()
+    }
+    fn played(&self) -> &[Hand; 4] {
+        &self.played
+    }
+    fn picked(&self) -> [bool; 4] {
+        self.exchange.picked
+    }
+    fn given(&self) -> Option<Card> {
+        self.exchange.given
+    }
+    fn received(&self) -> Option<Card> {
+        self.exchange.received
+    }
+    fn seven(&self) -> Option<(u8, bool, &[SevenPart])> {
+        self.seven.as_ref().map(|s| (s.remaining, s.joker, &s.parts[..]))
+    }
+    fn sat_out(&self) -> [bool; 4] {
+        self.sat_out
+    }
+    fn turns(&self) -> u32 {
+        self.turns
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+}
+
+/// The state as seat `seat` (or with `None` a spectator) sees it: what
+/// `State::view_struct` (`view.rs`) puts in a [`View`], read from the state in place.
+struct SeatOf<'a> {
+    state: &'a State,
+    seat: Option<usize>,
+}
+
+/// A count as the view holds it (`view.rs`'s `small`): at most 255.
+fn small(n: usize) -> u8 {
+    n.min(usize::from(u8::MAX)) as u8
+}
+
+impl Seen for SeatOf<'_> {
+    fn player(&self) -> Option<u8> {
+        self.seat.map(|p| p as u8)
+    }
+    fn current_player(&self) -> Option<u8> {
+        self.state.current_player().map(|p| p as u8)
+    }
+    fn phase(&self) -> Phase {
+        self.state.d.phase
+    }
+    fn round(&self) -> u32 {
+        self.state.d.round.saturating_add(1)
+    }
+    fn hand_size(&self) -> u8 {
+        hand_size(self.state.d.round) as u8
+    }
+    fn first_player(&self) -> u8 {
+        self.state.first_player() as u8
+    }
+    fn marbles(&self) -> impl Iterator<Item = (u8, Place, bool)> {
+        (self.state.board.marbles.iter().enumerate()).map(|(m, mk)| (m as u8, mk.place, mk.protected))
+    }
+    fn hand(&self) -> Option<&Hand> {
+        self.seat.map(|p| &self.state.d.hands[p])
+    }
+    fn hand_sizes(&self) -> [u8; 4] {
+        self.state.d.hands.map(|h| small(h.len()))
+    }
+    fn pile_size(&self) -> u8 {
+        small(self.state.d.pile.len())
+    }
+    fn discard_size(&self) -> u8 {
+        small(self.state.d.discards.len())
+    }
+    fn face_up(&self) -> &Hand {
+        &self.state.d.face_up
+    }
+    fn own_face_down(&self) -> Option<&Hand> {
+        self.seat.map(|p| &self.state.d.face_down[p])
+    }
+    fn played(&self) -> &[Hand; 4] {
+        &self.state.d.played
+    }
+    fn picked(&self) -> [bool; 4] {
+        self.state.d.exchange.map(|e| e.is_some())
+    }
+    fn given(&self) -> Option<Card> {
+        self.seat.and_then(|p| self.state.d.given[p])
+    }
+    fn received(&self) -> Option<Card> {
+        self.seat.and_then(|p| self.state.d.received[p])
+    }
+    fn seven(&self) -> Option<(u8, bool, &[SevenPart])> {
+        let d = &self.state.d;
+        d.seven.map(|s| (s.remaining, s.joker, &d.seven_parts[..]))
+    }
+    fn sat_out(&self) -> [bool; 4] {
+        self.state.d.sat_out
+    }
+    fn turns(&self) -> u32 {
+        self.state.d.turns
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        self.state.d.outcome
+    }
+}
+
 /// Writes the tensor of `view` into `out` (every element; nothing allocated).
 ///
 /// # Panics
 /// If `out.len()` is not the shape's product.
 pub fn write_observation(game: &Dog, view: &View, out: &mut [f32]) {
-    let me = view.player.map_or(0, usize::from);
+    encode(*game, view, out);
+}
+
+/// Writes the tensor of `seat`'s view of `state` (`None` or a seat outside 0-3: the
+/// public view, as `view_of`) into `out`, equal to [`write_observation`] of
+/// `state.view_of(seat)`, without building the view.
+///
+/// # Panics
+/// If `out.len()` is not the shape's product.
+pub fn write_observation_of(game: &Dog, state: &State, seat: Option<usize>, out: &mut [f32]) {
+    let seat = seat.filter(|&p| p < 4);
+    encode(*game, &SeatOf { state, seat }, out);
+}
+
+/// The one encoder of both.
+fn encode(game: Dog, view: &impl Seen, out: &mut [f32]) {
+    let player = view.player();
+    let me = player.map_or(0, usize::from);
     let rel = |p: usize| (p + 4 - me) % 4;
     let slot = |marble: usize| 4 * rel(marble / 4) + marble % 4;
-    let bound = turn_bound(*game);
+    let bound = turn_bound(game);
     let mut w = Writer::new(out, LEN);
-    w.one_hot(4, view.player.map(usize::from));
-    w.one_hot(4, view.current_player.map(|p| rel(usize::from(p))));
+    w.one_hot(4, player.map(usize::from));
+    w.one_hot(4, view.current_player().map(|p| rel(usize::from(p))));
     w.one_hot(
         3,
-        Some(match view.phase {
+        Some(match view.phase() {
             Phase::Exchange => 0,
             Phase::Play => 1,
             Phase::Over => 2,
         }),
     );
-    w.scaled(f64::from(view.round), bound);
-    w.one_hot(5, 6usize.checked_sub(usize::from(view.hand_size)));
-    w.one_hot(4, Some(rel(usize::from(view.first_player))));
+    w.scaled(f64::from(view.round()), bound);
+    w.one_hot(5, 6usize.checked_sub(usize::from(view.hand_size())));
+    w.one_hot(4, Some(rel(usize::from(view.first_player()))));
     let places = w.take(NUM_MARBLES * PLACES);
-    for m in &view.marbles {
-        let place = match m.place {
+    for (marble, place, _) in view.marbles() {
+        let place = match place {
             Place::Kennel => 0,
             Place::Ring(f) => 1 + (usize::from(f) + RING - 16 * me) % RING,
             Place::Goal(g) => 1 + RING + usize::from(g),
         };
-        places[slot(usize::from(m.marble)) * PLACES + place] = 1.0;
+        places[slot(usize::from(marble)) * PLACES + place] = 1.0;
     }
     let protected = w.take(NUM_MARBLES);
-    for m in &view.marbles {
-        protected[slot(usize::from(m.marble))] = f32::from(u8::from(m.protected));
+    for (marble, _, on) in view.marbles() {
+        protected[slot(usize::from(marble))] = f32::from(u8::from(on));
     }
-    counts(w.take(NUM_KINDS), view.hand.as_ref(), MAX_HAND);
+    counts(w.take(NUM_KINDS), view.hand(), MAX_HAND);
     let sizes = w.take(4);
-    for (p, &size) in view.hand_sizes.iter().enumerate() {
+    for (p, size) in view.hand_sizes().into_iter().enumerate() {
         sizes[rel(p)] = (f64::from(size) / MAX_HAND) as f32;
     }
-    w.scaled(f64::from(view.pile_size), DECK);
-    w.scaled(f64::from(view.discard_size), DECK);
-    counts(w.take(NUM_KINDS), Some(&view.face_up), COPIES);
-    counts(w.take(NUM_KINDS), view.own_face_down.as_ref(), COPIES);
+    w.scaled(f64::from(view.pile_size()), DECK);
+    w.scaled(f64::from(view.discard_size()), DECK);
+    counts(w.take(NUM_KINDS), Some(view.face_up()), COPIES);
+    counts(w.take(NUM_KINDS), view.own_face_down(), COPIES);
     let played = w.take(4 * NUM_KINDS);
-    for (p, hand) in view.played.iter().enumerate() {
+    for (p, hand) in view.played().iter().enumerate() {
         let at = rel(p) * NUM_KINDS;
         counts(&mut played[at..at + NUM_KINDS], Some(hand), MAX_HAND);
     }
     let picked = w.take(4);
-    for (p, &on) in view.exchange.picked.iter().enumerate() {
+    for (p, on) in view.picked().into_iter().enumerate() {
         picked[rel(p)] = f32::from(u8::from(on));
     }
-    w.one_hot(NUM_KINDS, view.exchange.given.map(Card::index));
-    w.one_hot(NUM_KINDS, view.exchange.received.map(Card::index));
-    let seven = view.seven.as_ref();
+    w.one_hot(NUM_KINDS, view.given().map(Card::index));
+    w.one_hot(NUM_KINDS, view.received().map(Card::index));
+    let seven = view.seven();
     w.flag(seven.is_some());
-    w.scaled(seven.map_or(0.0, |s| f64::from(s.remaining)), 7.0);
-    w.flag(seven.is_some_and(|s| s.joker));
+    w.scaled(seven.map_or(0.0, |s| f64::from(s.0)), 7.0);
+    w.flag(seven.is_some_and(|s| s.1));
     let parts = w.take(MAX_PARTS * PART);
-    for (i, part) in seven
-        .into_iter()
-        .flat_map(|s| &s.parts)
-        .take(MAX_PARTS)
-        .enumerate()
-    {
+    for (i, part) in seven.into_iter().flat_map(|s| s.2).take(MAX_PARTS).enumerate() {
         let at = i * PART;
         parts[at + slot(usize::from(part.marble))] = 1.0;
         parts[at + NUM_MARBLES] = (f64::from(part.steps) / 7.0) as f32;
         parts[at + NUM_MARBLES + 1] = f32::from(u8::from(part.goal));
     }
     let sat_out = w.take(4);
-    for (p, &on) in view.sat_out.iter().enumerate() {
+    for (p, on) in view.sat_out().into_iter().enumerate() {
         sat_out[rel(p)] = f32::from(u8::from(on));
     }
-    w.scaled(f64::from(view.turns), bound);
+    w.scaled(f64::from(view.turns()), bound);
     // Teams relative: 0 is mine (seats me and me + 2), 1 the other.
     let my_team = me % 2;
     let rel_team = |t: usize| (t + 2 - my_team) % 2;
     w.one_hot(
         2,
-        view.outcome
+        view.outcome()
             .and_then(|o| o.winner)
             .map(|t| rel_team(usize::from(t))),
     );
     let points = w.take(2);
-    if let Some(o) = view.outcome {
+    if let Some(o) = view.outcome() {
         for (t, &p) in o.points.iter().enumerate() {
             points[rel_team(t)] = (f64::from(p) / MAX_POINTS) as f32;
         }
     }
     w.one_hot(
         2,
-        view.outcome.map(|o| match o.reason {
+        view.outcome().map(|o| match o.reason {
             EndReason::AllHome => 0,
             EndReason::TurnLimit => 1,
         }),

@@ -42,6 +42,20 @@ impl Side {
     pub fn is_complete(&self) -> bool {
         self.len == 3
     }
+    /// The cards as a set, without a branch per card (the tensor and [`State::table`]
+    /// read all 18 sides on every call): slot `i` counts while `i < len`.
+    pub fn set(&self) -> CardSet {
+        let mut bits = 0;
+        for (i, card) in self.cards.iter().enumerate() {
+            bits |= card.bit() & 0u64.wrapping_sub(u64::from(i < usize::from(self.len)));
+        }
+        CardSet(bits)
+    }
+    /// The three slots and how many of them hold cards (the rest hold card 0): the
+    /// tensor writes all three without a branch per card.
+    pub(super) fn slots(self) -> ([Card; 3], usize) {
+        (self.cards, usize::from(self.len))
+    }
     fn push(&mut self, card: Card) {
         self.cards[self.len as usize] = card;
         self.len += 1;
@@ -233,9 +247,7 @@ impl State {
         let mut table = CardSet::EMPTY;
         for stone in &self.stones {
             for side in &stone.sides {
-                for &card in side.cards() {
-                    table.insert(card);
-                }
+                table = table.union(side.set());
             }
         }
         table

@@ -1,4 +1,5 @@
-//! The observation tensor of Schotten Totten, written from a seat's [`View`] (see
+//! The observation tensor of Schotten Totten, written from a seat's [`View`], or from the state as
+//! the seat sees it without building the view (one encoder for both; see
 //! [`crate::tensor`] for the conventions and the table of slices).
 //!
 //! The information state equals the observation: the view holds everything the seat
@@ -11,10 +12,11 @@
 //!   depends on the order;
 //! - `game`: always the same.
 
-use super::cards::{Card, CardSet, NUM_CARDS};
+use super::cards::{CardSet, NUM_CARDS};
 use super::rules::{NUM_STONES, SchottenTotten};
-use super::state::{Award, EndReason, Phase};
+use super::state::{Award, EndReason, Outcome, Phase, Side, State};
 use super::view::View;
+use crate::game::GameState;
 use crate::tensor::{Layout, TensorSlice, Writer};
 
 const CARDS: usize = NUM_CARDS as usize;
@@ -95,44 +97,164 @@ pub fn describe_observation(game: &SchottenTotten) -> Vec<TensorSlice> {
         .into_slices()
 }
 
+/// What the tensor is written from, read in place: a seat's [`View`], or the [`State`]
+/// as the seat sees it ([`SeatOf`]), so that a call from a state (and every step of a
+/// vector env) builds no view. Both give exactly the fields `view_of` copies, and the one
+/// encoder below reads them, so the two tensors are equal element for element
+/// (`core/tests/tensor.rs` compares them over thousands of random states).
+trait Seen {
+    fn player(&self) -> Option<u8>;
+    fn current_player(&self) -> Option<u8>;
+    fn phase(&self) -> Phase;
+    fn hand(&self) -> Option<CardSet>;
+    fn hand_sizes(&self) -> [u8; 2];
+    fn pile_size(&self) -> u8;
+    /// Stone `i`'s sides (player 0's, player 1's), owner, award and first complete side.
+    fn stone(&self, i: usize) -> (&[Side; 2], Option<u8>, Option<Award>, Option<u8>);
+    fn turn_passed(&self) -> bool;
+    fn passes_in_row(&self) -> u8;
+    fn outcome(&self) -> Option<Outcome>;
+}
+
+impl Seen for View {
+    fn player(&self) -> Option<u8> {
+        self.player
+    }
+    fn current_player(&self) -> Option<u8> {
+        self.current_player
+    }
+    fn phase(&self) -> Phase {
+        self.phase
+    }
+    fn hand(&self) -> Option<CardSet> {
+        self.hand
+    }
+    fn hand_sizes(&self) -> [u8; 2] {
+        self.hand_sizes
+    }
+    fn pile_size(&self) -> u8 {
+        self.pile_size
+    }
+    fn stone(&self, i: usize) -> (&[Side; 2], Option<u8>, Option<Award>, Option<u8>) {
+        let s = &self.stones[i];
+        (&s.cards, s.owner, s.award, s.completed_first)
+    }
+    fn turn_passed(&self) -> bool {
+        self.turn_passed
+    }
+    fn passes_in_row(&self) -> u8 {
+        self.passes_in_row
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+}
+
+/// The state as seat `seat` (or with `None` a spectator) sees it: what
+/// `super::view::view_of` copies into a [`View`], read from the state in place.
+struct SeatOf<'a> {
+    state: &'a State,
+    seat: Option<usize>,
+}
+
+impl Seen for SeatOf<'_> {
+    fn player(&self) -> Option<u8> {
+        self.seat.map(|p| p as u8)
+    }
+    fn current_player(&self) -> Option<u8> {
+        self.state.current_player().map(|p| p as u8)
+    }
+    fn phase(&self) -> Phase {
+        self.state.phase
+    }
+    fn hand(&self) -> Option<CardSet> {
+        self.seat.map(|p| self.state.hands[p])
+    }
+    fn hand_sizes(&self) -> [u8; 2] {
+        self.state.hands.map(|h| h.len() as u8)
+    }
+    fn pile_size(&self) -> u8 {
+        self.state.pile.len() as u8
+    }
+    fn stone(&self, i: usize) -> (&[Side; 2], Option<u8>, Option<Award>, Option<u8>) {
+        let s = &self.state.stones[i];
+        (&s.sides, s.owner, s.award, s.completed_first)
+    }
+    fn turn_passed(&self) -> bool {
+        self.state.turn_passed
+    }
+    fn passes_in_row(&self) -> u8 {
+        self.state.passes_in_row
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        self.state.outcome
+    }
+}
+
 /// Writes the tensor of `view` into `out` (every element; nothing allocated).
 ///
 /// # Panics
 /// If `out.len()` is not the shape's product.
 pub fn write_observation(game: &SchottenTotten, view: &View, out: &mut [f32]) {
     let _ = game;
-    let me = view.player.unwrap_or(0);
+    encode(view, out);
+}
+
+/// Writes the tensor of `seat`'s view of `state` (`None` or a seat other than 0 and 1:
+/// the public view, as `view_of`) into `out`, equal to [`write_observation`] of
+/// `state.view_of(seat)`, without building the view.
+///
+/// # Panics
+/// If `out.len()` is not the shape's product.
+pub fn write_observation_of(game: &SchottenTotten, state: &State, seat: Option<usize>, out: &mut [f32]) {
+    let _ = game;
+    let seat = seat.filter(|&p| p < 2);
+    encode(&SeatOf { state, seat }, out);
+}
+
+/// The one encoder of both.
+fn encode(seen: &impl Seen, out: &mut [f32]) {
+    let player = seen.player();
+    let me = player.unwrap_or(0);
     // Seat `p` relative to the view's seat: 0 for me, 1 for the other.
     let rel = |p: u8| usize::from(p != me);
     let mut w = Writer::new(out, LEN);
-    w.one_hot(2, view.player.map(usize::from));
-    w.one_hot(2, view.current_player.map(rel));
+    w.one_hot(2, player.map(usize::from));
+    w.one_hot(2, seen.current_player().map(rel));
     w.one_hot(
         3,
-        Some(match view.phase {
+        Some(match seen.phase() {
             Phase::Play => 0,
             Phase::Claim => 1,
             Phase::Over => 2,
         }),
     );
-    cards(w.take(CARDS), view.hand.into_iter().flat_map(CardSet::iter));
+    cards(w.take(CARDS), seen.hand().unwrap_or(CardSet::EMPTY));
+    let sizes = seen.hand_sizes();
     for k in 0..2 {
-        w.scaled(f64::from(view.hand_sizes[(usize::from(me) + k) % 2]), MAX_HAND);
+        w.scaled(f64::from(sizes[(usize::from(me) + k) % 2]), MAX_HAND);
     }
-    w.scaled(f64::from(view.pile_size), MAX_PILE);
-    for stone in &view.stones {
+    w.scaled(f64::from(seen.pile_size()), MAX_PILE);
+    for i in 0..NUM_STONES {
+        let (sides, ..) = seen.stone(i);
         for k in 0..2 {
-            let side = &stone.cards[(usize::from(me) + k) % 2];
-            cards(w.take(CARDS), side.cards().iter().copied());
+            // All three slots, each 1 if it holds a card (an empty slot holds card 0
+            // and leaves its element as it is): no branch on the side's length.
+            let slice = w.take(CARDS);
+            let (slots, len) = sides[(usize::from(me) + k) % 2].slots();
+            for (j, card) in slots.into_iter().enumerate() {
+                let x = &mut slice[usize::from(card.index())];
+                *x = x.max(f32::from(u8::from(j < len)));
+            }
         }
     }
-    for stone in &view.stones {
-        w.one_hot(2, stone.owner.map(rel));
+    for i in 0..NUM_STONES {
+        w.one_hot(2, seen.stone(i).1.map(rel));
     }
-    for stone in &view.stones {
+    for i in 0..NUM_STONES {
         w.one_hot(
             4,
-            stone.award.map(|a| match a {
+            seen.stone(i).2.map(|a| match a {
                 Award::Claim => 0,
                 Award::SettlementProof => 1,
                 Award::SettlementComplete => 2,
@@ -140,15 +262,16 @@ pub fn write_observation(game: &SchottenTotten, view: &View, out: &mut [f32]) {
             }),
         );
     }
-    for stone in &view.stones {
-        w.one_hot(2, stone.completed_first.map(rel));
+    for i in 0..NUM_STONES {
+        w.one_hot(2, seen.stone(i).3.map(rel));
     }
-    w.flag(view.turn_passed);
-    w.scaled(f64::from(view.passes_in_row), 2.0);
-    w.one_hot(2, view.outcome.and_then(|o| o.winner).map(rel));
+    w.flag(seen.turn_passed());
+    w.scaled(f64::from(seen.passes_in_row()), 2.0);
+    let outcome = seen.outcome();
+    w.one_hot(2, outcome.and_then(|o| o.winner).map(rel));
     w.one_hot(
         3,
-        view.outcome.map(|o| match o.reason {
+        outcome.map(|o| match o.reason {
             EndReason::FiveStones => 0,
             EndReason::ThreeAdjacent => 1,
             EndReason::Settlement => 2,
@@ -158,8 +281,8 @@ pub fn write_observation(game: &SchottenTotten, view: &View, out: &mut [f32]) {
 }
 
 /// Sets the element of every card in `cards` (by card index).
-fn cards(slice: &mut [f32], cards: impl Iterator<Item = Card>) {
-    for card in cards {
+fn cards(slice: &mut [f32], cards: CardSet) {
+    for card in cards.iter() {
         slice[usize::from(card.index())] = 1.0;
     }
 }

@@ -1,4 +1,5 @@
-//! The observation tensor of The Game, written from a seat's [`View`] (see
+//! The observation tensor of The Game, written from a seat's [`View`], or from the state as
+//! the seat sees it without building the view (one encoder for both; see
 //! [`crate::tensor`] for the conventions and the table of slices).
 //!
 //! The information state equals the observation: the view holds everything the seat
@@ -12,7 +13,9 @@
 
 use super::cards::Hand;
 use super::rules::{NUM_PILES, TheGame};
+use super::state::State;
 use super::view::View;
+use crate::game::GameState;
 use crate::tensor::{Layout, TensorSlice, Writer};
 
 /// The cards 2–99 (T1).
@@ -68,36 +71,148 @@ pub fn describe_observation(game: &TheGame) -> Vec<TensorSlice> {
         .into_slices()
 }
 
+/// What the tensor is written from, read in place: a seat's [`View`], or the [`State`]
+/// as the seat sees it ([`SeatOf`]), so that a call from a state builds no view (whose
+/// hand sizes are a vector). Both give exactly what `view_of` puts in the view, and the
+/// one encoder below reads them, so the two tensors are equal element for element
+/// (`core/tests/tensor.rs` compares them over thousands of random states).
+trait Seen {
+    fn player(&self) -> Option<u8>;
+    fn current_player(&self) -> Option<u8>;
+    /// Pile `p`'s top card and the number of cards played on it.
+    fn pile(&self, p: usize) -> (u8, u8);
+    fn played_cards(&self) -> Hand;
+    fn draw_pile_size(&self) -> u8;
+    fn hand(&self) -> Option<Hand>;
+    /// Seat `p`'s number of cards in hand.
+    fn hand_size(&self, p: usize) -> u8;
+    fn played_this_turn(&self) -> u8;
+    fn minimum(&self) -> u8;
+    /// Once over: won, score, the stuck player.
+    fn outcome(&self) -> Option<(bool, u32, Option<u8>)>;
+}
+
+impl Seen for View {
+    fn player(&self) -> Option<u8> {
+        self.player
+    }
+    fn current_player(&self) -> Option<u8> {
+        self.current_player
+    }
+    fn pile(&self, p: usize) -> (u8, u8) {
+        (self.piles[p].top, self.piles[p].cards_played)
+    }
+    fn played_cards(&self) -> Hand {
+        self.played_cards
+    }
+    fn draw_pile_size(&self) -> u8 {
+        self.draw_pile_size
+    }
+    fn hand(&self) -> Option<Hand> {
+        self.hand
+    }
+    fn hand_size(&self, p: usize) -> u8 {
+        self.hand_sizes[p]
+    }
+    fn played_this_turn(&self) -> u8 {
+        self.played_this_turn
+    }
+    fn minimum(&self) -> u8 {
+        self.minimum
+    }
+    fn outcome(&self) -> Option<(bool, u32, Option<u8>)> {
+        self.outcome.map(|o| (o.won, o.score, o.stuck_player))
+    }
+}
+
+/// The state as seat `seat` (or with `None` a spectator) sees it: what
+/// `super::view::view_of` puts in a [`View`], read from the state in place.
+struct SeatOf<'a> {
+    state: &'a State,
+    seat: Option<usize>,
+}
+
+impl Seen for SeatOf<'_> {
+    fn player(&self) -> Option<u8> {
+        self.seat.map(|p| p as u8)
+    }
+    fn current_player(&self) -> Option<u8> {
+        self.state.current_player().map(|p| p as u8)
+    }
+    fn pile(&self, p: usize) -> (u8, u8) {
+        (self.state.tops[p], self.state.pile_sizes[p])
+    }
+    fn played_cards(&self) -> Hand {
+        self.state.played_cards()
+    }
+    fn draw_pile_size(&self) -> u8 {
+        self.state.draw_pile.len() as u8
+    }
+    fn hand(&self) -> Option<Hand> {
+        self.seat.map(|p| self.state.hands[p])
+    }
+    fn hand_size(&self, p: usize) -> u8 {
+        self.state.hands[p].len() as u8
+    }
+    fn played_this_turn(&self) -> u8 {
+        self.state.played_this_turn
+    }
+    fn minimum(&self) -> u8 {
+        self.state.minimum() as u8
+    }
+    fn outcome(&self) -> Option<(bool, u32, Option<u8>)> {
+        let stuck = self.state.stuck_player().map(|p| p as u8);
+        self.state.outcome.map(|o| (o.won, o.score, stuck))
+    }
+}
+
 /// Writes the tensor of `view` into `out` (every element; nothing allocated).
 ///
 /// # Panics
 /// If `out.len()` is not the shape's product.
 pub fn write_observation(game: &TheGame, view: &View, out: &mut [f32]) {
-    let n = players(*game);
-    let me = view.player.map_or(0, usize::from);
+    encode(*game, view, out);
+}
+
+/// Writes the tensor of `seat`'s view of `state` (`None`: the public view) into `out`,
+/// equal to [`write_observation`] of `state.view_of(seat)`, without building the view.
+/// `seat` is a seat of the game or `None` (the caller checks it).
+///
+/// # Panics
+/// If `out.len()` is not the shape's product.
+pub fn write_observation_of(game: &TheGame, state: &State, seat: Option<usize>, out: &mut [f32]) {
+    encode(*game, &SeatOf { state, seat }, out);
+}
+
+/// The one encoder of both.
+fn encode(game: TheGame, seen: &impl Seen, out: &mut [f32]) {
+    let n = players(game);
+    let player = seen.player();
+    let me = player.map_or(0, usize::from);
     let rel = |p: u8| (usize::from(p) + n - me) % n;
-    let mut w = Writer::new(out, len(*game));
-    w.one_hot(n, view.player.map(usize::from));
-    w.one_hot(n, view.current_player.map(rel));
-    for pile in &view.piles {
-        w.one_hot(100, Some(usize::from(pile.top) - 1));
+    let mut w = Writer::new(out, len(game));
+    w.one_hot(n, player.map(usize::from));
+    w.one_hot(n, seen.current_player().map(rel));
+    for p in 0..NUM_PILES {
+        w.one_hot(100, Some(usize::from(seen.pile(p).0) - 1));
     }
-    for pile in &view.piles {
-        w.scaled(f64::from(pile.cards_played), CARDS as f64);
+    for p in 0..NUM_PILES {
+        w.scaled(f64::from(seen.pile(p).1), CARDS as f64);
     }
-    cards(w.take(CARDS), view.played_cards.iter());
-    cards(w.take(CARDS), view.hand.into_iter().flat_map(Hand::iter));
+    cards(w.take(CARDS), seen.played_cards().iter());
+    cards(w.take(CARDS), seen.hand().into_iter().flat_map(Hand::iter));
     let sizes = w.take(n);
-    for (p, &size) in view.hand_sizes.iter().enumerate().take(n) {
-        sizes[(p + n - me) % n] = (f64::from(size) / MAX_HAND) as f32;
+    for p in 0..n {
+        sizes[(p + n - me) % n] = (f64::from(seen.hand_size(p)) / MAX_HAND) as f32;
     }
-    w.scaled(f64::from(view.draw_pile_size), CARDS as f64);
-    w.scaled(f64::from(view.played_this_turn), MAX_HAND);
-    w.one_hot(3, usize::from(view.minimum).checked_sub(1));
-    w.flag(view.outcome.is_some());
-    w.flag(view.outcome.is_some_and(|o| o.won));
-    w.scaled(view.outcome.map_or(0.0, |o| f64::from(o.score)), CARDS as f64);
-    w.one_hot(n, view.outcome.and_then(|o| o.stuck_player).map(rel));
+    w.scaled(f64::from(seen.draw_pile_size()), CARDS as f64);
+    w.scaled(f64::from(seen.played_this_turn()), MAX_HAND);
+    w.one_hot(3, usize::from(seen.minimum()).checked_sub(1));
+    let outcome = seen.outcome();
+    w.flag(outcome.is_some());
+    w.flag(outcome.is_some_and(|o| o.0));
+    w.scaled(outcome.map_or(0.0, |o| f64::from(o.1)), CARDS as f64);
+    w.one_hot(n, outcome.and_then(|o| o.2).map(rel));
     w.finish();
 }
 
