@@ -570,20 +570,24 @@ fn expected_german(text: &str) -> String {
                 .strip_prefix("tuple struct ")
                 .or_else(|| what.strip_prefix("struct "))
             {
-                Some(name) => format!("ein Objekt {name}"),
+                Some(name) => format!("ein Objekt `{name}`"),
                 None => what.to_string(),
             },
         };
         return format!("{what} mit {n} Elementen");
     }
+    // Type names stay as they are, in backticks: they are names, not words.
     if let Some(name) = text.strip_prefix("tuple struct ") {
-        return format!("eine Liste {name}");
+        return format!("eine Liste `{name}`");
     }
     if let Some(name) = text.strip_prefix("struct ") {
-        return format!("ein Objekt {name}");
+        return format!("ein Objekt `{name}`");
+    }
+    if let Some(name) = text.strip_prefix("internally tagged enum ") {
+        return format!("ein Objekt `{name}` mit dem Feld `type`");
     }
     if let Some(name) = text.strip_prefix("enum ") {
-        return format!("eine Aufzählung {name}");
+        return format!("eine Aufzählung `{name}`");
     }
     if let Some(rest) = text.strip_prefix("one of ") {
         return format!("eine von {rest}");
@@ -727,7 +731,7 @@ mod tests {
         assert_eq!(expected_german("`a` or `b`"), "`a` oder `b`");
         assert_eq!(
             expected_german("struct Stone with 4 elements"),
-            "ein Objekt Stone mit 4 Elementen"
+            "ein Objekt `Stone` mit 4 Elementen"
         );
         assert_eq!(
             expected_german("tuple of 2 elements"),
@@ -736,6 +740,10 @@ mod tests {
         assert_eq!(
             expected_german("map with a single key"),
             "ein Objekt mit genau einem Schlüssel"
+        );
+        assert_eq!(
+            expected_german("internally tagged enum Move"),
+            "ein Objekt `Move` mit dem Feld `type`"
         );
         // The place is `serde_json`'s (where it gives one), in German words.
         let place = |m: &Message| {

@@ -489,15 +489,20 @@ fn strings_of(value: &Value, out: &mut Vec<String>) {
 
 /// A view in the form in which two JSON texts of one typed view agree: a missing optional
 /// field and a null one say the same, and a list of plain values may be a set, which the
-/// typed view keeps in its own order (The Game's played cards).
+/// typed view keeps in its own order (The Game's played cards). A move's field left at its
+/// default reads as the default too: Dog's `"goal": false` in a move (`"type": "move"` or
+/// `"seven"`) of `hand_targets`, as in every Dog move (the move parser's default).
 fn without_nulls(value: Value) -> Value {
     match value {
-        Value::Object(map) => Value::Object(
-            map.into_iter()
-                .filter(|(_, v)| !v.is_null())
-                .map(|(k, v)| (k, without_nulls(v)))
-                .collect(),
-        ),
+        Value::Object(map) => {
+            let is_move = map.contains_key("type");
+            Value::Object(
+                map.into_iter()
+                    .filter(|(k, v)| !v.is_null() && !(is_move && k == "goal" && *v == Value::Bool(false)))
+                    .map(|(k, v)| (k, without_nulls(v)))
+                    .collect(),
+            )
+        }
         Value::Array(items) => {
             let mut items: Vec<Value> = items.into_iter().map(without_nulls).collect();
             if items.iter().all(|v| v.is_number() || v.is_string()) {

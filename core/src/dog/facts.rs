@@ -16,6 +16,7 @@ use super::cards::Card;
 use super::codec::{Decoded, Move};
 use super::rules::State;
 use crate::bits::ones;
+use crate::error::Message;
 use crate::game::{Action, GameState};
 
 /// One card's legal moves that move a marble.
@@ -247,26 +248,35 @@ fn target_of(state: &State, seat: usize, mv: Decoded) -> Option<Found> {
 }
 
 /// What first differs between given targets and the right ones, for a refused view.
-pub(super) fn difference(given: &[CardTargets], right: &[CardTargets]) -> String {
+pub(super) fn difference(given: &[CardTargets], right: &[CardTargets]) -> Message {
     let flat = |t: &[CardTargets]| -> Vec<(Card, Target)> {
         t.iter()
             .flat_map(|c| c.targets.iter().map(move |x| (c.card, x.clone())))
             .collect()
     };
     let (g, r) = (flat(given), flat(right));
+    // The target as JSON, the same in both languages.
     let show = |(card, t): &(Card, Target)| {
-        format!(
-            "card {card}, marble {} to {:?} sending home {}",
-            t.marble,
-            t.to,
-            crate::error::shorten(&format!("{:?}", t.sends_home))
-        )
+        let json =
+            serde_json::json!({"card": card, "marble": t.marble, "to": t.to, "sends_home": t.sends_home});
+        crate::error::shorten(&json.to_string())
     };
     if let Some(t) = g.iter().find(|t| !r.contains(t)) {
-        return format!("{} is not a legal move's target", show(t));
+        let t = show(t);
+        return crate::msg!(
+            "{t} is not a legal move's target",
+            "{t} ist nicht das Ziel eines erlaubten Zugs"
+        );
     }
     if let Some(t) = r.iter().find(|t| !g.contains(t)) {
-        return format!("the legal move's target {} is missing", show(t));
+        let t = show(t);
+        return crate::msg!(
+            "the legal move's target {t} is missing",
+            "das Ziel {t} eines erlaubten Zugs fehlt"
+        );
     }
-    "the targets must be grouped by card in card order and listed in action order".into()
+    crate::msg!(
+        "the targets must be grouped by card in card order and listed in action order",
+        "die Ziele sind nach Karten in Kartenreihenfolge gruppiert und in Aktionsreihenfolge aufgeführt"
+    )
 }

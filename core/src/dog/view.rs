@@ -670,11 +670,12 @@ impl State {
             };
             let right = hand_targets(&state, p);
             if targets != right {
-                let difference = super::facts::difference(&targets, &right);
-                return bad(crate::msg!(
-                    "hand_targets disagree with player {p}'s legal moves (D4-D12): {difference}",
-                    "hand_targets weichen von den erlaubten Zügen von Spieler {p} ab (D4-D12): {difference}"
-                ));
+                return bad(super::facts::difference(&targets, &right).map(|why, lang| match lang {
+                    crate::Lang::De => {
+                        format!("hand_targets weichen von den erlaubten Zügen von Spieler {p} ab (D4-D12): {why}")
+                    }
+                    crate::Lang::En => format!("hand_targets disagree with player {p}'s legal moves (D4-D12): {why}"),
+                }));
             }
         }
         let view = &given;
