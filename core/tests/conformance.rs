@@ -498,7 +498,10 @@ fn without_nulls(value: Value) -> Value {
             let is_move = map.contains_key("type");
             Value::Object(
                 map.into_iter()
-                    .filter(|(k, v)| !v.is_null() && !(is_move && k == "goal" && *v == Value::Bool(false)))
+                    .filter(|(k, v)| {
+                        let default_goal = is_move && k == "goal" && *v == Value::Bool(false);
+                        !v.is_null() && !default_goal
+                    })
                     .map(|(k, v)| (k, without_nulls(v)))
                     .collect(),
             )
