@@ -27,9 +27,9 @@ N_ENVS = 1024
 STEPS = 20
 
 
-def uniform_legal(masks: npt.NDArray[np.uint8], rng: np.random.Generator) -> npt.NDArray[np.int64]:
-    """One action per row, uniformly among the row's legal ones (exact: the k-th legal
-    action of the row for a uniform k), in one pass over the masks: every legal
+def uniform_legal_flat(masks: npt.NDArray[np.uint8], rng: np.random.Generator) -> npt.NDArray[np.int64]:
+    """As `uniform_legal`, the second formulation (until 2026-12-03, second session), one
+    pass over the masks: every legal
     (row, action) in row-major order, and where each row's run of them starts found by
     a binary search instead of a second pass counting per row."""
     n, width = masks.shape
@@ -88,6 +88,58 @@ def uniform_from_bits(bits: npt.NDArray[np.uint8], rng: np.random.Generator) -> 
     return actions
 
 
+class UniformLegal:
+    """One action per row of the masks, uniformly among the row's legal ones (exact: the
+    k-th legal action of the row for a uniform k). The masks are packed into bits first,
+    all rows as one stream (`packbits` over the flat array: bit p is row p // width,
+    action p % width, a pass numpy does eight bytes at a time), then chosen from as
+    `uniform_from_bits` does: legal actions counted per 64-bit word and summed up, each
+    row's count the difference of those sums at its first bit and at the next row's (a
+    row need not start on a word), the k-th legal bit of the stream found by a binary
+    search and a select within its word. `flatnonzero` over the bytes
+    (`uniform_legal_flat`) writes an index per legal action and costs about twice as much
+    in Schotten Totten. The buffers are made once, as a training loop would keep them:
+    made and freed every call, the wide games' (Caravan's 1,024 x 4,142 bits) go back to
+    the system and cost their page faults again each time."""
+
+    def __init__(self, n: int, width: int) -> None:
+        self.n, self.width = n, width
+        self.packed_len = (n * width + 7) // 8
+        # Whole words, and one zero word more for the bit just past the last row.
+        self.stream = np.zeros((self.packed_len + 15) // 8 * 8, dtype=np.uint8)
+        self.words = self.stream.view("<u8")
+        self.per_word = np.zeros(self.words.size, dtype=np.uint8)
+        self.before = np.zeros(self.words.size + 1, dtype=np.int64)  # legal actions before each word
+        edge = np.arange(n + 1, dtype=np.uint64) * np.uint64(width)  # each row's first bit
+        self.word_of_edge = (edge >> np.uint64(6)).astype(np.int64)
+        self.below_edge = (np.uint64(1) << (edge & np.uint64(63))) - np.uint64(1)
+        self.row_start = np.arange(n, dtype=np.int64) * width
+
+    def __call__(self, masks: npt.NDArray[np.uint8], rng: np.random.Generator) -> npt.NDArray[np.int64]:
+        assert masks.shape == (self.n, self.width)
+        self.stream[: self.packed_len] = np.packbits(masks.view(np.bool_).reshape(-1), bitorder="little")
+        words, before = self.words, self.before
+        np.bitwise_count(words, out=self.per_word)
+        np.cumsum(self.per_word, out=before[1:])
+        at_edge = before[self.word_of_edge] + np.bitwise_count(words[self.word_of_edge] & self.below_edge)
+        counts = np.diff(at_edge)
+        rank = at_edge[:-1] + (rng.random(self.n) * counts).astype(np.int64)
+        word = np.searchsorted(before, rank, side="right") - 1
+        k = (rank - before[word]).astype(np.uint64)  # the k-th legal bit of the word, from 0
+        value = words[word]
+        up_to = np.bitwise_count(value.view(np.uint8)).view("<u8") * ONES
+        byte = np.bitwise_count(((k * ONES) | HIGH) - up_to & HIGH).astype(np.uint64) * np.uint64(8)
+        k -= (up_to << np.uint64(8)) >> byte & np.uint64(0xFF)
+        in_byte = SELECT[(value >> byte & np.uint64(0xFF)).astype(np.int64), k.astype(np.int64)]
+        actions: npt.NDArray[np.int64] = word * 64 + byte.astype(np.int64) + in_byte - self.row_start
+        return actions
+
+
+def uniform_legal(masks: npt.NDArray[np.uint8], rng: np.random.Generator) -> npt.NDArray[np.int64]:
+    """`UniformLegal` for one call (its buffers made for it)."""
+    return UniformLegal(*masks.shape)(masks, rng)
+
+
 def uniform_from_lists(
     legal: npt.NDArray[np.int64], counts: npt.NDArray[np.int64], rng: np.random.Generator
 ) -> npt.NDArray[np.int64]:
@@ -137,14 +189,15 @@ def test_vector_env_steps(benchmark: Any, name: str, opponents: str | None, choi
         assert (bits[np.arange(N_ENVS), actions // 8] >> (actions % 8) & 1).all()
     else:
         masks = info["action_mask"]
+        choose = UniformLegal(*masks.shape)
 
         def run() -> None:
             for _ in range(STEPS):
-                env.step(uniform_legal(masks, rng))
+                env.step(choose(masks, rng))
 
         benchmark(run)
         # The arrays are reused: `masks` is the current one after every step.
-        assert masks[np.arange(N_ENVS), uniform_legal(masks, rng)].all()
+        assert masks[np.arange(N_ENVS), choose(masks, rng)].all()
 
 
 def from_bits(masks: npt.NDArray[np.uint8], rng: np.random.Generator) -> npt.NDArray[np.int64]:
@@ -155,12 +208,23 @@ def from_bits(masks: npt.NDArray[np.uint8], rng: np.random.Generator) -> npt.NDA
     return uniform_from_bits(bits, rng)
 
 
-@pytest.mark.parametrize("choose", [uniform_legal, uniform_legal_counted, from_bits])
+KEPT: dict[tuple[int, ...], UniformLegal] = {}
+
+
+def kept_uniform_legal(masks: npt.NDArray[np.uint8], rng: np.random.Generator) -> npt.NDArray[np.int64]:
+    """One `UniformLegal` per shape, its buffers reused from call to call as in the loop."""
+    return KEPT.setdefault(masks.shape, UniformLegal(*masks.shape))(masks, rng)
+
+
+@pytest.mark.parametrize(
+    "choose", [uniform_legal, kept_uniform_legal, uniform_legal_flat, uniform_legal_counted, from_bits]
+)
 def test_the_choice_is_the_kth_legal_action_for_a_uniform_k(choose: Any) -> None:
     """The formulations against the slow obvious one, row by row with the same uniform
-    numbers: rows with one legal action, all legal, the first or the last only, random."""
+    numbers: rows with one legal action, all legal, the first or the last only, random;
+    every width twice (a kept chooser's buffers hold the last masks' bits)."""
     rng = np.random.default_rng(24)
-    for width in [1, 7, 8, 63, 64, 65, 497, 1810]:
+    for width in [1, 7, 8, 63, 64, 65, 497, 1810] * 2:
         masks = (rng.random((300, width)) < rng.random((300, 1))).astype(np.uint8)
         masks[0] = 1
         masks[1] = 0

@@ -8,9 +8,10 @@ choice and `env.step`; prints the best and the median round.
 
 `--package DIR` imports `spielwerk` from DIR (a copy of an older build's
 `python/spielwerk`, the compiled module in it) instead of the installed one. Loops:
-`lists` (`legal_actions`), `mask` (`action_mask`, the one-pass choice), `mask_counted`
-(the same masks, the first formulation with a second pass counting each row), `bits`
-(`action_mask_bits`)."""
+`lists` (`legal_actions`), `mask` (`action_mask`, packed into bits by numpy, then chosen
+from: `UniformLegal`), `mask_flat` (the same masks, `flatnonzero` and a binary search per
+row), `mask_counted` (the same, the first formulation with a second pass counting each
+row), `bits` (`action_mask_bits`, packed by the env)."""
 
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ STEPS = 20
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("game")
-    parser.add_argument("loop", choices=["lists", "mask", "mask_counted", "bits"])
+    parser.add_argument("loop", choices=["lists", "mask", "mask_flat", "mask_counted", "bits"])
     parser.add_argument("--rounds", type=int, default=20)
     parser.add_argument("--package", help="import spielwerk from this directory")
     args = parser.parse_args()
@@ -38,10 +39,11 @@ def main() -> None:
     import numpy as np
     import spielwerk
     from test_bench_vector_env import (
+        UniformLegal,
         uniform_from_bits,
         uniform_from_lists,
-        uniform_legal,
         uniform_legal_counted,
+        uniform_legal_flat,
     )
 
     forms: dict[str, Any] = {
@@ -63,7 +65,9 @@ def main() -> None:
             return uniform_from_bits(bits, rng)
     else:
         masks = info["action_mask"]
-        pick = uniform_legal if args.loop == "mask" else uniform_legal_counted
+        pick = {"mask": UniformLegal(*masks.shape), "mask_flat": uniform_legal_flat}.get(
+            args.loop, uniform_legal_counted
+        )
 
         def choose() -> Any:
             return pick(masks, rng)
