@@ -233,8 +233,34 @@ impl<'a> Writer<'a> {
     }
 }
 
-/// Makes each game's `tensor` module its [`ObservationTensor`]: `game: Rules` for the
-/// module `crate::game` and its rules type `crate::game::Rules`.
+/// Whose tensor it is: the two facts every game's encoder reads first, the seat the view
+/// is for (`None`: the spectator) and the seat to move. Each game's `Seen` (the view as
+/// its encoder reads it) builds on it; it is implemented once for the typed views, by
+/// `observation_tensor!` (every view has these two fields), and once for [`SeatOf`].
+pub(crate) trait Seat {
+    fn player(&self) -> Option<u8>;
+    fn current_player(&self) -> Option<u8>;
+}
+
+/// A state as seat `seat` (or with `None` a spectator) sees it, read in place: the
+/// second way to the tensor beside the typed view. Each game's `tensor.rs` implements its
+/// `Seen` for it with what that game's `view_of` would copy into the view.
+pub(crate) struct SeatOf<'a, S> {
+    pub(crate) state: &'a S,
+    pub(crate) seat: Option<usize>,
+}
+
+impl<S: crate::game::GameState> Seat for SeatOf<'_, S> {
+    fn player(&self) -> Option<u8> {
+        self.seat.map(|p| p as u8)
+    }
+    fn current_player(&self) -> Option<u8> {
+        self.state.current_player().map(|p| p as u8)
+    }
+}
+
+/// Makes each game's `tensor` module its [`ObservationTensor`], and its view a [`Seat`]:
+/// `game: Rules` for the module `crate::game` and its rules type `crate::game::Rules`.
 macro_rules! observation_tensor {
     ($($game:ident: $rules:ident),* $(,)?) => {$(
         impl ObservationTensor<crate::$game::View, crate::$game::State> for crate::$game::$rules {
@@ -257,6 +283,15 @@ macro_rules! observation_tensor {
                 out: &mut [f32],
             ) {
                 crate::$game::tensor::write_observation_of(self, state, seat, out);
+            }
+        }
+
+        impl Seat for crate::$game::View {
+            fn player(&self) -> Option<u8> {
+                self.player
+            }
+            fn current_player(&self) -> Option<u8> {
+                self.current_player
             }
         }
     )*};

@@ -30,8 +30,7 @@ use super::rules::{CaravanGame, HAND_SIZE, NUM_CARAVANS, NUM_NUMBER_CARDS};
 use super::state::{EndReason, Outcome, State};
 use super::table::{Direction, Owned};
 use super::view::{Suit, View};
-use crate::game::GameState;
-use crate::tensor::{Layout, TensorSlice, Writer};
+use crate::tensor::{Layout, Seat, SeatOf, TensorSlice, Writer};
 
 /// Cards counted by kind: the 52 and one for every joker.
 const KINDS: usize = NUM_FACES - 3;
@@ -129,9 +128,7 @@ pub fn describe_observation(game: &CaravanGame) -> Vec<TensorSlice> {
 /// `build_view` puts in the view, and the one encoder below reads them, so the two
 /// tensors are equal element for element (`core/tests/tensor.rs` compares them over
 /// thousands of random states).
-trait Seen {
-    fn player(&self) -> Option<u8>;
-    fn current_player(&self) -> Option<u8>;
+trait Seen: Seat {
     fn first_player(&self) -> u8;
     fn in_opening(&self) -> [bool; 2];
     fn hand_sizes(&self) -> [usize; 2];
@@ -150,12 +147,6 @@ trait Seen {
 }
 
 impl Seen for View {
-    fn player(&self) -> Option<u8> {
-        self.player
-    }
-    fn current_player(&self) -> Option<u8> {
-        self.current_player
-    }
     fn first_player(&self) -> u8 {
         self.first_player
     }
@@ -198,20 +189,7 @@ impl Seen for View {
     }
 }
 
-/// The state as seat `seat` (or with `None` a spectator) sees it: what
-/// `State::build_view` (`view.rs`) puts in a [`View`], read from the state in place.
-struct SeatOf<'a> {
-    state: &'a State,
-    seat: Option<usize>,
-}
-
-impl Seen for SeatOf<'_> {
-    fn player(&self) -> Option<u8> {
-        self.seat.map(|p| p as u8)
-    }
-    fn current_player(&self) -> Option<u8> {
-        self.state.current_player().map(|p| p as u8)
-    }
+impl Seen for SeatOf<'_, State> {
     fn first_player(&self) -> u8 {
         self.state.first_player
     }

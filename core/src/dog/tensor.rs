@@ -19,8 +19,7 @@ use super::cards::{Card, Hand, NUM_KINDS};
 use super::json::hand_size;
 use super::rules::{Dog, EndReason, Outcome, Phase, SevenPart, State};
 use super::view::View;
-use crate::game::GameState;
-use crate::tensor::{Layout, TensorSlice, Writer};
+use crate::tensor::{Layout, Seat, SeatOf, TensorSlice, Writer};
 
 /// A marble's place: kennel, 64 ring fields, 4 goal fields.
 const PLACES: usize = 1 + RING + 4;
@@ -130,9 +129,7 @@ pub fn describe_observation(game: &Dog) -> Vec<TensorSlice> {
 /// marbles and seven's parts are vectors). Both give exactly what `view_struct` puts in
 /// the view, and the one encoder below reads them, so the two tensors are equal element
 /// for element (`core/tests/tensor.rs` compares them over thousands of random states).
-trait Seen {
-    fn player(&self) -> Option<u8>;
-    fn current_player(&self) -> Option<u8>;
+trait Seen: Seat {
     fn phase(&self) -> Phase;
     fn round(&self) -> u32;
     fn hand_size(&self) -> u8;
@@ -157,12 +154,6 @@ trait Seen {
 }
 
 impl Seen for View {
-    fn player(&self) -> Option<u8> {
-        self.player
-    }
-    fn current_player(&self) -> Option<u8> {
-        self.current_player
-    }
     fn phase(&self) -> Phase {
         self.phase
     }
@@ -222,25 +213,12 @@ impl Seen for View {
     }
 }
 
-/// The state as seat `seat` (or with `None` a spectator) sees it: what
-/// `State::view_struct` (`view.rs`) puts in a [`View`], read from the state in place.
-struct SeatOf<'a> {
-    state: &'a State,
-    seat: Option<usize>,
-}
-
 /// A count as the view holds it (`view.rs`'s `small`): at most 255.
 fn small(n: usize) -> u8 {
     n.min(usize::from(u8::MAX)) as u8
 }
 
-impl Seen for SeatOf<'_> {
-    fn player(&self) -> Option<u8> {
-        self.seat.map(|p| p as u8)
-    }
-    fn current_player(&self) -> Option<u8> {
-        self.state.current_player().map(|p| p as u8)
-    }
+impl Seen for SeatOf<'_, State> {
     fn phase(&self) -> Phase {
         self.state.d.phase
     }

@@ -16,8 +16,7 @@ use super::cards::{CardSet, NUM_CARDS};
 use super::rules::{NUM_STONES, SchottenTotten};
 use super::state::{Award, EndReason, Outcome, Phase, Side, State};
 use super::view::View;
-use crate::game::GameState;
-use crate::tensor::{Layout, TensorSlice, Writer};
+use crate::tensor::{Layout, Seat, SeatOf, TensorSlice, Writer};
 
 const CARDS: usize = NUM_CARDS as usize;
 /// The largest hand: 6 cards (S2); a play and the draw keep it there.
@@ -102,9 +101,7 @@ pub fn describe_observation(game: &SchottenTotten) -> Vec<TensorSlice> {
 /// vector env) builds no view. Both give exactly the fields `view_of` copies, and the one
 /// encoder below reads them, so the two tensors are equal element for element
 /// (`core/tests/tensor.rs` compares them over thousands of random states).
-trait Seen {
-    fn player(&self) -> Option<u8>;
-    fn current_player(&self) -> Option<u8>;
+trait Seen: Seat {
     fn phase(&self) -> Phase;
     fn hand(&self) -> Option<CardSet>;
     fn hand_sizes(&self) -> [u8; 2];
@@ -117,12 +114,6 @@ trait Seen {
 }
 
 impl Seen for View {
-    fn player(&self) -> Option<u8> {
-        self.player
-    }
-    fn current_player(&self) -> Option<u8> {
-        self.current_player
-    }
     fn phase(&self) -> Phase {
         self.phase
     }
@@ -150,20 +141,7 @@ impl Seen for View {
     }
 }
 
-/// The state as seat `seat` (or with `None` a spectator) sees it: what
-/// `super::view::view_of` copies into a [`View`], read from the state in place.
-struct SeatOf<'a> {
-    state: &'a State,
-    seat: Option<usize>,
-}
-
-impl Seen for SeatOf<'_> {
-    fn player(&self) -> Option<u8> {
-        self.seat.map(|p| p as u8)
-    }
-    fn current_player(&self) -> Option<u8> {
-        self.state.current_player().map(|p| p as u8)
-    }
+impl Seen for SeatOf<'_, State> {
     fn phase(&self) -> Phase {
         self.state.phase
     }

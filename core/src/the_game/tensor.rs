@@ -15,8 +15,7 @@ use super::cards::Hand;
 use super::rules::{NUM_PILES, TheGame};
 use super::state::State;
 use super::view::View;
-use crate::game::GameState;
-use crate::tensor::{Layout, TensorSlice, Writer};
+use crate::tensor::{Layout, Seat, SeatOf, TensorSlice, Writer};
 
 /// The cards 2–99 (T1).
 const CARDS: usize = 98;
@@ -76,9 +75,7 @@ pub fn describe_observation(game: &TheGame) -> Vec<TensorSlice> {
 /// hand sizes are a vector). Both give exactly what `view_of` puts in the view, and the
 /// one encoder below reads them, so the two tensors are equal element for element
 /// (`core/tests/tensor.rs` compares them over thousands of random states).
-trait Seen {
-    fn player(&self) -> Option<u8>;
-    fn current_player(&self) -> Option<u8>;
+trait Seen: Seat {
     /// Pile `p`'s top card and the number of cards played on it.
     fn pile(&self, p: usize) -> (u8, u8);
     fn played_cards(&self) -> Hand;
@@ -93,12 +90,6 @@ trait Seen {
 }
 
 impl Seen for View {
-    fn player(&self) -> Option<u8> {
-        self.player
-    }
-    fn current_player(&self) -> Option<u8> {
-        self.current_player
-    }
     fn pile(&self, p: usize) -> (u8, u8) {
         (self.piles[p].top, self.piles[p].cards_played)
     }
@@ -125,20 +116,7 @@ impl Seen for View {
     }
 }
 
-/// The state as seat `seat` (or with `None` a spectator) sees it: what
-/// `super::view::view_of` puts in a [`View`], read from the state in place.
-struct SeatOf<'a> {
-    state: &'a State,
-    seat: Option<usize>,
-}
-
-impl Seen for SeatOf<'_> {
-    fn player(&self) -> Option<u8> {
-        self.seat.map(|p| p as u8)
-    }
-    fn current_player(&self) -> Option<u8> {
-        self.state.current_player().map(|p| p as u8)
-    }
+impl Seen for SeatOf<'_, State> {
     fn pile(&self, p: usize) -> (u8, u8) {
         (self.state.tops[p], self.state.pile_sizes[p])
     }
