@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import socket
+import threading
 import urllib.request
 from typing import Any
 
@@ -98,3 +101,61 @@ def page_stones(page: Page) -> list[list[list[str]]]:
             side => [...col.querySelectorAll(`.side.${side} .card`)].map(c => c.dataset.card)))"""
     )
     return stones
+
+
+class Line:
+    """A loopback TCP proxy to the server, a browser context's line that a test can cut:
+    `cut()` closes every connection through it (the event stream's too, which the
+    browser's offline mode leaves open) and refuses new ones until `restore()`."""
+
+    def __init__(self, server: str) -> None:
+        self.target = ("127.0.0.1", int(server.rsplit(":", 1)[1]))
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
+        self.open = True
+        self.lock = threading.Lock()
+        self.sockets: list[socket.socket] = []
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return  # closed
+            if not self.open:
+                client.close()
+                continue
+            upstream = socket.create_connection(self.target)
+            with self.lock:
+                self.sockets += [client, upstream]
+            for source, sink in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pump, args=(source, sink), daemon=True).start()
+
+    @staticmethod
+    def _pump(source: socket.socket, sink: socket.socket) -> None:
+        try:
+            while data := source.recv(65536):
+                sink.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for s in (source, sink):
+                with contextlib.suppress(OSError):
+                    s.shutdown(socket.SHUT_RDWR)
+
+    def cut(self) -> None:
+        self.open = False
+        with self.lock:
+            cut, self.sockets = self.sockets, []
+        for s in cut:
+            with contextlib.suppress(OSError):
+                s.shutdown(socket.SHUT_RDWR)
+            s.close()
+
+    def restore(self) -> None:
+        self.open = True
+
+    def close(self) -> None:
+        self.listener.close()
+        self.cut()

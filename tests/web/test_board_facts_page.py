@@ -82,6 +82,10 @@ def test_the_game_piles_show_the_view_facts(page: Page, server: str) -> None:
                 break
             shown_version(page, out["version"])
             view = out["view"]
+            # Each pile's count in German, singular for one card.
+            assert page.locator("#board .pile-count").all_inner_texts() == [
+                "1 Karte" if p["cards_played"] == 1 else f"{p['cards_played']} Karten" for p in view["piles"]
+            ]
             legal = api(server, f"/v1/matches/{match_id}/moves", token)["moves"]
             plays = {(m["move"]["card"], m["move"]["pile"]) for m in legal if m["move"]["type"] == "play"}
             facts = {(card, k) for k, pile in enumerate(view["piles"]) for card in pile["takes"]}
@@ -164,6 +168,7 @@ def test_dog_highlights_exactly_the_view_targets(page: Page, server: str) -> Non
         view = out["view"]
         legal = api(server, f"/v1/matches/{match_id}/moves", token)["moves"]
         moving = {canonical(m["move"]) for m in legal if m["move"]["type"] not in ("exchange", "sit_out")}
+        text_of = {canonical(m["move"]): m["text"] for m in legal}
         targets = view["hand_targets"]
         assert {canonical(x["move"]) for e in targets for x in e["targets"]} == moving
         for entry in targets:
@@ -188,6 +193,14 @@ def test_dog_highlights_exactly_the_view_targets(page: Page, server: str) -> Non
                     "() => [...document.querySelectorAll('#board .targets button')].map(b => b.dataset.move)"
                 )
                 assert sorted(buttons) == sorted(canonical(x["move"]) for x in mine)
+                # The board names the marble as the engine's move texts do ("rot 0 fährt 4
+                # vorwärts"): the same colour word (capitalised on its own) and number.
+                name = page.locator(f"#board g.marble[data-marble='{marble}'] title").text_content()
+                assert name is not None
+                name = name.split(",")[0].lower()
+                for x in mine:
+                    text = text_of[canonical(x["move"])]
+                    assert name in text.lower() or "starten" in text, (name, text)
                 kinds.update(x["move"]["type"] for x in mine)
                 page.locator(f"#board g.marble[data-marble='{marble}']").click()  # let go
             checked += 1

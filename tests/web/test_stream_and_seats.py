@@ -103,21 +103,21 @@ def test_the_lobby_lists_open_and_finished_matches_and_a_free_seat_is_taken(page
     )
     page.goto("/")
     entry = page.locator(f'#open-matches li[data-match="{waiting["id"]}"]')
-    expect(entry).to_contain_text("Schotten Totten · ohne Uhr Sitz 2 nehmen")
+    expect(entry).to_contain_text("Schotten Totten · ohne Uhr Sitz 1 nehmen")
     # A variant makes a match unranked (C10): the engine says so, the lobby shows it.
     listed = next(m for m in api(server, "/v1/matches")["open"] if m["id"] == unranked["id"])
     assert listed["ranked"] is False
     expect(page.locator(f'#open-matches li[data-match="{unranked["id"]}"]')).to_contain_text(
         "Caravan · 1,5 Minuten + 2 s pro Zug · ungewertet"
     )
-    expect(entry.locator("button.join")).to_have_text("Sitz 2 nehmen")
+    expect(entry.locator("button.join")).to_have_text("Sitz 1 nehmen")
     finished = page.locator(f'#finished-matches li[data-match="{done["id"]}"]')
     expect(finished.locator("a.replay")).to_have_attribute("href", f"/v1/matches/{done['id']}/replay")
     entry.locator("button.join").click()
     page.wait_for_url(f"**/#/match/{waiting['id']}")
     out = settled(page)
     assert out["seat"] == "1"  # (the screen's data attribute)
-    expect(page.locator(".seat-line")).to_have_text("Du sitzt auf Sitz 2.")
+    expect(page.locator(".seat-line")).to_have_text("Du sitzt auf Sitz 1.")
     # The seat is taken: the lobby no longer offers it.
     assert waiting["id"] not in [m["id"] for m in api(server, "/v1/matches")["open"]]
 

@@ -1,4 +1,5 @@
-"""Two persons in two browser contexts: an invitation link, own hands only, live moves."""
+"""Two persons in two browser contexts: an invitation link, own hands only, live moves,
+and catching up after the connection was cut."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import re
 from playwright.sync_api import Browser, Page, expect
 
 from .conftest import screenshot
-from .play import api, match_of, page_stones, settled, start_match
+from .play import Line, api, match_of, page_stones, settled, start_match
 
 
 def test_a_second_person_joins_by_link_and_sees_the_moves_live(
@@ -22,13 +23,15 @@ def test_a_second_person_joins_by_link_and_sees_the_moves_live(
     expect(page.locator(".clock")).to_have_count(2)
     expect(page.locator('.clock[data-seat="0"]')).to_have_text(re.compile(r"^Du [45]:\d\d$"))
 
-    other = browser.new_context(base_url=server, viewport={"width": 1280, "height": 900})
+    # The guest's browser reaches the server through a line the test can cut.
+    line = Line(server)
+    other = browser.new_context(base_url=line.url, viewport={"width": 1280, "height": 900})
     try:
         guest = other.new_page()
-        guest.goto(link)
-        guest.wait_for_url(f"{server}/#/match/{match_id}")  # the token left the address bar
+        guest.goto(link.replace(server, line.url))
+        guest.wait_for_url(f"{line.url}/#/match/{match_id}")  # the token left the address bar
         settled(guest)
-        expect(guest.locator(".seat-line")).to_have_text("Du sitzt auf Sitz 2.")
+        expect(guest.locator(".seat-line")).to_have_text("Du sitzt auf Sitz 1.")
         guest_id, kept = match_of(guest)
         # The guest's page holds no token at all: its seat cookie (HttpOnly) names the seat.
         assert guest_id == match_id and kept is None and guest_token != token
@@ -51,7 +54,7 @@ def test_a_second_person_joins_by_link_and_sees_the_moves_live(
         assert not set(hands[0]) & set(
             guest.locator(".card").evaluate_all("cs => cs.map(c => c.dataset.card)")
         )
-        expect(guest.locator("#turn")).to_have_text("Am Zug: Sitz 1.")
+        expect(guest.locator("#turn")).to_have_text("Am Zug: Sitz 0.")
 
         # The host plays; the guest's screen shows it through the event stream, no reload.
         version = settled(page)["version"]
@@ -73,5 +76,25 @@ def test_a_second_person_joins_by_link_and_sees_the_moves_live(
         assert page_stones(page)[4] == [[answer], [played]]
         expect(page.locator("#turn")).to_have_text("Du bist am Zug.")
         screenshot(guest, "schotten_totten_guest")
+
+        # The guest's line is cut while the host moves: its page says so and shows nothing
+        # new; the line back, the browser reconnects with Last-Event-ID and the page catches
+        # up on the move it missed, without a reload (the marker survives).
+        guest.evaluate("window.notReloaded = true")
+        version = settled(guest)["version"]
+        line.cut()
+        expect(guest.locator("#stream-status")).to_have_text("Verbindung wird wiederhergestellt …")
+        missed = hands[0][1]
+        page.locator(f'.hand button.card[data-card="{missed}"]').click()
+        page.locator('button.stone[data-stone="6"]').click()
+        settled(page, after_version=version)
+        assert settled(guest)["version"] == version and page_stones(guest)[6] == [[], []]
+        line.restore()
+        settled(guest, after_version=version)
+        expect(guest.locator("#stream-status")).to_have_text("live")
+        assert page_stones(guest)[6] == [[missed], []]
+        expect(guest.locator("#turn")).to_have_text("Du bist am Zug.")
+        assert guest.evaluate("window.notReloaded") is True
     finally:
         other.close()
+        line.close()

@@ -146,7 +146,7 @@ export function renderLobby(root, games) {
       h(
         "div",
         { class: "field" },
-        h("label", { for: `seat-${s}` }, t("seat_n", { n: s + 1 })),
+        h("label", { for: `seat-${s}` }, t("seat_n", { n: s })),
         " ",
         h(
           "select",
@@ -300,7 +300,7 @@ function lobbyLists(root) {
                         }
                       },
                     },
-                    t("join_seat", { n: seat + 1 }),
+                    t("join_seat", { n: seat }),
                   ),
                 ),
               ),
@@ -339,7 +339,7 @@ function yourMatches() {
       continue;
     }
     if (!record || record.seat === null || record.seat === undefined) continue;
-    items.push(h("li", {}, h("a", { href: `#/match/${id}` }, t("resume", { game: gameName(record.game || ""), n: record.seat + 1 }))));
+    items.push(h("li", {}, h("a", { href: `#/match/${id}` }, t("resume", { game: gameName(record.game || ""), n: record.seat }))));
   }
   return h(
     "section",

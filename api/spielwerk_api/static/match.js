@@ -296,8 +296,8 @@ export class MatchScreen {
   who(seat) {
     if (seat === this.seat) return t("you");
     const info = this.seats && this.seats[seat];
-    if (info && info.kind === "bot") return `${t("bot_seat", { name: info.bot })} (${t("seat_n", { n: seat + 1 })})`;
-    return t("other_person", { n: seat + 1 });
+    if (info && info.kind === "bot") return `${t("bot_seat", { name: info.bot })} (${t("seat_n", { n: seat })})`;
+    return t("other_person", { n: seat });
   }
 
   render() {
@@ -371,7 +371,7 @@ export class MatchScreen {
       "header",
       { class: "match-head" },
       h("h2", { id: "match-title" }, gameName(out.game), out.ranked === false ? h("small", { class: "unranked" }, ` (${t("unranked")})`) : null),
-      h("p", { class: "seat-line" }, this.seat === null ? t("spectator") : t("you_sit", { n: this.seat + 1 })),
+      h("p", { class: "seat-line" }, this.seat === null ? t("spectator") : t("you_sit", { n: this.seat })),
       h("p", { id: "turn", class: "turn", "aria-live": "polite" }, turn),
       h("p", { class: "last" }, `${t("last_move")}: `, h("span", { id: "last-move" }, out.last_move || t("none_yet"))),
       clocks,
@@ -399,7 +399,7 @@ export class MatchScreen {
         this.invites.map((inv) => {
           // The API's invitation link: opening it sets that seat's cookie and opens the match.
           const link = `${location.origin}${inv.invitation}`;
-          return h("li", {}, `${t("seat_n", { n: inv.seat + 1 })}: `, h("input", { readonly: true, value: link, size: 60, "aria-label": t("seat_n", { n: inv.seat + 1 }) }));
+          return h("li", {}, `${t("seat_n", { n: inv.seat })}: `, h("input", { readonly: true, value: link, size: 60, "aria-label": t("seat_n", { n: inv.seat }) }));
         }),
       ),
     );

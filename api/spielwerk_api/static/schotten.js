@@ -62,7 +62,7 @@ function bestNote(stone, i, mine, theirs, ctx) {
 
 export function renderSchotten(board, ctx) {
   const { view, moves, ui } = ctx;
-  const mine = ctx.seat === null ? 0 : ctx.seat; // a spectator sees seat 1's side at the bottom
+  const mine = ctx.seat === null ? 0 : ctx.seat; // a spectator sees seat 0's side at the bottom
   const theirs = 1 - mine;
   const hand = view.hand || [];
   if (ui.card && !hand.includes(ui.card)) ui.card = null;

@@ -48,7 +48,7 @@ export function renderTheGame(board, ctx) {
         h("span", { class: "pile-arrow", "aria-hidden": "true" }, asc ? "↑" : "↓"),
         h("span", { class: "pile-name" }, name),
         h("span", { class: "pile-top" }, String(pile.top)),
-        h("span", { class: "pile-count" }, t("cards_played", { n: pile.cards_played })),
+        h("span", { class: "pile-count" }, t(pile.cards_played === 1 ? "cards_played_one" : "cards_played", { n: pile.cards_played })),
         trick ? h("span", { class: "badge trick" }, t("trick")) : null,
       ];
       return h(

@@ -169,7 +169,7 @@ export class TutorialScreen {
       moves: done ? [] : this.moves,
       seat: this.seat,
       ui: this.ui,
-      who: (s) => (s === this.seat ? t("you") : t("seat_n", { n: s + 1 })),
+      who: (s) => (s === this.seat ? t("you") : t("seat_n", { n: s })),
       play: (move) => this.play(move),
       attempt: (move) => this.attempt(move),
       rerender: () => this.render(),

@@ -130,7 +130,7 @@ export const TUTORIALS = {
           "caravan": 0
         },
         "text": {
-          "de": "Eröffnung: gründe deine erste Karawane. Lege die 4D auf Karawane 1.",
+          "de": "Eröffnung: gründe deine erste Route. Lege die 4D auf Route 1.",
           "en": "Opening: start your first caravan. Play 4D on caravan 1."
         }
       },
@@ -141,7 +141,7 @@ export const TUTORIALS = {
           "caravan": 1
         },
         "text": {
-          "de": "Jede deiner drei Karawanen bekommt zuerst eine Zahlenkarte: lege die 7C auf Karawane 2.",
+          "de": "Jede deiner drei Routen bekommt zuerst eine Zahlenkarte: lege die 7C auf Route 2.",
           "en": "Each of your three caravans first gets a number card: play 7C on caravan 2."
         }
       },
@@ -152,7 +152,7 @@ export const TUTORIALS = {
           "caravan": 2
         },
         "text": {
-          "de": "Und die 9H auf Karawane 3: damit ist deine Eröffnung vorbei.",
+          "de": "Und die 9H auf Route 3: damit ist deine Eröffnung vorbei.",
           "en": "And 9H on caravan 3: that ends your opening."
         }
       },
@@ -163,7 +163,7 @@ export const TUTORIALS = {
           "caravan": 0
         },
         "text": {
-          "de": "Die zweite Zahlenkarte legt die Richtung fest: die 6H auf Karawane 1 (4 → 6) macht sie aufsteigend.",
+          "de": "Die zweite Zahlenkarte legt die Richtung fest: die 6H auf Route 1 (4 → 6) macht sie aufsteigend.",
           "en": "The second number card sets the direction: 6H on caravan 1 (4 → 6) makes it ascending."
         }
       }
