@@ -119,7 +119,10 @@ def test_the_game_piles_show_the_view_facts(page: Page, server: str) -> None:
 
 
 def test_caravan_pairs_show_the_view_facts(page: Page, server: str) -> None:
-    match_id, token = start_match(page, "caravan", ["you", "bot:random"], seed=22)
+    match_id, token = start_match(page, "caravan", ["you", "bot:random"], seed=22, clock="20")
+    # Caravan's clocks (C11): one per seat, the person's own named "Du".
+    expect(page.locator(".clock")).to_have_count(2)
+    expect(page.locator('.clock[data-seat="0"]')).to_have_text(re.compile(r"^Du (20:00|19:[0-5]\d)$"))
     rng = random.Random(22)
     checked = 0
     seen: set[str] = set()
@@ -158,7 +161,7 @@ def test_dog_highlights_exactly_the_view_targets(page: Page, server: str) -> Non
         page, "dog", ["you", "bot:random", "bot:random", "bot:random"], seed=23, options={"max_turns": 200}
     )
     rng = random.Random(23)
-    checked = 0
+    checked = protected = 0
     kinds: set[str] = set()
     for _ in range(120):
         out = my_turn(server, match_id, token)
@@ -171,6 +174,13 @@ def test_dog_highlights_exactly_the_view_targets(page: Page, server: str) -> Non
         text_of = {canonical(m["move"]): m["text"] for m in legal}
         targets = view["hand_targets"]
         assert {canonical(x["move"]) for e in targets for x in e["targets"]} == moving
+        # Protected marbles (D6: on their own start field after leaving the kennel) ringed.
+        ringed = page.evaluate(
+            "() => [...document.querySelectorAll('#board g.marble')]"
+            ".map(g => [Number(g.dataset.marble), g.classList.contains('protected')])"
+        )
+        assert sorted(ringed) == [[k, m["protected"]] for k, m in enumerate(view["marbles"])]
+        protected += sum(m["protected"] for m in view["marbles"])
         for entry in targets:
             if entry["card"] in view["hand"]:
                 choose_card(page, entry["card"])
@@ -208,7 +218,7 @@ def test_dog_highlights_exactly_the_view_targets(page: Page, server: str) -> Non
             screenshot(page, "dog_target_facts")
         page.keyboard.press("Escape")
         random_move(server, match_id, token, out, rng)
-    assert checked >= 20 and {"start", "move"} <= kinds, (checked, kinds)
+    assert checked >= 20 and {"start", "move"} <= kinds and protected > 0, (checked, kinds, protected)
 
 
 def test_schotten_totten_shows_the_settlement_step_by_step(page: Page, server: str) -> None:

@@ -53,6 +53,21 @@ def test_a_whole_game_against_the_random_bot(page: Page, server: str) -> None:
             expect(page.locator(".seat-line")).to_have_text("Du sitzt auf Sitz 0.")
     else:
         raise AssertionError("the game did not end")
+    # Colours are not the only mark: every card on the board shows its value, its
+    # colour's letter and a shape of its own per colour (readable without colour vision).
+    faces = page.locator("#board .card").evaluate_all(
+        """cs => cs.map(c => [c.dataset.card, c.querySelector('.card-value').textContent,
+                              c.querySelector('.card-letter').textContent,
+                              c.querySelector('.card-symbol').textContent])"""
+    )
+    assert len(faces) >= 20
+    shapes: dict[str, set[str]] = {}
+    for code, value, letter, shape in faces:
+        assert (letter, value) == (code[0], code[1:]) and shape, (code, value, letter, shape)
+        shapes.setdefault(letter, set()).add(shape)
+    # One shape per colour, and no two colours with the same shape.
+    assert all(len(s) == 1 for s in shapes.values())
+    assert len(set.union(*shapes.values())) == len(shapes)
     out = api(server, f"/v1/matches/{match_id}", token)
     assert out["status"] == "finished" and out["result"]["reason"] == "end"
     expect(page.locator("#result-text")).to_have_text(out["result"]["text"])
