@@ -65,9 +65,8 @@ def main() -> None:
             return uniform_from_bits(bits, rng)
     else:
         masks = info["action_mask"]
-        pick = {"mask": UniformLegal(*masks.shape), "mask_flat": uniform_legal_flat}.get(
-            args.loop, uniform_legal_counted
-        )
+        picks: dict[str, Any] = {"mask": UniformLegal(*masks.shape), "mask_flat": uniform_legal_flat}
+        pick = picks.get(args.loop, uniform_legal_counted)
 
         def choose() -> Any:
             return pick(masks, rng)
