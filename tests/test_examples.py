@@ -38,6 +38,22 @@ def test_training_runs_end_to_end_and_changes_the_policy() -> None:
     assert np.isfinite(policy.weights).all() and np.isfinite(policy.bias).all()
 
 
+def test_the_policy_learns_to_beat_random() -> None:
+    """Counted in games, not seconds, so the run is the same on any machine: 6,000 training
+    games from seed 0 lift the win rate over 200 fixed games from the uniform policy's
+    0.47 to about 0.74 (seeds 0 and 3 gave 0.74 and 0.685); the bar, 0.6, fails a loop
+    that does not learn (checked: no update stays at 0.47, a flipped sign falls to 0.39)."""
+    example = load_example()
+    game = spielwerk.load_game("schotten_totten")
+    policy = example.Policy.zeros(game.observation_tensor_shape()[0], game.num_distinct_actions())
+    before = example.win_rate(policy, 200, 1_000_000)
+    trainer = example.Trainer(policy, 64, seed=0)
+    while trainer.episodes < 6000:
+        trainer.step()
+    after = example.win_rate(policy, 200, 1_000_000)
+    assert before < 0.5 and after > 0.6, (before, after)
+
+
 def test_evaluation_is_deterministic_for_a_fixed_policy() -> None:
     example = load_example()
     game = spielwerk.load_game("schotten_totten")
