@@ -7,6 +7,8 @@
 //! allow; owned stones carry none. A game ended by the settlement (S9) shows it step by
 //! step, equal to S9 read plainly on the table it settled.
 
+mod common;
+
 use proptest::prelude::*;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -18,18 +20,7 @@ use spielwerk_core::{Error, Game, GameState};
 
 /// The position after `moves` uniformly random legal moves of the game dealt by `seed`.
 fn random_position(seed: u64, moves: usize) -> State {
-    let mut state = SchottenTotten::default().new_initial_state(seed);
-    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed);
-    for _ in 0..moves {
-        let legal = state.legal_actions();
-        if legal.is_empty() {
-            break;
-        }
-        state
-            .apply_action(legal[rng.random_range(0..legal.len())])
-            .unwrap();
-    }
-    state
+    common::random_position(&SchottenTotten::default(), seed, moves)
 }
 
 fn table(state: &State) -> CardSet {
