@@ -48,8 +48,13 @@ def game_info(name: str) -> dict[str, Any]:
         "max_game_length": game.max_game_length(),
         "options": specs,
         "defaults": game.options(),
-        # Caravan's variants are its boolean options that carry a German name from the seed.
-        "variants": [s["name"] for s in specs if s["type"] == "bool" and s.get("name_de")],
+        # The variants are the options that make a match unranked, as the engine's ranked()
+        # says (C10: Caravan's twelve); The Game's `pro` is a plain option, its match ranked.
+        "variants": [
+            s["name"]
+            for s in specs
+            if s["type"] == "bool" and not load_game(name, {s["name"]: True}).ranked()
+        ],
         # What the engine says the game has, so that clients need not know games by name.
         "table_talk": game.has_table_talk(),
         "playing_time": game.has_playing_time(),

@@ -165,6 +165,7 @@ class GameInfo(Struct):
     max_game_length: int
     options: list[JSONObject]
     defaults: JSONObject
+    # The options that make a match unranked (C10), as the engine's `ranked()` says.
     variants: list[str]
     # The game has table talk (The Game's T7) / a playing time (Dog's D13).
     table_talk: bool = False

@@ -36,6 +36,11 @@ def test_games_lists_every_game_with_options_and_variants(client: Client) -> Non
         assert info["defaults"] == game.options()
         assert info["options"] == game.option_specs()
     assert "reshuffle" in games["caravan"]["variants"] and len(games["caravan"]["variants"]) == 12
+    # A variant is an option that makes the match unranked (C10): The Game's pro does not.
+    for name, info in games.items():
+        for option in info["variants"]:
+            assert not spielwerk.load_game(name, **{option: True}).ranked(), (name, option)
+    assert games["the_game"]["variants"] == [] and spielwerk.load_game("the_game", pro=True).ranked()
     assert client.get("/v1/games/schotten_totten").json()["name"] == "schotten_totten"
     schemas = client.get("/v1/games/dog/schema").json()
     assert schemas["view"] == spielwerk.load_game("dog").view_schema()
