@@ -277,8 +277,8 @@ class LobbyMatch(Struct):
     free_seats: list[int]
     clock: JSONObject | None
     created_at: float
-    # The engine's word on the options: a game with any variant on is never ranked (C10).
-    ranked: bool = True
+    # Whether the match counts, as the engine's `ranked()` says of its options (C10).
+    ranked: bool
     result: MatchResult | None = None
     # Finished matches: where their replay is.
     replay: str | None = None
@@ -317,12 +317,12 @@ class MatchOut(Struct):
     view: JSONObject
     clocks: list[float] | None
     result: MatchResult | None
+    # Whether the match counts, as the engine's `ranked()` says of its options (C10).
+    ranked: bool
     last_move: str | None = None
     # The person seats still open while the match waits for them (it begins, and its
     # clocks run, once every one is taken); empty once it has begun.
     open_seats: list[int] = []
-    # The engine's word on the options: a game with any variant on is never ranked (C10).
-    ranked: bool = True
 
 
 class PlayBody(Struct, forbid_unknown_fields=True):
