@@ -6,8 +6,8 @@ Run: ``python -m pytest benches/test_bench_vector_env.py --benchmark-only``. One
 steps/s = 1,024 * STEPS / (time per round). In the test command these run once, untimed.
 
 Three numpy choices, all exactly uniform among each env's legal actions: ``mask`` from
-the ``action_mask`` array (a pass over all 1,024 x num_distinct_actions bytes, and work per
-legal action), ``bits`` from the packed masks ``action_mask_bits``
+the ``action_mask`` array (packed into bits by numpy first, a pass over all 1,024 x
+num_distinct_actions bytes; then as from the bits), ``bits`` from the packed masks ``action_mask_bits``
 (``VectorEnv(..., action_mask=False, action_mask_bits=True)``: an eighth of the bytes),
 ``lists`` from ``legal_actions`` / ``legal_counts`` (``VectorEnv(..., legal_actions=True,
 action_mask=False)``: one index per env, a few operations on 1,024 elements).
@@ -62,29 +62,38 @@ ONES = np.uint64(0x0101010101010101)  # 1 in every byte of a word
 HIGH = np.uint64(0x8080808080808080)  # the top bit of every byte
 
 
-def uniform_from_bits(bits: npt.NDArray[np.uint8], rng: np.random.Generator) -> npt.NDArray[np.int64]:
-    """As `uniform_legal`, from the packed masks (`action_mask_bits`: action a is bit
-    a % 8 of byte a // 8, rows of whole 64-bit words): legal actions counted per word and
-    summed up over the whole array (n * words per row numbers, a 64th of the masks), the
-    k-th legal action of row i found by a binary search in those sums, then within its
-    word by the byte-wise prefix counts of the word (one multiplication: every byte of
-    `counts * ONES` holds the count up to and including it) and a table for the byte."""
-    n, row = bits.shape
-    words = bits.view("<u8").reshape(-1)
-    per_word = np.bitwise_count(words)
-    before = np.zeros(n * (row // 8) + 1, dtype=np.int32)  # legal actions before each word
-    np.cumsum(per_word, out=before[1:])
-    starts = before[: -1 : row // 8]
-    rank = starts + (rng.random(n) * (before[row // 8 :: row // 8] - starts)).astype(np.int32)
+def bit_of_rank(
+    words: npt.NDArray[np.uint64], before: npt.NDArray[np.int64], rank: npt.NDArray[np.int64]
+) -> npt.NDArray[np.int64]:
+    """Where the `rank`-th set bit (from 0) of the words stands, counted in bits from the
+    first word: `before[w]` is the number of set bits before word w. The word by a binary
+    search in those sums, then the byte within it by the word's byte-wise prefix counts
+    (one multiplication: every byte of `counts * ONES` holds the count up to and
+    including it), then the bit by a table for the byte."""
     word = np.searchsorted(before, rank, side="right") - 1
-    k = (rank - before[word]).astype(np.uint64)  # the k-th legal action of the word, from 0
+    k = (rank - before[word]).astype(np.uint64)  # the k-th set bit of the word, from 0
     value = words[word]
     up_to = np.bitwise_count(value.view(np.uint8)).view("<u8") * ONES
     # The byte holding it: the bytes whose count up to and including them is at most k.
     byte = np.bitwise_count(((k * ONES) | HIGH) - up_to & HIGH).astype(np.uint64) * np.uint64(8)
     k -= (up_to << np.uint64(8)) >> byte & np.uint64(0xFF)  # less the bytes before it
     in_byte = SELECT[(value >> byte & np.uint64(0xFF)).astype(np.int64), k.astype(np.int64)]
-    actions: npt.NDArray[np.int64] = (word % (row // 8)) * 64 + byte.astype(np.int64) + in_byte
+    bit: npt.NDArray[np.int64] = word * 64 + byte.astype(np.int64) + in_byte
+    return bit
+
+
+def uniform_from_bits(bits: npt.NDArray[np.uint8], rng: np.random.Generator) -> npt.NDArray[np.int64]:
+    """As `uniform_legal`, from the packed masks (`action_mask_bits`: action a is bit
+    a % 8 of byte a // 8, rows of whole 64-bit words): legal actions counted per word and
+    summed up over the whole array (n * words per row numbers, a 64th of the masks), a
+    uniform rank within each row's run of them, and where that bit stands (`bit_of_rank`)."""
+    n, row = bits.shape
+    words = bits.view("<u8").reshape(-1)
+    before = np.zeros(words.size + 1, dtype=np.int64)  # legal actions before each word
+    np.cumsum(np.bitwise_count(words), out=before[1:])
+    starts = before[: -1 : row // 8]
+    rank = starts + (rng.random(n) * (before[row // 8 :: row // 8] - starts)).astype(np.int64)
+    actions: npt.NDArray[np.int64] = bit_of_rank(words, before, rank) - np.arange(n) * (row * 8)
     return actions
 
 
@@ -95,8 +104,8 @@ class UniformLegal:
     action p % width, a pass numpy does eight bytes at a time), then chosen from as
     `uniform_from_bits` does: legal actions counted per 64-bit word and summed up, each
     row's count the difference of those sums at its first bit and at the next row's (a
-    row need not start on a word), the k-th legal bit of the stream found by a binary
-    search and a select within its word. `flatnonzero` over the bytes
+    row need not start on a word), and where the row's k-th legal bit stands
+    (`bit_of_rank`). `flatnonzero` over the bytes
     (`uniform_legal_flat`) writes an index per legal action and costs about twice as much
     in Schotten Totten. The buffers are made once, as a training loop would keep them:
     made and freed every call, the wide games' (Caravan's 1,024 x 4,142 bits) go back to
@@ -124,14 +133,7 @@ class UniformLegal:
         at_edge = before[self.word_of_edge] + np.bitwise_count(words[self.word_of_edge] & self.below_edge)
         counts = np.diff(at_edge)
         rank = at_edge[:-1] + (rng.random(self.n) * counts).astype(np.int64)
-        word = np.searchsorted(before, rank, side="right") - 1
-        k = (rank - before[word]).astype(np.uint64)  # the k-th legal bit of the word, from 0
-        value = words[word]
-        up_to = np.bitwise_count(value.view(np.uint8)).view("<u8") * ONES
-        byte = np.bitwise_count(((k * ONES) | HIGH) - up_to & HIGH).astype(np.uint64) * np.uint64(8)
-        k -= (up_to << np.uint64(8)) >> byte & np.uint64(0xFF)
-        in_byte = SELECT[(value >> byte & np.uint64(0xFF)).astype(np.int64), k.astype(np.int64)]
-        actions: npt.NDArray[np.int64] = word * 64 + byte.astype(np.int64) + in_byte - self.row_start
+        actions: npt.NDArray[np.int64] = bit_of_rank(words, before, rank) - self.row_start
         return actions
 
 

@@ -123,11 +123,17 @@ class Line:
                 client, _ = self.listener.accept()
             except OSError:
                 return  # closed
-            if not self.open:
-                client.close()
-                continue
-            upstream = socket.create_connection(self.target)
+            # Decided under the lock, so that a connection accepted while `cut()` runs is
+            # either refused here or in the list `cut()` closes.
             with self.lock:
+                if not self.open:
+                    client.close()
+                    continue
+                try:
+                    upstream = socket.create_connection(self.target)
+                except OSError:
+                    client.close()  # the server is gone: the browser sees a cut line
+                    continue
                 self.sockets += [client, upstream]
             for source, sink in ((client, upstream), (upstream, client)):
                 threading.Thread(target=self._pump, args=(source, sink), daemon=True).start()
@@ -145,8 +151,8 @@ class Line:
                     s.shutdown(socket.SHUT_RDWR)
 
     def cut(self) -> None:
-        self.open = False
         with self.lock:
+            self.open = False
             cut, self.sockets = self.sockets, []
         for s in cut:
             with contextlib.suppress(OSError):
@@ -154,7 +160,8 @@ class Line:
             s.close()
 
     def restore(self) -> None:
-        self.open = True
+        with self.lock:
+            self.open = True
 
     def close(self) -> None:
         self.listener.close()

@@ -82,6 +82,11 @@ function pressable(el, action, label) {
   return el;
 }
 
+// How many seats have chosen their card for the partner (D4), one in the singular.
+function exchangePicked(n) {
+  return t(n === 1 ? "exchange_picked_one" : "exchange_picked", { n });
+}
+
 export function marbleLabel(index, marbles) {
   const m = marbles[index];
   return `${t(`dog_${m.color}`)} ${index % 4}`;
@@ -226,7 +231,7 @@ export function renderDog(board, ctx) {
           ex && ex.given ? t("exchange_given", { card: ex.given }) : t("exchange_pick"),
           ex && ex.received ? ` · ${t("exchange_received", { card: ex.received })}` : "",
           view.phase === "exchange" && ex && Array.isArray(ex.picked)
-            ? ` · ${t("exchange_picked", { n: ex.picked.filter(Boolean).length })}`
+            ? ` · ${exchangePicked(ex.picked.filter(Boolean).length)}`
             : "",
         )
       : null;

@@ -34,18 +34,29 @@ function resetSeats(info) {
   if (!draft.seats.includes("you") && !old.length) draft.seats[0] = "you";
 }
 
-// A listed match's time control, as the lobby's choices word it.
-function clockOf(clock) {
-  if (!clock) return t("no_clock");
-  const number = (x) => x.toLocaleString(lang(), { maximumFractionDigits: 1 });
-  const m = number(clock.initial_s / 60);
-  return clock.increment_s ? t("clock_min_inc", { m, s: number(clock.increment_s) }) : t("clock_min", { m });
+// A search's strength in words; one the page has no words for is shown as the API names it.
+function strengthName(strength) {
+  const key = `strength_${strength}`;
+  const words = t(key);
+  return words === key ? strength : words;
 }
 
+// A time control in words: minutes (one minute in the singular), and the increment.
+function clockWords(minutes, increment) {
+  const number = (x) => x.toLocaleString(lang(), { maximumFractionDigits: 1 });
+  const m = number(minutes);
+  if (increment) return t(minutes === 1 ? "clock_min_one_inc" : "clock_min_inc", { m, s: number(increment) });
+  return t(minutes === 1 ? "clock_min_one" : "clock_min", { m });
+}
+
+// A listed match's time control, as the lobby's choices word it.
+function clockOf(clock) {
+  return clock ? clockWords(clock.initial_s / 60, clock.increment_s) : t("no_clock");
+}
+
+// One of the lobby's choices (CLOCKS) by its key.
 function clockText(key) {
-  if (key === "none") return t("no_clock");
-  const [m, s] = key.split("+");
-  return s ? t("clock_min_inc", { m, s }) : t("clock_min", { m });
+  return clockOf(CLOCKS.find((c) => c.key === key)?.clock ?? null);
 }
 
 export function renderLobby(root, games) {
@@ -165,7 +176,7 @@ export function renderLobby(root, games) {
             h(
               "option",
               { value: b.value, selected: choice === b.value },
-              b.strength ? t("bot_strength", { name: b.bot, strength: t(`strength_${b.strength}`) }) : t("bot", { name: b.bot }),
+              b.strength ? t("bot_strength", { name: b.bot, strength: strengthName(b.strength) }) : t("bot", { name: b.bot }),
             ),
           ),
           h("option", { value: "person", selected: choice === "person" }, t("person")),

@@ -33,11 +33,10 @@ export function renderTheGame(board, ctx) {
     { class: "piles", "aria-label": t("piles") },
     view.piles.map((pile, k) => {
       // The pile takes the chosen card (the view's fact); on the seat's turn that is a legal
-      // play, whose text comes with GET …/moves.
+      // play listed by GET …/moves, sent as listed. (Were it missing from the list, the pile
+      // would ask the engine as any other attempt: the page never makes up a move.)
       const taken = chosen !== null && ctx.myTurn && takes(pile).includes(chosen);
-      const play = taken
-        ? plays.find((m) => m.move.pile === k && m.move.card === chosen) || { move: { type: "play", card: chosen, pile: k }, text: "" }
-        : null;
+      const play = taken ? plays.find((m) => m.move.pile === k && m.move.card === chosen) || null : null;
       const trick = taken && backward(pile).includes(chosen);
       const asc = pile.direction === "ascending";
       const name = t(asc ? "pile_up" : "pile_down", { n: (k % 2) + 1 });
