@@ -659,9 +659,10 @@ impl State {
             }))
         })?;
         // The targets: left out (or null) they are derived again; given, they must be the
-        // seat's legal moves (D4-D12).
-        let mut given = view.clone();
-        if let Some(targets) = given.hand_targets.take() {
+        // seat's legal moves (D4-D12). Checked, they go onto the rebuilt view (which has
+        // none), so the rest is compared without copying the given view.
+        let mut rebuilt = state.view_struct(seat);
+        if let Some(targets) = &view.hand_targets {
             let Some(p) = seat else {
                 return bad(crate::msg!(
                     "the public view has no hand_targets: they are a seat's moves",
@@ -669,17 +670,16 @@ impl State {
                 ));
             };
             let right = hand_targets(&state, p);
-            if targets != right {
-                return bad(super::facts::difference(&targets, &right).map(|why, lang| match lang {
+            if *targets != right {
+                return bad(super::facts::difference(targets, &right).map(|why, lang| match lang {
                     crate::Lang::De => {
                         format!("hand_targets weichen von den erlaubten Zügen von Spieler {p} ab (D4-D12): {why}")
                     }
                     crate::Lang::En => format!("hand_targets disagree with player {p}'s legal moves (D4-D12): {why}"),
                 }));
             }
+            rebuilt.hand_targets = Some(right);
         }
-        let view = &given;
-        let rebuilt = state.view_struct(seat);
         if rebuilt != *view {
             let (a, b) = (
                 serde_json::to_value(&rebuilt).unwrap_or_default(),

@@ -505,12 +505,13 @@ pub(super) fn state_from_view(rules: TheGame, view: &View, seed: u64) -> Result<
     state.outcome = state.derived_outcome();
     state.validate().map_err(Error::InvalidView)?;
     check_pile_facts(view, &state)?;
-    let mut given = view.clone();
-    for pile in &mut given.piles {
-        (pile.takes, pile.backward) = (None, None);
+    // The checked facts go onto the rebuilt view (which has none), so the rest is compared
+    // without copying the given view.
+    let mut rebuilt = state.view_of(seat);
+    for (again, given) in rebuilt.piles.iter_mut().zip(&view.piles) {
+        (again.takes, again.backward) = (given.takes, given.backward);
     }
-    let rebuilt = state.view_of(seat);
-    if rebuilt != given {
+    if rebuilt != *view {
         // Every field is checked above; this guards against a check forgotten there.
         return bad(crate::msg!(
             "no position gives this view",
