@@ -116,13 +116,15 @@ fn serde_head_german(head: &str) -> String {
     if let Some((_, de)) = FIXED.iter().find(|(en, _)| *en == head) {
         return (*de).to_string();
     }
-    // "invalid type: string \"x\", expected u8" and its kin.
+    // "invalid type: string \"x\", expected u8" and its kin. Split at the last ", expected "
+    // and ", ": what follows is serde's own words, what comes before may quote the caller's
+    // input, which may hold the same words.
     for (en, de) in [
         ("invalid type: ", "falscher Typ: "),
         ("invalid value: ", "ungültiger Wert: "),
     ] {
         if let Some(rest) = head.strip_prefix(en)
-            && let Some((unexpected, expected)) = rest.split_once(", expected ")
+            && let Some((unexpected, expected)) = rest.rsplit_once(", expected ")
         {
             return format!(
                 "{de}{}, erwartet: {}",
@@ -132,7 +134,7 @@ fn serde_head_german(head: &str) -> String {
         }
     }
     if let Some(rest) = head.strip_prefix("invalid length ")
-        && let Some((len, expected)) = rest.split_once(", expected ")
+        && let Some((len, expected)) = rest.rsplit_once(", expected ")
     {
         return format!("falsche Länge {len}, erwartet: {}", expected_german(expected));
     }
@@ -151,11 +153,11 @@ fn serde_head_german(head: &str) -> String {
         ),
     ] {
         if let Some(rest) = head.strip_prefix(en) {
-            return match rest.split_once(", expected ") {
+            return match rest.rsplit_once(", expected ") {
                 Some((name, allowed)) => {
                     format!("{de}{name}, erlaubt: {}", expected_german(allowed))
                 }
-                None => match rest.split_once(", ") {
+                None => match rest.rsplit_once(", ") {
                     Some((name, tail)) if tail == none_en => format!("{de}{name}, {none_de}"),
                     _ => format!("{de}{rest}"),
                 },

@@ -96,6 +96,15 @@ fn serde_messages_are_german_too() {
         german(r#"{"a": "x", "b": []}"#),
         r#"falscher Typ: Zeichenkette "x", erwartet: u8 (Zeile 1, Spalte 9)"#
     );
+    // The caller's input may hold serde's own words: the split is at the last of them.
+    assert_eq!(
+        german(r#"{"a": "y, expected z", "b": []}"#),
+        r#"falscher Typ: Zeichenkette "y, expected z", erwartet: u8 (Zeile 1, Spalte 21)"#
+    );
+    assert_eq!(
+        german(r#"{"a": 1, "b": [], "c, expected d": 0}"#),
+        "unbekanntes Feld `c, expected d`, erlaubt: `a` oder `b` (Zeile 1, Spalte 33)"
+    );
     assert_eq!(german(r#"{"b": []}"#), "fehlendes Feld `a` (Zeile 1, Spalte 9)");
     assert_eq!(
         german(r#"{"a": 1, "b": [], "c": 0}"#),
