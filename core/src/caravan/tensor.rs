@@ -26,7 +26,7 @@
 //!   (follow from its place).
 
 use super::cards::{Card, Kind, NUM_FACES};
-use super::rules::{CaravanGame, HAND_SIZE, NUM_CARAVANS, NUM_NUMBER_CARDS};
+use super::rules::{CaravanGame, HAND_SIZE, NUM_CARAVANS, NUM_NUMBER_CARDS, SELL_MAX, SELL_MIN};
 use super::state::{EndReason, Outcome, State};
 use super::table::{Direction, Owned};
 use super::view::{Suit, View};
@@ -289,7 +289,7 @@ fn encode(game: &CaravanGame, view: &impl Seen, out: &mut [f32]) {
         w.scaled(f64::from(value).min(VALUE_BOUND), VALUE_BOUND);
     }
     for &(value, ..) in &caravans {
-        w.flag((21..=26).contains(&value));
+        w.flag((SELL_MIN..=SELL_MAX).contains(&value));
     }
     for k in 0..NUM_CARAVANS {
         w.scaled(view.slots(caravan(k)).count() as f64, positions);
