@@ -18,7 +18,7 @@
 //! - `write_observation(game, view, out)`: writes every element of `out` (zeroing it
 //!   first), allocates nothing; `out.len()` must be the shape's product;
 //! - `write_observation_of(game, state, seat, out)`: the same tensor from the state
-//!   ([`crate::Game::write_observation_of`]);
+//!   ([`ObservationTensor::write_observation_of`]);
 //! - `describe_observation(game) -> Vec<TensorSlice>`: the slices by name, contiguous,
 //!   covering the whole tensor, each with what it means.
 //!
@@ -238,7 +238,9 @@ impl<'a> Writer<'a> {
 /// its encoder reads it) builds on it; it is implemented once for the typed views, by
 /// `observation_tensor!` (every view has these two fields), and once for [`SeatOf`].
 pub(crate) trait Seat {
+    /// The seat the tensor is written for; `None` for the public (spectator) view.
     fn player(&self) -> Option<u8>;
+    /// The seat to move; `None` once the game is over.
     fn current_player(&self) -> Option<u8>;
 }
 
