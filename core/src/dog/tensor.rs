@@ -18,7 +18,7 @@ use super::board::{NUM_MARBLES, Place, RING};
 use super::cards::{Card, Hand, NUM_KINDS};
 use super::json::hand_size;
 use super::rules::{Dog, EndReason, Outcome, Phase, SevenPart, State};
-use super::view::View;
+use super::view::{View, small};
 use crate::tensor::{Layout, Seat, SeatOf, TensorSlice, Writer};
 
 /// A marble's place: kennel, 64 ring fields, 4 goal fields.
@@ -211,11 +211,6 @@ impl Seen for View {
     fn outcome(&self) -> Option<Outcome> {
         self.outcome
     }
-}
-
-/// A count as the view holds it (`view.rs`'s `small`): at most 255.
-fn small(n: usize) -> u8 {
-    n.min(usize::from(u8::MAX)) as u8
 }
 
 impl Seen for SeatOf<'_, State> {

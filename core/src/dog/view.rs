@@ -147,9 +147,10 @@ fn phase_name(phase: Phase) -> &'static str {
     }
 }
 
-/// A count that a view gives as a small number (at most 110 cards).
-fn small(n: usize) -> u8 {
-    n.min(u8::MAX as usize) as u8
+/// A count that a view gives as a small number (at most 110 cards); the tensor reads the
+/// state's counts the same way.
+pub(super) fn small(n: usize) -> u8 {
+    n.min(usize::from(u8::MAX)) as u8
 }
 
 impl State {
