@@ -26,8 +26,8 @@ impl Game {
         to_py(py, &Value::Object(self.inner.options()))
     }
 
-    /// Every option the game takes: name, type, default, allowed values, description and,
-    /// for Caravan's variants, the seed's German name.
+    /// Every option the game takes: name, type, default, allowed values, description, and
+    /// both in German (`name_de`, `description_de`; Caravan's variants by the seed's names).
     fn option_specs<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let specs = serde_json::to_value(self.inner.option_specs()).expect("option specs serialize");
         to_py(py, &specs)
