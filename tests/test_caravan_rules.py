@@ -33,6 +33,7 @@ from caravan_oracle import (
     is_number,
     legal_actions,
     num_actions,
+    pair_facts,
     position_json,
     sorted_cards,
 )
@@ -677,8 +678,7 @@ def test_c9_who_sells_a_pair(mine: int, theirs: int, seller: int | None) -> None
     pairs = state.view(0)["pairs"]
     assert [p["sold_by"] for p in pairs] == [seller, None, None]
     # What the board shows of the sale (C9): where each caravan stands, and a tie.
-    where = {v: "below" if v < 21 else "in_range" if v <= 26 else "above" for v in (mine, theirs)}
-    assert pairs[0]["facts"] == {"range": [where[mine], where[theirs]], "tied": mine == theirs == 24}
+    assert pairs[0]["facts"] == pair_facts(mine, theirs)
 
 
 def test_c9_a_tie_blocks_the_sale_and_the_game_ends_when_all_three_pairs_are_decided() -> None:
