@@ -29,6 +29,7 @@ FAST: dict[str, dict[str, Any]] = {
     "the_game": {"iterations": 60},
     "dog": {"iterations": 8},
 }
+FAST_PIMC: dict[str, Any] = {"samples": 3, "width": 3}
 
 
 def positions(game: spielwerk.Game, n: int, seed: int) -> list[spielwerk.State]:
@@ -48,19 +49,19 @@ def positions(game: spielwerk.Game, n: int, seed: int) -> list[spielwerk.State]:
 
 @pytest.mark.parametrize("name", spielwerk.list_games())
 def test_names(name: str) -> None:
-    assert spielwerk.bots.names(name) == ["heuristic", "ismcts", "random"]
-    assert spielwerk.bots.names(spielwerk.load_game(name)) == ["heuristic", "ismcts", "random"]
+    assert spielwerk.bots.names(name) == ["heuristic", "ismcts", "pimc", "random"]
+    assert spielwerk.bots.names(spielwerk.load_game(name)) == ["heuristic", "ismcts", "pimc", "random"]
 
 
 @pytest.mark.parametrize("name", spielwerk.list_games())
 def test_only_the_search_says_it_searches(name: str) -> None:
     # The web API runs searching bots off its event loop, one move per request.
     searching = {bot: spielwerk.bots.make(bot, name).searches for bot in spielwerk.bots.names(name)}
-    assert searching == {"heuristic": False, "ismcts": True, "random": False}
+    assert searching == {"heuristic": False, "ismcts": True, "pimc": True, "random": False}
 
 
 def test_unknown_names_and_parameters_name_the_allowed_ones() -> None:
-    with pytest.raises(ValueError, match="heuristic, ismcts, random") as unknown:
+    with pytest.raises(ValueError, match="heuristic, ismcts, pimc, random, easy, normal, strong") as unknown:
         spielwerk.bots.make("alphazero", "caravan")
     assert isinstance(unknown.value, SpielwerkError)
     assert unknown.value.code == "unknown_bot"
@@ -109,15 +110,56 @@ def test_a_bot_tells_what_it_is() -> None:
     assert spielwerk.bots.make("random", "dog").params == {}
 
 
+@pytest.mark.parametrize("name", spielwerk.list_games())
+def test_every_game_has_the_three_levels_in_order(name: str) -> None:
+    levels = spielwerk.bots.levels(name)
+    assert [level["name"] for level in levels] == ["easy", "normal", "strong"] == list(spielwerk.bots.LEVELS)
+    for level in levels:
+        assert set(level) == {"name", "bot", "params", "rating", "cpu_ms_per_move"}
+        bot = spielwerk.bots.make(level["name"], name, seed=3)
+        # A level is its bot with its settings, and says which level it is.
+        assert (bot.level, bot.name, bot.seed) == (level["name"], level["bot"], 3)
+        made = spielwerk.bots.make(level["bot"], name, **level["params"]).params
+        assert bot.params == made
+        assert repr(bot) == f"spielwerk.bots.make('{level['name']}', {bot.game!r}, seed=3)"
+    # Levels are bounded by iterations or deals, never by wall time (the same on every machine).
+    assert all(level["params"].get("time_ms") is None for level in levels)
+
+
+def test_a_level_takes_only_a_time_bound() -> None:
+    assert spielwerk.bots.make("strong", "dog", time_ms=50).params["time_ms"] == 50
+    with pytest.raises(SpielwerkError, match="fixed settings") as refused:
+        spielwerk.bots.make("strong", "dog", iterations=10)
+    assert refused.value.code == "invalid_bot_params"
+    assert spielwerk.bots.make("heuristic", "dog").level is None
+
+
+def test_pimc_parameters_are_checked_and_told() -> None:
+    bot = spielwerk.bots.make("pimc", "the_game", samples=5, width=3)
+    assert bot.params == {
+        "confidence": 1.0,
+        "dominant": True,
+        "rollout_depth": None,
+        "samples": 5,
+        "time_ms": None,
+        "width": 3,
+        "win_bonus": 0.25,
+    }
+    for params in ({"samples": 0}, {"width": -1}, {"confidence": -1}, {"win_bonus": "big"}, {"time_ms": 0}):
+        with pytest.raises(SpielwerkError) as e:
+            spielwerk.bots.make("pimc", "the_game", **params)
+        assert e.value.code == "invalid_bot_params", params
+
+
 @pytest.mark.parametrize(("name", "options"), GAMES)
-@pytest.mark.parametrize("bot_name", ["random", "ismcts"])
+@pytest.mark.parametrize("bot_name", ["random", "ismcts", "pimc"])
 def test_bots_choose_legal_seeded_moves_from_the_view_alone(
     name: str, options: dict[str, Any], bot_name: str
 ) -> None:
     """Legal; the same seed gives the same move; a resample from the deciding seat (the same
     view, other hidden cards) gets the same move; step_many agrees with step."""
     game = spielwerk.load_game(name, **options)
-    params = FAST[name] if bot_name == "ismcts" else {}
+    params = FAST[name] if bot_name == "ismcts" else FAST_PIMC if bot_name == "pimc" else {}
     bot = spielwerk.bots.make(bot_name, game, seed=3, **params)
     twin = spielwerk.bots.make(bot_name, game, seed=3, **params)
     states = positions(game, 6, seed=10)

@@ -26,15 +26,9 @@ from .problems import Problem
 
 # The most a bot seat may search per move: a match must never hold a worker for long.
 LIMITS = {"iterations": 5_000, "time_ms": 1_000}
-# The strengths a page offers for a searching bot (issue 23 §2.1: "a bot by name and
-# strength"): parameters the server accepts as they are, "normal" being the engine's default.
-# A search grows stronger with its iterations (benches/README.md, "Bots"); "strong" is the
-# most this server allows, and its time bound still holds.
-STRENGTHS: dict[str, dict[str, Any]] = {
-    "easy": {"iterations": 100},
-    "normal": {},
-    "strong": {"iterations": LIMITS["iterations"]},
-}
+# The levels a page offers are the engine's (``spielwerk.bots.levels``: easy, normal, strong,
+# each measured and rated); a seat holds a level by its name, and the server adds only its
+# time bound.
 # Who waits for a search first: a person waiting for the bot's reply (or a stateless bot
 # move) before a match of bots alone.
 PERSON, BOTS_ALONE = 0, 1
@@ -64,18 +58,20 @@ def searches(game: str, name: str) -> bool:
 
 
 def offered(game: spielwerk.Game) -> list[dict[str, Any]]:
-    """The engine's bots for ``game`` as a client offers them: each name, whether it
-    searches, and for a search the strengths of ``STRENGTHS`` with their parameters."""
-    return [
-        {
-            "name": name,
-            "searches": searches(game.name, name),
-            "strengths": [{"name": strength, "params": params} for strength, params in STRENGTHS.items()]
-            if searches(game.name, name)
-            else [],
-        }
-        for name in spielwerk.bots.names(game.name)
-    ]
+    """The engine's bots for ``game`` by name, each with whether it searches."""
+    return [{"name": name, "searches": searches(game.name, name)} for name in spielwerk.bots.names(game.name)]
+
+
+def levels(game: spielwerk.Game) -> list[dict[str, Any]]:
+    """The engine's levels for ``game``, weakest first, as a client offers them: the name a
+    seat holds, the bot and settings behind it, and what the engine's ladder measured (for
+    two-sided games ``elo``, the rating with ``heuristic`` at 1500)."""
+    out = []
+    for level in spielwerk.bots.levels(game):
+        rating = level["rating"]
+        elo = rating.get("elo") if isinstance(rating, dict) else None
+        out.append({**level, "elo": elo})
+    return out
 
 
 def decision_seed(match_seed: int, ply: int, seat: int) -> int:
@@ -89,6 +85,10 @@ def bounded(name: str, game: spielwerk.Game, params: dict[str, Any], time_ms: in
     lift the iteration limit, so the iterations are kept explicit (the bot's default)."""
     if not searches(game.name, name):
         return params
+    if name in spielwerk.bots.LEVELS:
+        # A level's settings are the engine's; it takes only the time bound.
+        given = params.get("time_ms")
+        return {"time_ms": time_ms if given is None else min(int(given), time_ms)}
     out = dict(params)
     if "iterations" not in out and out.get("time_ms") is None:
         out["iterations"] = spielwerk.bots.make(name, game, 0, **params).params["iterations"]

@@ -59,4 +59,5 @@ def game_info(name: str) -> dict[str, Any]:
         "table_talk": game.has_table_talk(),
         "playing_time": game.has_playing_time(),
         "bots": bots.offered(game),
+        "levels": bots.levels(game),
     }

@@ -143,18 +143,25 @@ class TableTalkOut(Struct):
     reason: str | None = None
 
 
-class BotStrength(Struct):
-    name: Literal["easy", "normal", "strong"]
-    # The seat's bot parameters for this strength (a BotSeat's `params`).
-    params: JSONObject
-
-
 class BotInfo(Struct):
     name: str
     # The bot searches (its work grows with its parameters, bounded by the server).
     searches: bool
-    # For a searching bot, the strengths a client may offer; empty for the others.
-    strengths: list[BotStrength]
+
+
+class BotLevel(Struct):
+    # The level's name, what a seat holds (a BotSeat's `bot`): the engine's levels.
+    name: Literal["easy", "normal", "strong"]
+    # The engine's bot and settings behind the level.
+    bot: str
+    params: JSONObject
+    # What the engine's ladder measured: for two-sided games `elo` with `low`/`high` (95 %),
+    # for The Game the perfect-game rate and cards left at the default player count.
+    rating: JSONObject | None
+    # Its thread CPU time per move as measured (`median`, `p90`, in ms).
+    cpu_ms_per_move: JSONObject | None
+    # The rating on the Elo scale (`heuristic` at 1500), for two-sided games.
+    elo: float | None = None
 
 
 class GameInfo(Struct):
@@ -170,8 +177,9 @@ class GameInfo(Struct):
     # The game has table talk (The Game's T7) / a playing time (Dog's D13).
     table_talk: bool = False
     playing_time: bool = False
-    # The bots a seat may hold, by name and strength.
+    # The bots a seat may hold, by name, and the levels by strength (weakest first).
     bots: list[BotInfo] = field(default_factory=list)
+    levels: list[BotLevel] = field(default_factory=list)
 
 
 class GameList(Struct):

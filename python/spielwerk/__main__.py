@@ -1,5 +1,6 @@
 """The command line: ``spielwerk play schotten_totten --vs ismcts`` (or ``python -m spielwerk``).
 
+``ladder`` rates ``random``, ``heuristic`` and each level (easy, normal, strong);
 ``tournament`` plays bots against each other (``spielwerk.evaluate``, on all cores or a Ray
 cluster) with a progress bar and prints their standings; ``play --vs BOT`` lets you play
 against a bot in the terminal (without ``--vs`` it prints a seeded game between two random
@@ -33,7 +34,11 @@ colon as KEY=VALUE pairs (also separated by commas) or as one JSON object:
 
 Values are read as JSON where they parse (200, 0.5, true), else as text (heuristic).
 The key seed sets the bot's own seed (default: --seed). The bots of a game:
-spielwerk.bots.names(game), e.g. random, heuristic, ismcts.
+spielwerk.bots.names(game), e.g. random, heuristic, ismcts, pimc; and each game's levels
+by strength, easy, normal and strong (spielwerk.bots.levels(game)), which take no
+parameters:
+
+  strong,heuristic
 """
 
 #: A bot as the command line names it: its name and its parameters.
@@ -348,6 +353,49 @@ def tournament(args: argparse.Namespace) -> int:
     return 130 if interrupted else 0
 
 
+def ladder(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.table import Table
+
+    from spielwerk import ladder as ladders
+
+    errors = Console(file=sys.stderr)
+    players = [int(p) for p in args.players.split(",") if p.strip()]
+    seed = ladders.SEED if args.seed is None else args.seed
+    record = ladders.run(
+        args.game, args.games, seed, args.threads, players, args.positions, lambda line: errors.print(line)
+    )
+    out = Console(file=sys.stdout, width=None if sys.stdout.isatty() else 160)
+    counts = record["players"].items() if args.game == "the_game" else [(None, record)]
+    for count, part in counts:
+        title = f"{args.game}" + (f", {count} players" if count else "") + f": {record['command']}"
+        table = Table(title=title, title_justify="left")
+        cooperative = count is not None
+        columns = (
+            ("bot", "perfect %", "95% CI", "cards left", "95% CI", "ms/move median", "p90")
+            if cooperative
+            else ("bot", "Elo", "95% CI", "ms/move median", "p90")
+        )
+        for column in columns:
+            table.add_column(column, justify="left" if column == "bot" else "right")
+        for name, r in part["ratings"].items():
+            cpu = part["cpu_ms_per_move"][name]
+            if cooperative:
+                cells = [
+                    f"{100 * r['perfect_rate']:.1f}",
+                    f"[{100 * r['perfect_low']:.1f}, {100 * r['perfect_high']:.1f}]",
+                    f"{r['cards_left']:.2f}",
+                    f"[{r['cards_left_low']:.2f}, {r['cards_left_high']:.2f}]",
+                ]
+            else:
+                cells = [f"{r['elo']:.0f}", f"[{r['low']:.0f}, {r['high']:.0f}]"]
+            table.add_row(name, *cells, f"{cpu['median']:.2f}", f"{cpu['p90']:.2f}")
+        out.print(table)
+    if args.write:
+        ladders.write(args.write, args.game, record)
+    return 0
+
+
 def in_columns(entries: list[str], width: int = 100) -> str:
     """The entries in as many columns as fit in ``width``, numbered down each column."""
     cell = max(map(len, entries), default=0) + 2
@@ -516,6 +564,25 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None) -> int:
         "host:6379), auto for the one running here, local for a new one on this machine",
     )
     t.add_argument("--options", type=parse_options_json, default=None, help="the game's options as JSON")
+    lad = sub.add_parser(
+        "ladder",
+        help="rate random, heuristic and every level: a seat-balanced round robin and its Elo fit",
+        description="Plays a seat-balanced round robin of random, heuristic and each level "
+        "(easy, normal, strong) on seeds nobody tuned on, and fits ratings by maximum likelihood "
+        "(Bradley-Terry on the Elo scale, heuristic anchored at 1500) with 95%% intervals; for The "
+        "Game, each bot's perfect-game rate and mean cards left at each player count. It times each "
+        "bot's moves on one core too. --write merges the result into a ladder file (the engine's "
+        "is core/src/bots/ladder.json: what spielwerk.bots.levels() reports).",
+    )
+    lad.add_argument("--game", required=True, choices=spielwerk.list_games())
+    lad.add_argument("--games", type=int, default=1000, help="games per pair (The Game: deals per bot)")
+    lad.add_argument("--seed", type=int, default=None, help="the first seed (default: the ladder's own)")
+    lad.add_argument("--threads", type=int, default=None, help="threads (default: all cores)")
+    lad.add_argument(
+        "--players", default="1,2,3,4,5", help="The Game: the player counts, comma-separated (default 1-5)"
+    )
+    lad.add_argument("--positions", type=int, default=200, help="positions timed per bot (default 200)")
+    lad.add_argument("--write", metavar="PATH", default=None, help="merge the result into this ladder file")
     s = sub.add_parser("simulate", help="play random games on all cores and print the summary")
     s.add_argument("game", choices=spielwerk.list_games())
     s.add_argument("--games", type=int, default=10_000)
@@ -545,6 +612,8 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None) -> int:
             play(args.game, args.seed, game_options(args), args.lang)
         elif args.command == "tournament":
             return tournament(args)
+        elif args.command == "ladder":
+            return ladder(args)
         elif args.command == "simulate":
             print(spielwerk.simulate(args.game, args.games, seed=args.seed, threads=args.threads))
         else:

@@ -68,6 +68,12 @@ impl Bot {
         self.inner.name()
     }
 
+    /// The level it was made as (`"strong"`), or `None` for a bot made by its own name.
+    #[getter]
+    fn level(&self) -> Option<&'static str> {
+        self.inner.level()
+    }
+
     /// The game the bot was made for.
     #[getter]
     fn game(&self, py: Python<'_>) -> Py<Game> {
@@ -154,6 +160,13 @@ impl Bot {
             })
             .collect();
         let sep = if params.is_empty() { "" } else { ", " };
+        if let Some(level) = self.inner.level() {
+            return format!(
+                "spielwerk.bots.make('{level}', {}, seed={})",
+                self.game.get().__repr__(),
+                self.inner.seed()
+            );
+        }
         format!(
             "spielwerk.bots.make('{}', {}, seed={}{sep}{})",
             self.inner.name(),
@@ -168,6 +181,43 @@ impl Bot {
 #[pyfunction]
 pub fn bot_names(py: Python<'_>, game: &Bound<'_, PyAny>) -> PyResult<Vec<&'static str>> {
     Ok(game_arg(py, game)?.get().inner.bot_names())
+}
+
+/// The levels of `game`, weakest first: each a dict of its `name`, the `bot` and `params`
+/// that make it, its `rating` and its `cpu_ms_per_move` as the shipped ladder measured
+/// them (`None` where not measured; The Game's at the game's player count).
+#[pyfunction]
+pub fn bot_levels<'py>(py: Python<'py>, game: &Bound<'py, PyAny>) -> PyResult<Vec<Bound<'py, PyAny>>> {
+    let game = game_arg(py, game)?;
+    let (name, players) = (game.get().inner.name(), game.get().inner.num_players());
+    bots::levels::levels(name)
+        .into_iter()
+        .map(|level| {
+            let (rating, cpu) = bots::levels::measured(name, players, level.name);
+            let entry = serde_json::json!({
+                "name": level.name,
+                "bot": level.bot,
+                "params": level.params,
+                "rating": rating,
+                "cpu_ms_per_move": cpu,
+            });
+            to_py(py, &entry)
+        })
+        .collect()
+}
+
+/// What the shipped ladder measured of the bot or level `entry` of `game` (its rating or
+/// The Game's figures, and its cost per move), as `(rating, cpu_ms_per_move)`.
+#[pyfunction]
+pub fn bot_rating<'py>(
+    py: Python<'py>,
+    game: &Bound<'py, PyAny>,
+    entry: Text,
+) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+    let game = game_arg(py, game)?;
+    let (name, players) = (game.get().inner.name(), game.get().inner.num_players());
+    let (rating, cpu) = bots::levels::measured(name, players, &entry.0);
+    Ok((to_py(py, &rating)?, to_py(py, &cpu)?))
 }
 
 /// Makes the bot `name` for `game` with `seed` and its parameters as keywords; unknown

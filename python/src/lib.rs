@@ -40,6 +40,8 @@ fn _spielwerk(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(evaluation::_restore_evaluation_part, m)?)?;
     m.add_function(wrap_pyfunction!(bots::make_bot, m)?)?;
     m.add_function(wrap_pyfunction!(bots::bot_names, m)?)?;
+    m.add_function(wrap_pyfunction!(bots::bot_levels, m)?)?;
+    m.add_function(wrap_pyfunction!(bots::bot_rating, m)?)?;
     m.add_function(wrap_pyfunction!(rules::st_formation, m)?)?;
     m.add_function(wrap_pyfunction!(rules::st_check_claim, m)?)?;
     m.add_function(wrap_pyfunction!(rules::tg_mentions_number, m)?)?;

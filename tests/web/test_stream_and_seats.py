@@ -122,9 +122,10 @@ def test_the_lobby_lists_open_and_finished_matches_and_a_free_seat_is_taken(page
     assert waiting["id"] not in [m["id"] for m in api(server, "/v1/matches")["open"]]
 
 
-def test_the_lobby_offers_each_bot_by_name_and_a_search_by_strength(page: Page, server: str) -> None:
-    """The seat choices are the API's bots (GET /v1/games): a searching bot at each strength
-    the server offers, its parameters sent with the seat; option texts in German."""
+def test_the_lobby_offers_the_levels_with_their_ratings_and_each_bot_by_name(page: Page, server: str) -> None:
+    """The seat choices are the API's (GET /v1/games): the engine's levels first, weakest
+    first, each with its measured rating where the ladder has one, then every bot by name;
+    option texts in German."""
     info = api(server, "/v1/games/schotten_totten")
     page.goto("/")
     page.check("#game-schotten_totten")
@@ -132,27 +133,24 @@ def test_the_lobby_offers_each_bot_by_name_and_a_search_by_strength(page: Page, 
         "options => options.map(o => [o.value, o.textContent])"
     )
     bots = [(value, text) for value, text in offered if value.startswith("bot:")]
-    expected = [
-        f"bot:{b['name']}@{s['name']}" if b["strengths"] else f"bot:{b['name']}"
-        for b in info["bots"]
-        for s in (b["strengths"] or [None])
-    ]
+    expected = [f"bot:{level['name']}" for level in info["levels"]] + [f"bot:{b['name']}" for b in info["bots"]]
     assert [value for value, _ in bots] == expected
-    assert ("bot:ismcts@strong", "Bot: ismcts, stark") in bots
+    assert [level["name"] for level in info["levels"]] == ["easy", "normal", "strong"]
+    strong = info["levels"][2]
+    words = "Bot: stark" if strong["elo"] is None else f"Bot: stark · Elo {round(strong['elo'])}"
+    assert ("bot:strong", words) in bots
     assert ("bot:random", "Bot: random") in bots
     page.check("#game-caravan")
     queens = next(o for o in api(server, "/v1/games/caravan")["options"] if o["name"] == "queens_anywhere")
     description = page.locator("#opt-queens_anywhere").locator("xpath=..").locator(".description")
     expect(description).to_have_text(queens["description_de"])
     page.check("#game-schotten_totten")
-    page.select_option("#seat-1", "bot:ismcts@easy")
+    page.select_option("#seat-1", "bot:easy")
     page.fill("#seed", "3")
     with page.expect_request(lambda r: r.url.endswith("/v1/matches") and r.method == "POST") as request:
         page.click("#start")
-    ismcts = next(b for b in info["bots"] if b["name"] == "ismcts")
-    easy = next(s["params"] for s in ismcts["strengths"] if s["name"] == "easy")
     sent = request.value.post_data_json
     assert sent is not None
-    assert sent["seats"][1] == {"kind": "bot", "bot": "ismcts", "params": easy}
+    assert sent["seats"][1] == {"kind": "bot", "bot": "easy"}
     page.wait_for_url("**/#/match/*")
     expect(page.locator("#turn")).to_have_text("Du bist am Zug.")

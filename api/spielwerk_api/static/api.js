@@ -60,15 +60,19 @@ export const api = {
   eventsUrl: (id) => `/v1/matches/${encodeURIComponent(id)}/events?lang=${lang()}`,
 };
 
-// The seat choices for bots, from GET /v1/games (`bots`: each bot by name, a searching one at
-// each strength the server offers): `value` is the lobby's key, `bot` and `params` the seat.
+// The seat choices for bots, from GET /v1/games: the engine's levels first, weakest first
+// (`levels`: a seat holds a level by its name; `elo` is its measured rating), then each bot by
+// name with its own defaults (`bots`). `value` is the lobby's key, `bot` and `params` the seat.
 export function botChoices(info) {
-  const bots = (info && info.bots) || [];
-  return bots.flatMap((b) =>
-    b.strengths.length
-      ? b.strengths.map((s) => ({ value: `bot:${b.name}@${s.name}`, bot: b.name, strength: s.name, params: s.params }))
-      : [{ value: `bot:${b.name}`, bot: b.name, strength: null, params: {} }],
-  );
+  const levels = ((info && info.levels) || []).map((l) => ({
+    value: `bot:${l.name}`,
+    bot: l.name,
+    level: l.name,
+    elo: l.elo ?? null,
+    params: {},
+  }));
+  const bots = ((info && info.bots) || []).map((b) => ({ value: `bot:${b.name}`, bot: b.name, level: null, elo: null, params: {} }));
+  return [...levels, ...bots];
 }
 
 // Moves are the engine's JSON; two are the same move when their canonical JSON is equal.

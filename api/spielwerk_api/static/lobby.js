@@ -34,7 +34,14 @@ function resetSeats(info) {
   if (!draft.seats.includes("you") && !old.length) draft.seats[0] = "you";
 }
 
-// A search's strength in words; one the page has no words for is shown as the API names it.
+// A level in words, with its measured rating where the engine has one ("Bot: stark · Elo 1720");
+// a level the page has no words for is shown as the API names it.
+function levelName(choice) {
+  const words = strengthName(choice.level);
+  return choice.elo === null ? t("bot_level", { strength: words }) : t("bot_level_elo", { strength: words, elo: Math.round(choice.elo) });
+}
+
+// A level's name in words.
 function strengthName(strength) {
   const key = `strength_${strength}`;
   const words = t(key);
@@ -176,7 +183,7 @@ export function renderLobby(root, games) {
             h(
               "option",
               { value: b.value, selected: choice === b.value },
-              b.strength ? t("bot_strength", { name: b.bot, strength: strengthName(b.strength) }) : t("bot", { name: b.bot }),
+              b.level ? levelName(b) : t("bot", { name: b.bot }),
             ),
           ),
           h("option", { value: "person", selected: choice === "person" }, t("person")),

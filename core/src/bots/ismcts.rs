@@ -337,7 +337,7 @@ fn untried_score(c: f64, available: f64) -> f64 {
 }
 
 /// Plays at most `depth` actions of `state` by `rollout`'s policy, stopping at the end.
-fn short_playout<S: Heuristic>(
+pub(super) fn short_playout<S: Heuristic>(
     state: &mut S,
     rollout: Rollout,
     depth: u32,

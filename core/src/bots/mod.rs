@@ -12,6 +12,7 @@
 //! - `random`: uniformly among the legal actions ([`RandomBot`]).
 //! - `heuristic`: each game's rules-based player ([`HeuristicBot`]).
 //! - `ismcts`: single-observer information-set Monte Carlo tree search ([`Ismcts`]).
+//! - `pimc`: determinized search over the heuristic ([`Pimc`]).
 
 use serde_json::{Map, Value};
 
@@ -22,6 +23,8 @@ use crate::rng;
 pub mod evaluate;
 mod heuristic;
 pub mod ismcts;
+pub mod levels;
+pub mod pimc;
 mod random;
 #[cfg(test)]
 mod tests;
@@ -29,6 +32,7 @@ mod tests;
 pub use evaluate::{Evaluation, Standing};
 pub use heuristic::{Heuristic, HeuristicBot, heuristic_playout};
 pub use ismcts::{Ismcts, IsmctsParams, Rollout};
+pub use pimc::{Pimc, PimcParams};
 pub use random::RandomBot;
 
 /// Never stop.

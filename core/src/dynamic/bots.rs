@@ -5,9 +5,10 @@ use std::marker::PhantomData;
 use serde_json::{Map, Value};
 
 use crate::bots::{
-    Bot, Heuristic, HeuristicBot, Ismcts, IsmctsParams, Params, RandomBot, never, reject_unknown_params,
+    Bot, Heuristic, HeuristicBot, Ismcts, IsmctsParams, Params, Pimc, PimcParams, RandomBot, never, reject_unknown_params,
     seed_for_view,
 };
+use crate::bots::levels;
 use crate::error::{Error, Result};
 use crate::game::{Action, Game};
 
@@ -18,6 +19,11 @@ use super::DynState;
 pub trait DynBot: Send + Sync {
     /// The bot's name in the registry (`"ismcts"`, `"random"`).
     fn name(&self) -> &'static str;
+    /// The level it was made as (`"strong"`), if it was made by a level's name
+    /// ([`crate::bots::levels`]).
+    fn level(&self) -> Option<&'static str> {
+        None
+    }
     /// The game the bot was made for.
     fn game_name(&self) -> &'static str;
     /// The bot's own seed: every decision is derived from it.
@@ -92,20 +98,29 @@ pub fn step_many(
 }
 
 /// The names of the bots every game has, sorted.
-pub const NAMES: &[&str] = &["heuristic", "ismcts", "random"];
+pub const NAMES: &[&str] = &["heuristic", "ismcts", "pimc", "random"];
 
 /// The bots available for `G`, sorted.
 pub fn names<G: Game>() -> Vec<&'static str> {
     NAMES.to_vec()
 }
 
-/// Makes the bot `name` for the game `G` with `params` (JSON values by name) and `seed`.
-/// An unknown name is [`Error::UnknownBot`], an unknown parameter or a value out of range
-/// [`Error::InvalidBotParams`]; both name what is allowed.
+/// Makes the bot `name` for the game `G` with `params` (JSON values by name) and `seed`;
+/// `name` may also be a level's (`"strong"`, [`crate::bots::levels`]), which takes only
+/// a time bound. An unknown name is [`Error::UnknownBot`], an unknown parameter or a
+/// value out of range [`Error::InvalidBotParams`]; both name what is allowed.
 pub fn make<G: Game>(name: &str, params: &Map<String, Value>, seed: u64) -> Result<Box<dyn DynBot>>
 where
     G::State: Heuristic,
 {
+    if levels::is_level(name) {
+        let level = levels::resolve(G::NAME, name, params)?;
+        let inner = make::<G>(level.bot, &level.params, seed)?;
+        return Ok(Box::new(AtLevel {
+            level: level.name,
+            inner,
+        }));
+    }
     match name {
         "random" => {
             reject_unknown_params("random", params, &[])?;
@@ -123,11 +138,61 @@ where
             let bot = Ismcts::new(IsmctsParams::from_json(params)?);
             Ok(Box::new(ForGame::<G, _>::new("ismcts", bot, seed)))
         }
+        "pimc" => {
+            let bot = Pimc::new(PimcParams::from_json(params)?);
+            Ok(Box::new(ForGame::<G, _>::new("pimc", bot, seed)))
+        }
         _ => Err(Error::UnknownBot {
             name: name.to_string(),
             game: G::NAME,
-            available: names::<G>().join(", "),
+            available: names::<G>()
+                .into_iter()
+                .chain(levels::NAMES.iter().copied())
+                .collect::<Vec<_>>()
+                .join(", "),
         }),
+    }
+}
+
+/// A bot made by a level's name: the level's bot, which says which level it is.
+struct AtLevel {
+    level: &'static str,
+    inner: Box<dyn DynBot>,
+}
+
+impl DynBot for AtLevel {
+    fn name(&self) -> &'static str {
+        self.inner.name()
+    }
+    fn level(&self) -> Option<&'static str> {
+        Some(self.level)
+    }
+    fn game_name(&self) -> &'static str {
+        self.inner.game_name()
+    }
+    fn seed(&self) -> u64 {
+        self.inner.seed()
+    }
+    fn params(&self) -> Map<String, Value> {
+        self.inner.params()
+    }
+    fn searches(&self) -> bool {
+        self.inner.searches()
+    }
+    fn choose_until(
+        &self,
+        state: &dyn DynState,
+        seat: usize,
+        seed: u64,
+        stop: &(dyn Fn() -> bool + Sync),
+    ) -> Result<Option<Action>> {
+        self.inner.choose_until(state, seat, seed, stop)
+    }
+    fn clone_box(&self) -> Box<dyn DynBot> {
+        Box::new(AtLevel {
+            level: self.level,
+            inner: self.inner.clone_box(),
+        })
     }
 }
 

@@ -709,9 +709,46 @@ fn decide(state: &State, seat: usize, played: u128) -> Option<Action> {
     }
 }
 
+/// The heuristic's prices of `seat`'s plays as scores (higher is better: the negated
+/// price), and once the turn's minimum is reached (T3) the end of the turn, scored just
+/// below the plays the heuristic would still make (those within its threshold). Empty
+/// when `seat` may not move now. A card offered both alone and as a pair keeps its better
+/// score. Search widens by it (`pimc`'s `width`).
+fn scores_into(state: &State, seat: usize, out: &mut Vec<(Action, f32)>) {
+    out.clear();
+    if state.current_player() != Some(seat) {
+        return;
+    }
+    let w = WEIGHTS[state.game().players as usize - 1];
+    let own = state.hand_set(seat).bits();
+    let unseen = Hand::ALL.bits() & !state.played_cards().bits() & !own;
+    let sights = Position::new(state.tops(), own, unseen).sights();
+    let mut buffer = [EMPTY_PLAY; MAX_PLAYS];
+    let n = plays(&sights, &w, &mut buffer);
+    for play in &buffer[..n] {
+        let action = play_action(play.card, play.pile());
+        let score = -(play.cost as f32);
+        match out.iter_mut().find(|(a, _)| *a == action) {
+            Some(entry) => entry.1 = entry.1.max(score),
+            None => out.push((action, score)),
+        }
+    }
+    if state.minimum() <= state.played_this_turn() {
+        let threshold = if state.draw_pile().is_empty() {
+            w.extra_empty
+        } else {
+            w.extra
+        };
+        out.push((END_TURN, -(threshold as f32) - 0.5));
+    }
+}
+
 impl Heuristic for State {
     fn heuristic_action(&self, seat: usize, rng: &mut Rng) -> Option<Action> {
         choose(self, seat, rng)
+    }
+    fn heuristic_scores_into(&self, seat: usize, out: &mut Vec<(Action, f32)>) {
+        scores_into(self, seat, out);
     }
     /// The same decisions as [`Heuristic::heuristic_action`] in a loop that keeps the
     /// played cards up to date itself (the heuristic's tests compare the two).
