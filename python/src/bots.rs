@@ -216,7 +216,7 @@ pub fn bot_rating<'py>(
 ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
     let game = game_arg(py, game)?;
     let (name, players) = (game.get().inner.name(), game.get().inner.num_players());
-    let (rating, cpu) = bots::levels::measured(name, players, &entry.0);
+    let (rating, cpu) = bots::levels::measured(name, players, entry.0);
     Ok((to_py(py, &rating)?, to_py(py, &cpu)?))
 }
 

@@ -136,19 +136,30 @@ impl PimcParams {
             out.width = u32::try_from(k).expect("at most 1000");
         }
         if params.get("rollout_depth").is_some_and(|v| !v.is_null()) {
-            out.rollout_depth = whole("rollout_depth", 10_000)?.map(|d| u32::try_from(d).expect("at most 10000"));
+            out.rollout_depth =
+                whole("rollout_depth", 10_000)?.map(|d| u32::try_from(d).expect("at most 10000"));
         }
         if let Some(v) = params.get("win_bonus") {
             out.win_bonus = v
                 .as_f64()
                 .filter(|b| b.is_finite() && (0.0..=10.0).contains(b))
-                .ok_or_else(|| bad("win_bonus", crate::msg!("a number from 0 to 10", "eine Zahl von 0 bis 10")))?;
+                .ok_or_else(|| {
+                    bad(
+                        "win_bonus",
+                        crate::msg!("a number from 0 to 10", "eine Zahl von 0 bis 10"),
+                    )
+                })?;
         }
         if let Some(v) = params.get("confidence") {
             out.confidence = v
                 .as_f64()
                 .filter(|z| z.is_finite() && (0.0..=10.0).contains(z))
-                .ok_or_else(|| bad("confidence", crate::msg!("a number from 0 to 10", "eine Zahl von 0 bis 10")))?;
+                .ok_or_else(|| {
+                    bad(
+                        "confidence",
+                        crate::msg!("a number from 0 to 10", "eine Zahl von 0 bis 10"),
+                    )
+                })?;
         }
         if let Some(v) = params.get("dominant") {
             out.dominant = v
@@ -271,10 +282,10 @@ impl Pimc {
         };
         match favourite.filter(|f| candidates.contains(f)) {
             None => best_mean(&|_| true).expect("at least two candidates"),
-            Some(f) => best_mean(&|i| {
-                candidates[i] != f && totals[i].lower_bound(n, self.params.confidence) > 0.0
-            })
-            .unwrap_or(f),
+            Some(f) => {
+                best_mean(&|i| candidates[i] != f && totals[i].lower_bound(n, self.params.confidence) > 0.0)
+                    .unwrap_or(f)
+            }
         }
     }
 
@@ -378,7 +389,13 @@ impl Pimc {
                 let mut playout = rng::seeded(rollout_seed, rng::STREAM_POLICY);
                 // A few actions and the game's estimate, or on to the end.
                 let estimated = self.params.rollout_depth.is_some_and(|depth| {
-                    super::ismcts::short_playout(&mut line, Rollout::Heuristic, depth, &mut playout, &mut buf);
+                    super::ismcts::short_playout(
+                        &mut line,
+                        Rollout::Heuristic,
+                        depth,
+                        &mut playout,
+                        &mut buf,
+                    );
                     !line.is_terminal() && line.heuristic_value_into(&mut estimate)
                 });
                 *reward = if estimated {

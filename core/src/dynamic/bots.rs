@@ -4,11 +4,11 @@ use std::marker::PhantomData;
 
 use serde_json::{Map, Value};
 
-use crate::bots::{
-    Bot, Heuristic, HeuristicBot, Ismcts, IsmctsParams, Params, Pimc, PimcParams, RandomBot, never, reject_unknown_params,
-    seed_for_view,
-};
 use crate::bots::levels;
+use crate::bots::{
+    Bot, Heuristic, HeuristicBot, Ismcts, IsmctsParams, Params, Pimc, PimcParams, RandomBot, never,
+    reject_unknown_params, seed_for_view,
+};
 use crate::error::{Error, Result};
 use crate::game::{Action, Game};
 
