@@ -2,7 +2,7 @@
 
 ``spielwerk ladder --game G`` plays a seat-balanced round robin of ``random``,
 ``heuristic`` and each level (``spielwerk.bots.levels``) with ``spielwerk.evaluate`` and
-fits ratings by maximum likelihood (Bradley–Terry on the Elo scale: the chance that ``a``
+fits ratings by maximum likelihood (Bradley-Terry on the Elo scale: the chance that ``a``
 beats ``b`` is ``1 / (1 + 10 ** ((R_b - R_a) / 400))``, a draw half a win for each),
 ``heuristic`` anchored at 1500, each with a 95 % interval from the likelihood's
 curvature. Every pair also plays one virtual draw, so that a side that won every game
@@ -57,7 +57,7 @@ def entries(game: spielwerk.Game) -> list[str]:
 
 
 def fit_ratings(names: Sequence[str], results: dict[tuple[str, str], Result]) -> dict[str, dict[str, float]]:
-    """Bradley–Terry ratings by maximum likelihood (Newton's method), ``heuristic`` at
+    """Bradley-Terry ratings by maximum likelihood (Newton's method), ``heuristic`` at
     1500, each with its 95 % interval (``low``, ``high``) from the inverse of the
     observed information with the anchor held fixed. One virtual draw per pair."""
     index = {name: i for i, name in enumerate(names)}
@@ -90,7 +90,9 @@ def fit_ratings(names: Sequence[str], results: dict[tuple[str, str], Result]) ->
     out = {}
     for name in names:
         elo = ANCHOR_RATING + SCALE * (strength[name] - strength[ANCHOR])
-        half = 0.0 if name == ANCHOR else Z95 * SCALE * math.sqrt(covariance[free.index(name)][free.index(name)])
+        half = (
+            0.0 if name == ANCHOR else Z95 * SCALE * math.sqrt(covariance[free.index(name)][free.index(name)])
+        )
         out[name] = {"elo": round(elo, 1), "low": round(elo - half, 1), "high": round(elo + half, 1)}
     return out
 
@@ -98,7 +100,7 @@ def fit_ratings(names: Sequence[str], results: dict[tuple[str, str], Result]) ->
 def _solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
     """``matrix⁻¹ · vector`` by Gaussian elimination with partial pivoting (a few rows)."""
     n = len(vector)
-    a = [row[:] + [vector[i]] for i, row in enumerate(matrix)]
+    a = [[*row, vector[i]] for i, row in enumerate(matrix)]
     for col in range(n):
         pivot = max(range(col, n), key=lambda r: abs(a[r][col]))
         a[col], a[pivot] = a[pivot], a[col]
@@ -148,7 +150,8 @@ def cpu_ms_per_move(bot: spielwerk.bots.Bot, positions: Sequence[spielwerk.State
 
 
 def machine() -> str:
-    return f"{platform.machine()}, {os.cpu_count()} cores, {platform.python_implementation()} {platform.python_version()}"
+    python = f"{platform.python_implementation()} {platform.python_version()}"
+    return f"{platform.machine()}, {os.cpu_count()} cores, {python}"
 
 
 def play_pairs(
@@ -173,7 +176,12 @@ def play_pairs(
 
 
 def two_sided(
-    game: spielwerk.Game, n_games: int, seed: int, threads: int | None, positions: int, progress: Callable[[str], None]
+    game: spielwerk.Game,
+    n_games: int,
+    seed: int,
+    threads: int | None,
+    positions: int,
+    progress: Callable[[str], None],
 ) -> dict[str, Any]:
     names = entries(game)
     results = play_pairs(game, names, n_games, seed, threads, progress)
@@ -183,12 +191,19 @@ def two_sided(
         "seeds": [seed, seed + 1_000_000 * len(results)],
         "ratings": fit_ratings(names, results),
         "pairs": [{"bots": list(pair), "wins_draws_losses": list(r)} for pair, r in results.items()],
-        "cpu_ms_per_move": {name: cpu_ms_per_move(spielwerk.bots.make(name, game, seed), places) for name in names},
+        "cpu_ms_per_move": {
+            name: cpu_ms_per_move(spielwerk.bots.make(name, game, seed), places) for name in names
+        },
     }
 
 
 def cooperative(
-    game: spielwerk.Game, n_games: int, seed: int, threads: int | None, positions: int, progress: Callable[[str], None]
+    game: spielwerk.Game,
+    n_games: int,
+    seed: int,
+    threads: int | None,
+    positions: int,
+    progress: Callable[[str], None],
 ) -> dict[str, Any]:
     names = entries(game)
     ratings: dict[str, Any] = {}
@@ -209,7 +224,9 @@ def cooperative(
         "deals": n_games,
         "seeds": [seed, seed + n_games],
         "ratings": ratings,
-        "cpu_ms_per_move": {name: cpu_ms_per_move(spielwerk.bots.make(name, game, seed), places) for name in names},
+        "cpu_ms_per_move": {
+            name: cpu_ms_per_move(spielwerk.bots.make(name, game, seed), places) for name in names
+        },
     }
 
 
@@ -233,7 +250,9 @@ def run(
     }
     if game_name == "the_game":
         record["players"] = {
-            str(p): cooperative(spielwerk.load_game(game_name, players=p), n_games, seed, threads, positions, progress)
+            str(p): cooperative(
+                spielwerk.load_game(game_name, players=p), n_games, seed, threads, positions, progress
+            )
             for p in players
         }
     else:

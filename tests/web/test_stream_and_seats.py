@@ -133,7 +133,9 @@ def test_the_lobby_offers_the_levels_with_their_ratings_and_each_bot_by_name(pag
         "options => options.map(o => [o.value, o.textContent])"
     )
     bots = [(value, text) for value, text in offered if value.startswith("bot:")]
-    expected = [f"bot:{level['name']}" for level in info["levels"]] + [f"bot:{b['name']}" for b in info["bots"]]
+    expected = [f"bot:{level['name']}" for level in info["levels"]] + [
+        f"bot:{b['name']}" for b in info["bots"]
+    ]
     assert [value for value, _ in bots] == expected
     assert [level["name"] for level in info["levels"]] == ["easy", "normal", "strong"]
     strong = info["levels"][2]
