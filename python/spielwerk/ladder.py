@@ -65,11 +65,11 @@ def fit_ratings(names: Sequence[str], results: dict[tuple[str, str], Result]) ->
     strength = dict.fromkeys(names, 0.0)  # natural-log odds units
     games: list[tuple[int, int, float, float]] = []  # (i, j, score of i, games)
     for (a, b), (wins, draws, losses) in results.items():
-        n = wins + draws + losses + 1  # + one virtual draw
-        games.append((index[a], index[b], wins + 0.5 * (draws + 1), float(n)))
-    for _ in range(100):
+        played = wins + draws + losses + 1  # + one virtual draw
+        games.append((index[a], index[b], wins + 0.5 * (draws + 1), float(played)))
+    for _step in range(100):
         gradient = [0.0] * len(names)
-        hessian = [[0.0] * len(names) for _ in names]
+        hessian = [[0.0] * len(names) for _name in names]
         for i, j, score, n in games:
             p = 1.0 / (1.0 + math.exp(strength[names[j]] - strength[names[i]]))
             gradient[i] += score - n * p
