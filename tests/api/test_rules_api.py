@@ -46,29 +46,26 @@ def test_games_lists_every_game_with_options_and_variants(client: Client) -> Non
     assert schemas["view"] == spielwerk.load_game("dog").view_schema()
 
 
-def test_games_list_their_bots_by_name_and_a_search_by_strength(client: Client) -> None:
-    """A client offers what the API lists: every engine bot, a searching one at strengths
-    whose parameters a match seat accepts as they are."""
+def test_games_list_their_bots_by_name_and_the_engines_levels(client: Client) -> None:
+    """A client offers what the API lists: every engine bot by name, and the engine's levels
+    (easy, normal, strong) with their settings and ratings, each of which a match seat takes
+    by its name."""
     for info in client.get("/v1/games").json()["games"]:
         game = spielwerk.load_game(info["name"])
         assert [b["name"] for b in info["bots"]] == spielwerk.bots.names(info["name"])
         for bot in info["bots"]:
             assert bot["searches"] == spielwerk.bots.make(bot["name"], game).searches
-            strengths = {s["name"]: s["params"] for s in bot["strengths"]}
-            if not bot["searches"]:
-                assert strengths == {}
-                continue
-            assert list(strengths) == ["easy", "normal", "strong"]
-            iterations = [
-                spielwerk.bots.make(bot["name"], game, **strengths[s]).params["iterations"] for s in strengths
-            ]
-            assert iterations == sorted(set(iterations)), f"strengths grow with the search: {iterations}"
-            for params in strengths.values():
-                seats = [{"kind": "person"}] + [{"kind": "bot", "bot": bot["name"], "params": params}] * (
-                    game.num_players() - 1
-                )
-                created = client.post("/v1/matches", json={"game": info["name"], "seats": seats})
-                assert created.status_code == 201, created.text
+        levels = spielwerk.bots.levels(game)
+        assert [level["name"] for level in info["levels"]] == ["easy", "normal", "strong"]
+        for listed, level in zip(info["levels"], levels, strict=True):
+            assert (listed["bot"], listed["params"], listed["rating"]) == (
+                level["bot"],
+                level["params"],
+                level["rating"],
+            )
+        seats = [{"kind": "person"}] + [{"kind": "bot", "bot": "strong"}] * (game.num_players() - 1)
+        created = client.post("/v1/matches", json={"game": info["name"], "seats": seats})
+        assert created.status_code == 201, created.text
 
 
 @pytest.mark.parametrize("name", GAMES)
