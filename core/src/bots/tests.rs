@@ -462,10 +462,10 @@ fn evaluate_counts_cards_left_in_the_game_and_seats_teams_in_dog() {
 
 #[test]
 fn bots_by_name_refuse_unknown_names_and_parameters() {
-    assert_eq!(names::<Dog>(), vec!["heuristic", "ismcts", "random"]);
+    assert_eq!(names::<Dog>(), vec!["heuristic", "ismcts", "pimc", "random"]);
     let e = make::<Dog>("alphazero", &Map::new(), 0).err().unwrap();
     assert_eq!(e.code(), "unknown_bot");
-    assert!(e.to_string().contains("heuristic, ismcts, random"), "{e}");
+    assert!(e.to_string().contains("heuristic, ismcts, pimc, random"), "{e}");
     let e = make::<Dog>("ismcts", &params(json!({"depth": 3})), 0)
         .err()
         .unwrap();
