@@ -1,10 +1,10 @@
 """spielwerk: exact, fast rules engines for card games.
 
->>> import spielwerk
->>> game = spielwerk.load_game("schotten_totten")
->>> state = game.new_initial_state(seed=42)
->>> state.current_player()
-0
+    >>> import spielwerk
+    >>> game = spielwerk.load_game("schotten_totten")
+    >>> state = game.new_initial_state(seed=42)
+    >>> state.current_player()
+    0
 
 The engine is written in Rust (``spielwerk-core``); this package is a thin binding.
 ``spielwerk.schotten_totten`` and ``spielwerk.the_game`` hold the games' own helpers, and

@@ -1,21 +1,21 @@
 """Bots by name and by level for every game: ``make(name, game, seed=0, **params)``,
 ``names(game)`` and ``levels(game)``.
 
->>> import spielwerk
->>> spielwerk.bots.names("schotten_totten")
-['heuristic', 'ismcts', 'pimc', 'random']
->>> [level["name"] for level in spielwerk.bots.levels("schotten_totten")]
-['easy', 'normal', 'strong']
->>> strong = spielwerk.bots.make("strong", "schotten_totten", seed=1)
->>> (strong.level, strong.name) == ("strong", spielwerk.bots.levels("schotten_totten")[2]["bot"])
-True
->>> bot = spielwerk.bots.make("ismcts", "schotten_totten", seed=1, iterations=200)
->>> state = bot.game.new_initial_state(seed=7)
->>> action = bot.step(state)
->>> action in state.legal_actions()
-True
->>> bot.step_many([state, state.resample(0, 3)]) == [action, action]  # equal views
-True
+    >>> import spielwerk
+    >>> spielwerk.bots.names("schotten_totten")
+    ['heuristic', 'ismcts', 'pimc', 'random']
+    >>> [level["name"] for level in spielwerk.bots.levels("schotten_totten")]
+    ['easy', 'normal', 'strong']
+    >>> strong = spielwerk.bots.make("strong", "schotten_totten", seed=1)
+    >>> (strong.level, strong.name) == ("strong", spielwerk.bots.levels("schotten_totten")[2]["bot"])
+    True
+    >>> bot = spielwerk.bots.make("ismcts", "schotten_totten", seed=1, iterations=200)
+    >>> state = bot.game.new_initial_state(seed=7)
+    >>> action = bot.step(state)
+    >>> action in state.legal_actions()
+    True
+    >>> bot.step_many([state, state.resample(0, 3)]) == [action, action]  # equal views
+    True
 
 **Levels.** ``easy``, ``normal`` and ``strong`` are each game's bots by strength, chosen
 by measurement in the engine (``benches/README.md``, "Levels"), bounded by iterations or

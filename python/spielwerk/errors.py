@@ -7,18 +7,18 @@ branch on; a rejected move (``IllegalActionError``) also names the ruling that f
 English (``reason``) and German (``reason_de``). ``str()`` of a rejection is
 ``"{rule}: {reason}"``.
 
->>> import spielwerk
->>> state = spielwerk.load_game("schotten_totten").new_initial_state(seed=1)
->>> rejection = state.check_move({"type": "claim", "stone": 3})
->>> rejection.rule, rejection.code
-('S3b', 'claim_not_now')
->>> try:
-...     state.apply_action(0, 7)
-... except spielwerk.SpielwerkError as error:
-...     print(error.detail("en"))
-...     print(error.detail("de"))
-invalid argument: player 7 does not exist: players are 0-1
-ungültige Angabe: Spieler 7 gibt es nicht: die Spieler sind 0-1
+    >>> import spielwerk
+    >>> state = spielwerk.load_game("schotten_totten").new_initial_state(seed=1)
+    >>> rejection = state.check_move({"type": "claim", "stone": 3})
+    >>> rejection.rule, rejection.code
+    ('S3b', 'claim_not_now')
+    >>> try:
+    ...     state.apply_action(0, 7)
+    ... except spielwerk.SpielwerkError as error:
+    ...     print(error.detail("en"))
+    ...     print(error.detail("de"))
+    invalid argument: player 7 does not exist: players are 0-1
+    ungültige Angabe: Spieler 7 gibt es nicht: die Spieler sind 0-1
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """Bots against each other: ``evaluate`` on this machine's cores or on a Ray cluster.
 
->>> import spielwerk
->>> [s.games for s in spielwerk.evaluate("schotten_totten", ["random", "random"], 4, seed=1)]
-[4, 4]
+    >>> import spielwerk
+    >>> [s.games for s in spielwerk.evaluate("schotten_totten", ["random", "random"], 4, seed=1)]
+    [4, 4]
 
 A run of ``n_games`` seeded games can be played in parts (``evaluate_games(game, bots,
 start, stop, seed)`` plays games ``start`` to ``stop`` of it) and the parts merged

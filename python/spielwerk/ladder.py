@@ -17,8 +17,8 @@ percentile of ``Bot.step`` over positions of heuristic games, thread CPU time).
 ships with the package and is what ``levels()`` reports), with the command, seeds and
 machine that made it. The seeds default to a range nobody tuned the levels on.
 
->>> fit_ratings(["a", "heuristic"], {("a", "heuristic"): (30, 0, 10)})["a"]["elo"] > 1500
-True
+    >>> fit_ratings(["a", "heuristic"], {("a", "heuristic"): (30, 0, 10)})["a"]["elo"] > 1500
+    True
 """
 
 from __future__ import annotations

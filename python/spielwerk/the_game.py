@@ -7,11 +7,11 @@ The rule's own names ("Zehnersprung", "Rückwärts-Trick", "backward trick") and
 the referee does: an ``IllegalActionError`` with the rule T7 and the reason in English and
 German, or ``None`` where the text may be said.
 
->>> from spielwerk.the_game import check_talk
->>> check_talk("nimm lieber den kleinen Sprung") is None
-True
->>> check_talk("ich habe die dreiundsechzig").rule
-'T7'
+    >>> from spielwerk.the_game import check_talk
+    >>> check_talk("nimm lieber den kleinen Sprung") is None
+    True
+    >>> check_talk("ich habe die dreiundsechzig").rule
+    'T7'
 """
 
 from spielwerk._spielwerk import tg_check_talk as check_talk
