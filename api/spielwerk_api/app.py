@@ -285,7 +285,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
                     await task
             service.close()
             with contextlib.suppress(Exception):
-                await service.beat()  # alive up to here: a restart's pause is no outage before it
+                await service.life.beat()  # alive up to here: a restart's pause is no outage before it
             await engine.dispose()
 
     def provide_matches() -> Matches:

@@ -178,7 +178,7 @@ class MatchRoutes(Controller):
             token = await matches.join(id, seat)
             joined = schemas.Joined(id=id, seat=seat, token=token)
             return Response(joined, cookies=[seat_cookie(request, id, token)])
-        await matches.require_seat(await matches.known(id), data.token, seat)
+        await matches.seats.require(await matches.known(id), data.token, seat)
         return Response(schemas.Joined(id=id, seat=seat), cookies=[seat_cookie(request, id, data.token)])
 
     @get(
@@ -210,7 +210,7 @@ class MatchRoutes(Controller):
         seat: Annotated[int, Parameter(ge=0, le=7)],
         token: Annotated[str, Parameter(max_length=200, description="the seat's token")],
     ) -> Redirect:
-        await matches.require_seat(await matches.known(id), token, seat)
+        await matches.seats.require(await matches.known(id), token, seat)
         return Redirect(
             f"/#/match/{id}",
             status_code=303,
@@ -232,8 +232,8 @@ class MatchRoutes(Controller):
         # needs only the tokens, so it skips a database round trip (fresh=False). A read
         # decides the time first (C11).
         m = await matches.current(id) if fresh else await matches.known(id)
-        seat = await matches.seat_for(m, authorization(request), required=required)
-        await matches.touch(m, seat)
+        seat = await matches.seats.seat_for(m, authorization(request), required=required)
+        await matches.seats.touch(m, seat)
         return m, seat
 
     @get(
@@ -352,7 +352,7 @@ class MatchRoutes(Controller):
         message: Annotated[int, Parameter(ge=1, le=2**62)],
     ) -> schemas.ChatOut:
         await matches.known(id)
-        found = await matches.chat_log(id, message - 1, 1)
+        found = await matches.talk.log(id, message - 1, 1)
         if not found or found[0].id != message:
             raise Problem(
                 404,
@@ -382,7 +382,7 @@ class MatchRoutes(Controller):
         limit: Annotated[int, Parameter(ge=1, le=CHAT_PAGE_MAX, description="messages per page")] = CHAT_PAGE,
     ) -> list[schemas.ChatOut]:
         await matches.known(id)
-        return await matches.chat_log(id, after, limit)
+        return await matches.talk.log(id, after, limit)
 
     @get(
         "/{id:str}/replay",
@@ -458,7 +458,7 @@ async def stream(
     async def keep_present() -> None:
         # C11: an open event stream counts as being at the table.
         while True:
-            await matches.touch(m, seat, force=True)
+            await matches.seats.touch(m, seat, force=True)
             await asyncio.sleep(max(1.0, min(20.0, (m.rules["leave_s"] or 80.0) / 4)))
 
     present = asyncio.create_task(keep_present()) if seat is not None else None
@@ -466,7 +466,7 @@ async def stream(
         # Notes of other workers reach this stream from here on (PostgreSQL's LISTEN):
         # nothing stored after this is missed.
         await watch.ready.wait()
-        newest = await matches.last_chat(m.id)
+        newest = await matches.talk.last(m.id)
         watch.chat = max(watch.chat, newest)
         if after is None or m.version - after[0] > CATCH_UP_VERSIONS:
             # A first connection, or one so far behind (`Last-Event-ID: 0-0` after a long
@@ -487,11 +487,11 @@ async def stream(
                     yield ServerSentEventMessage(event="version", id=f"{sent}-{said}", data=data)
                 continue
             if watch.chat > said:
-                for msg in await matches.chat_log(m.id, said, CHAT_BATCH):
+                for msg in await matches.talk.log(m.id, said, CHAT_BATCH):
                     said = msg.id
                     data = schemas.encode(msg).decode()
                     yield ServerSentEventMessage(event="chat", id=f"{sent}-{said}", data=data)
-                if said < watch.chat and not await matches.chat_log(m.id, said, 1):
+                if said < watch.chat and not await matches.talk.log(m.id, said, 1):
                     said = watch.chat  # (a note of a message whose match was deleted)
                 continue
             if m.status != "running":

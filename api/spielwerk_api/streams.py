@@ -227,7 +227,7 @@ class Streams:
                 .where(CHAT.c.match_id.in_(batch))
                 .group_by(CHAT.c.match_id)
             )
-            async with self.matches.engine.connect() as conn:
+            async with self.matches.store.engine.connect() as conn:
                 rows = (await conn.execute(query)).all()
                 chats = (await conn.execute(said)).all()
             for match_id, version in rows:

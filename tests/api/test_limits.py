@@ -164,7 +164,7 @@ def test_a_search_holds_neither_the_sweep_nor_its_own_match(database_url: str, h
             assert [p.kind for p in out.plies] == ["move", "resigned"]  # the bot's late answer is dropped
         finally:
             held.release_all()
-            for task in list(getattr(matches, "drivers", {}).values()) + list(matches.background):
+            for task in list(matches.bots.drivers.values()) + list(matches.life.background):
                 task.cancel()
             matches.close()
             await engine.dispose()
@@ -223,7 +223,7 @@ def test_a_restart_serves_at_once_while_bots_alone_resume_in_the_background(
                 )
             )
         finally:
-            for task in list(getattr(matches, "drivers", {}).values()) + list(matches.background):
+            for task in list(matches.bots.drivers.values()) + list(matches.life.background):
                 task.cancel()
             await asyncio.sleep(0)
             matches.close()
@@ -381,13 +381,13 @@ def test_a_match_of_rule_based_bots_is_stored_in_small_chunks(
     now its plies go in small transactions with the loop free in between, and the answer
     still comes once the match is over."""
     chunks: list[int] = []
-    commit = Matches._commit
+    commit = Matches.commit
 
-    async def counted(self: Matches, m: Any, plies: Any) -> None:
-        chunks.append(len(plies))
-        await commit(self, m, plies)
+    async def counted(self: Matches, m: Any, probe: Any) -> None:
+        chunks.append(probe.version - m.version)
+        await commit(self, m, probe)
 
-    monkeypatch.setattr(Matches, "_commit", counted)
+    monkeypatch.setattr(Matches, "commit", counted)
     match_id, _ = new_match(client, "dog", ["b", "b", "b", "b"], seed=9)
     out = client.get(f"/v1/matches/{match_id}").json()
     assert out["status"] == "finished" and out["version"] == sum(chunks)

@@ -179,7 +179,7 @@ def test_a_bot_left_to_move_by_a_stopped_worker_moves_at_the_next_sweep(
     m = portal.call(matches.get, match_id)
     action = m.state.legal_actions()[0]
     # The person's move is stored, and the worker stops before its bot answers.
-    portal.call(matches._commit, m, [Ply("move", 0, action, matches.clock.now())])
+    portal.call(matches.commit, m, m.after([Ply("move", 0, action, matches.clock.now())]))
     assert show(client, match_id)["seats_to_move"] == [1]
     # Until the bot has been silent for a while, its worker may still be searching.
     sweep(client)

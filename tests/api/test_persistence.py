@@ -175,14 +175,14 @@ def test_a_move_stands_when_another_worker_moves_the_bot_first(
                     seats=[schemas.PersonSeat(), schemas.BotSeat(bot="random")],
                 )
             )
-            commit = a._commit
+            commit = a.commit
 
-            async def b_first(m: Any, plies: Any) -> None:
-                if plies[0].seat == 1:  # the bot's plies: worker b gets there first
+            async def b_first(m: Any, probe: Any) -> None:
+                if probe.plies[m.version].seat == 1:  # the bot's plies: worker b gets there first
                     assert await b.resume_bots() == 1
-                await commit(m, plies)
+                await commit(m, probe)
 
-            monkeypatch.setattr(a, "_commit", b_first)
+            monkeypatch.setattr(a, "commit", b_first)
             m = await a.get(created.id)
             move = m.state.legal_moves(0)[0]["move"]
             played = await a.play(created.id, 0, 0, move)  # no 409: the move was stored
@@ -215,13 +215,13 @@ def test_a_worker_that_missed_a_move_refuses_a_stale_one_and_takes_a_fresh_one(d
             await b.play(created.id, 0, 0, first)
             assert held.version == 0  # a has not looked since
             tried: list[int] = []
-            commit = a._commit
+            commit = a.commit
 
-            async def counted(m: Any, plies: Any) -> None:
+            async def counted(m: Any, probe: Any) -> None:
                 tried.append(m.version)
-                await commit(m, plies)
+                await commit(m, probe)
 
-            a._commit = counted  # type: ignore[method-assign]
+            a.commit = counted  # type: ignore[method-assign]
             with pytest.raises(Problem) as stale:
                 await a.play(created.id, 0, 0, first)
             assert tried == [0], "the move went to the conditional UPDATE without a read first"

@@ -55,7 +55,7 @@ def test_one_sqlite_writer_at_a_time_per_worker(tmp_path: Path) -> None:
         release = asyncio.Event()
 
         async def first() -> None:
-            async with matches.writing():
+            async with matches.store.writing():
                 order.append("first in")
                 first_in.set()
                 await release.wait()
@@ -63,7 +63,7 @@ def test_one_sqlite_writer_at_a_time_per_worker(tmp_path: Path) -> None:
 
         async def second() -> None:
             await first_in.wait()
-            async with matches.writing():
+            async with matches.store.writing():
                 order.append("second in")
 
         tasks = [asyncio.create_task(first()), asyncio.create_task(second())]

@@ -15,8 +15,8 @@ import httpx
 import pytest
 import spielwerk
 from spielwerk_api import Settings, create_app
-from spielwerk_api import matches as matches_module
 from spielwerk_api.clock import ManualClock
+from spielwerk_api.matches import match as matches_module
 
 from .conftest import bearer, serve_in_thread
 from .test_persistence import create_persons, server  # noqa: F401 (the fixture)

@@ -1,0 +1,46 @@
+"""What a worker spends on strangers: the limits ``Settings`` (app.py) sets from the
+environment, and the constants of the service's own pacing."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# Presence is written at most this often per seat and worker (a request is a sign of life).
+PRESENCE_WRITE_S = 5.0
+# Rule-based bots' plies are stored in chunks of at most this many plies or this much
+# deciding, so a match of them played out at once leaves the event loop to others in between.
+FAST_PLIES = 64
+FAST_S = 0.002
+
+
+@dataclass
+class Limits:
+    """What a worker spends on strangers; ``Settings`` (app.py) holds them, the docs' web API
+    page lists them."""
+
+    # Matches whose replayed state a worker keeps (least recently used go first).
+    cache_matches: int = 512
+    # Threads that run searches (the engine releases the GIL while it searches).
+    search_threads: int = 1
+    # Stateless bot moves waiting for a thread beyond this are refused (503, Retry-After).
+    search_waiting: int = 64
+    # Every search stops after this (and after its iterations, whichever comes first).
+    search_time_ms: int = 1_000
+    # Seconds of search a match may spend on this worker; then its search bots play as the
+    # game's heuristic bot (microseconds a move) to the end.
+    match_search_s: float = 300.0
+    # Running matches of search bots alone: in all, and per client on this worker (429).
+    bot_matches: int = 32
+    bot_matches_per_client: int = 2
+    # Matches of bots alone are deleted this long after they were created (0: kept).
+    bot_match_retention_s: float = 86_400.0
+    # How often a worker says it is alive; a start after a silence longer than
+    # ``outage_after_s`` counts the silence as an outage that runs on nobody's time.
+    heartbeat_s: float = 1.0
+    outage_after_s: float = 2.5
+    # A match with an open seat nobody took for this long is withdrawn (it never began:
+    # status "aborted", the engine's "withdrawn" ending) and no longer listed; 0: it waits
+    # as long as it takes.
+    open_match_s: float = 3_600.0
+    # Messages of table talk stored per match; more are refused (409 chat_full).
+    chat_messages_per_match: int = 1_000

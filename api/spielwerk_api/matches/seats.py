@@ -1,0 +1,119 @@
+"""Seats: the token (or the seat cookie that carries it) that opens a seat, the open seats
+taken meanwhile on any worker, and each person's signs of life (C11: leaving for a minute
+loses)."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import math
+
+from sqlalchemy import select, update
+
+from ..clock import Clock
+from ..db import PresenceRow, SeatJoinRow
+from ..problems import Problem
+from .limits import PRESENCE_WRITE_S
+from .match import Match
+from .store import Store
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+def seat_of(m: Match, authorization: str | None, *, required: bool) -> int | None:
+    """The seat a bearer token opens; every seat's hash is compared in constant time."""
+    if not authorization:
+        if required:
+            raise Problem(
+                401,
+                "token_required",
+                "this needs a seat's token: send 'Authorization: Bearer <token>'",
+                headers={"WWW-Authenticate": 'Bearer realm="spielwerk"'},
+                de="dafür braucht es das Token eines Platzes: 'Authorization: Bearer <Token>'",
+            )
+        return None
+    scheme, _, token = authorization.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise Problem(
+            401,
+            "token_required",
+            "the Authorization header must be 'Bearer <token>'",
+            headers={"WWW-Authenticate": 'Bearer realm="spielwerk"'},
+            de="die Kopfzeile Authorization ist 'Bearer <Token>'",
+        )
+    presented = hash_token(token.strip())
+    seat = None
+    for s, h in enumerate(m.token_hashes):
+        if h is not None and hmac.compare_digest(h, presented):
+            seat = s
+    if seat is None:
+        raise Problem(
+            403,
+            "wrong_token",
+            "this token opens no seat of this match",
+            de="dieses Token öffnet keinen Platz dieser Partie",
+        )
+    return seat
+
+
+class Seats:
+    """The seats of a worker's matches as the store has them, and presence."""
+
+    def __init__(self, store: Store, clock: Clock) -> None:
+        self.store = store
+        self.clock = clock
+        self.presence_written: dict[tuple[str, int], float] = {}
+
+    async def taken(self, m: Match) -> None:
+        """The open seats of ``m`` taken meanwhile (on any worker): their tokens' hashes."""
+        async with self.store.sessions() as session:
+            rows = (await session.execute(select(SeatJoinRow).where(SeatJoinRow.match_id == m.id))).scalars()
+            joined = {}
+            for r in rows:
+                m.token_hashes[r.seat] = r.token_hash
+                joined[r.seat] = r.at
+        m.seats_taken(joined)
+
+    async def seat_for(self, m: Match, authorization: str | None, *, required: bool) -> int | None:
+        """``seat_of``, and when the token opens no seat this worker knows while the match
+        has open seats: again after reading the seats taken meanwhile (on another worker)."""
+        try:
+            return seat_of(m, authorization, required=required)
+        except Problem as wrong:
+            if wrong.code != "wrong_token" or not m.free_seats():
+                raise
+        await self.taken(m)
+        return seat_of(m, authorization, required=required)
+
+    async def require(self, m: Match, token: str, seat: int) -> None:
+        """Refuses (403 ``wrong_token``) a token that does not open ``seat``: the invitation
+        link and ``POST …/join`` with a token, one check for both."""
+        if await self.seat_for(m, f"Bearer {token}", required=True) != seat:
+            raise Problem(
+                403,
+                "wrong_token",
+                f"this token opens no seat {seat} of this match",
+                de=f"dieses Token öffnet nicht Platz {seat} dieser Partie",
+            )
+
+    async def touch(self, m: Match, seat: int | None, *, force: bool = False) -> None:
+        """A sign of life from a person's seat (C11: leaving for a minute loses)."""
+        if seat is None or m.status != "running":
+            return
+        now = self.clock.now()
+        key = (m.id, seat)
+        if not force and now - self.presence_written.get(key, -math.inf) < PRESENCE_WRITE_S:
+            return
+        if len(self.presence_written) > 100_000:
+            self.presence_written.clear()  # only a throttle: forgetting it costs a write
+        self.presence_written[key] = now
+        async with self.store.writing() as session:
+            await session.execute(
+                update(PresenceRow)
+                .where(PresenceRow.match_id == m.id, PresenceRow.seat == seat)
+                .values(last_seen=now)
+            )
+
+    # -- creating -------------------------------------------------------------------

@@ -1,0 +1,411 @@
+"""The match service: every route and the sweeper go through it.
+
+The database holds the truth (``db.py``, ``store.py``); each worker keeps the replayed
+state of the matches it serves (``match.py``) and catches up with the plies other workers
+stored before every answer. A write is made on a fork of the match, then stored only where
+the match still has the version the client saw: the answer comes after the commit, and
+nothing changes on an error. Seats, table talk, the bots and the worker's own lifecycle are
+rooms of their own (``seats.py``, ``chat.py``, ``bot_driving.py``, ``lifecycle.py``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections import OrderedDict
+from typing import Any
+
+from sqlalchemy import update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from .. import bots, engine, schemas
+from ..clock import Clock
+from ..db import MatchRow, PresenceRow, SeatJoinRow
+from ..problems import Problem
+from .bot_driving import BotDriver
+from .chat import Chat
+from .lifecycle import Lifecycle
+from .limits import Limits
+from .lobby import read_lobby
+from .match import Match, Ply, replay_of, require_begun, require_running, require_version
+from .seats import Seats, hash_token
+from .store import Publish, Store
+
+
+class Matches:
+    """The match service: the matches a worker serves, and the rooms that serve them."""
+
+    def __init__(
+        self,
+        db: AsyncEngine,
+        clock: Clock,
+        publish: Publish,
+        cache_size: int | None = None,
+        limits: Limits | None = None,
+    ) -> None:
+        self.clock = clock
+        self.publish = publish
+        self.limits = limits or Limits()
+        self.store = Store(db)
+        self.cache: OrderedDict[str, Match] = OrderedDict()
+        self.cache_size = cache_size if cache_size is not None else self.limits.cache_matches
+        self.locks: dict[str, asyncio.Lock] = {}
+        self.seats = Seats(self.store, clock)
+        self.talk = Chat(self.store, clock, self.limits, publish)
+        self.bots = BotDriver(self)
+        self.life = Lifecycle(self)
+
+    @property
+    def pool(self) -> bots.SearchPool:
+        """The searches' threads, shared with the stateless bot routes."""
+        return self.bots.pool
+
+    # -- loading --------------------------------------------------------------------
+
+    async def get(self, match_id: str) -> Match:
+        """The match as stored now: from this worker's cache, caught up with new plies."""
+        cached = self.cache.get(match_id)
+        known = cached.version if cached is not None else None
+        record, plies = await self.store.read_match(match_id, known)
+        m = self.cache.get(match_id) or cached  # (evicted meanwhile: the copy read against)
+        if m is None:
+            if record is None:
+                raise Problem(
+                    404,
+                    "unknown_match",
+                    f"no match with id '{match_id[:40]}'",
+                    de=f"keine Partie mit der Kennung '{match_id[:40]}'",
+                )
+            m = self._build(record)
+        if m.status == "running" and m.free_seats():
+            # Seats taken meanwhile (on any worker), read after the plies: every join
+            # stored before a ply read here is seen, so the match began before its first ply.
+            await self.seats.taken(m)
+        for p in plies:
+            # Several requests may catch up the same cached match at once (every event
+            # stream wakes on the same note): a ply another one replayed meanwhile is done.
+            if p.ply > m.version:
+                m.replay(Ply(p.kind, p.seat, p.action, p.at))
+        self._keep(m)
+        return m
+
+    def _keep(self, m: Match) -> None:
+        """Caches the match as the most recently used; the least recently used go beyond
+        the cache's size (they are read again from the database when asked for)."""
+        self.cache[m.id] = m
+        self.cache.move_to_end(m.id)
+        while len(self.cache) > self.cache_size:
+            self.cache.popitem(last=False)
+
+    async def current(self, match_id: str) -> Match:
+        """The match as ``get`` reads it, after deciding the time (C11): a rule whose moment
+        has passed ends the match now, whatever the sweep is doing."""
+        m = await self.get(match_id)
+        if m.status == "running" and m.ended_by(self.clock.now()) is not None:
+            async with self.lock(match_id):
+                m = await self.get(match_id)
+                await self.settle(m)
+                m = await self.get(match_id)
+        return m
+
+    async def known(self, match_id: str) -> Match:
+        """The match as this worker last saw it (loaded if it has not): enough to find a seat by
+        its token, which never changes. Writes take ``get`` again under the match's lock."""
+        m = self.cache.get(match_id)
+        return m if m is not None else await self.get(match_id)
+
+    def _build(self, r: Any) -> Match:
+        game = engine.load_game(r.game, r.options)
+        m = Match(
+            id=r.id,
+            game=game,
+            seed=r.seed,
+            seats=r.seats,
+            token_hashes=r.token_hashes,
+            clock=r.clock,
+            rules=r.rules,
+            created_at=r.created_at,
+            state=game.new_initial_state(r.seed),
+            pauses=[p for p in self.life.outages if p[1] > r.created_at],
+        )
+        m.start()
+        return m
+
+    def lock(self, match_id: str) -> asyncio.Lock:
+        if len(self.locks) > 4 * self.cache_size:
+            self.locks = {k: v for k, v in self.locks.items() if v.locked()}
+        return self.locks.setdefault(match_id, asyncio.Lock())
+
+    def close(self) -> None:
+        """Stops this worker's bots and searches and closes the inline SQLite engine's
+        connections (the async engine is the caller's)."""
+        for task in list(self.bots.drivers.values()) + list(self.life.background):
+            task.cancel()
+        self.bots.pool.close()
+        if self.store.inline is not None:
+            self.store.inline.dispose()
+
+    # -- seats ----------------------------------------------------------------------
+
+    async def join(self, match_id: str, seat: int) -> str:
+        """Takes the open seat ``seat`` of the match: its new token. First come first served:
+        the primary key of ``seat_joins`` lets exactly one of two joins at once win, on any
+        number of workers; the other gets 409."""
+        m = await self.current(match_id)
+        if not 0 <= seat < m.n or not m.seats[seat].get("open"):
+            raise Problem(
+                409,
+                "seat_not_open",
+                f"seat {seat} of this match is not open to join; it needs its token",
+                de=f"Platz {seat} dieser Partie ist nicht offen; er braucht sein Token",
+            )
+        taken = Problem(
+            409, "seat_taken", f"seat {seat} was taken already", de=f"Platz {seat} ist schon vergeben"
+        )
+        if m.token_hashes[seat] is not None:
+            raise taken
+        require_running(m)
+        token = secrets.token_urlsafe(24)
+        now = self.clock.now()
+        try:
+            async with self.store.writing() as session:
+                session.add(SeatJoinRow(match_id=match_id, seat=seat, token_hash=hash_token(token), at=now))
+                await session.flush()
+                m.token_hashes[seat] = hash_token(token)
+                m.seats_taken({seat: now})
+                values: dict[str, Any] = {"open_seats": MatchRow.open_seats - 1}
+                if not m.waiting():
+                    # The last open seat: the match begins now. Its rules' times start
+                    # here, and every person is present from here (none lost by waiting).
+                    values["deadline"] = m.deadline()
+                    await session.execute(
+                        update(PresenceRow).where(PresenceRow.match_id == match_id).values(last_seen=now)
+                    )
+                await session.execute(update(MatchRow).where(MatchRow.id == match_id).values(**values))
+                session.add(PresenceRow(match_id=match_id, seat=seat, last_seen=now))
+        except BaseException as failed:
+            m.token_hashes[seat] = None
+            m.started_at = None
+            if isinstance(failed, IntegrityError):
+                await self.seats.taken(m)
+                raise taken from None
+            raise
+        if not m.waiting():
+            await self.advance_bots(m)  # bots to move first move now
+        return token
+
+    # -- creating -------------------------------------------------------------------
+
+    async def create(self, spec: schemas.NewMatch, client: str | None = None) -> schemas.MatchCreated:
+        """A new match; ``client`` (its address) counts the matches of search bots alone
+        each client runs at once on this worker."""
+        game = engine.load_game(spec.game, spec.options)
+        if len(spec.seats) != game.num_players():
+            raise Problem(
+                422,
+                "wrong_seat_count",
+                f"{game.name} with these options has {game.num_players()} seats;"
+                f" {len(spec.seats)} were given",
+                de=f"{game.name} hat mit diesen Optionen {game.num_players()} Plätze;"
+                f" angegeben wurden {len(spec.seats)}",
+            )
+        if spec.rules.playing_time_s > 0 and not game.has_playing_time():
+            # The engine says which games have one (Dog's D13).
+            raise Problem(
+                422,
+                "invalid_rules",
+                f"{game.name} has no playing time (D13 is Dog's)",
+                de=f"{game.name} hat keine Spielzeit (D13 gilt für Dog)",
+            )
+        seats: list[dict[str, Any]] = []
+        for seat_spec in spec.seats:
+            if isinstance(seat_spec, schemas.BotSeat):
+                bots.check(seat_spec.bot, game, seat_spec.params)
+                seats.append({"kind": "bot", "bot": seat_spec.bot, "params": seat_spec.params})
+            else:
+                seats.append({"kind": "person", "open": True} if seat_spec.open else {"kind": "person"})
+        tokens = [
+            secrets.token_urlsafe(24) if s["kind"] == "person" and not s.get("open") else None for s in seats
+        ]
+        open_seats = sum(1 for s in seats if s.get("open"))
+        bots_only = all(s["kind"] == "bot" for s in seats)
+        searching = bots_only and any(bots.searches(game.name, s["bot"]) for s in seats)
+        if searching:
+            await self.bots.admit_bots_alone(client)
+        seed = int(spec.seed) if spec.seed is not None else secrets.randbits(63)
+        now = self.clock.now()
+        match_id = secrets.token_hex(12)
+        clock = (
+            {"initial_s": spec.clock.initial_s, "increment_s": spec.clock.increment_s} if spec.clock else None
+        )
+        rules = {
+            "first_move_s": spec.rules.first_move_s,
+            "leave_s": spec.rules.leave_s,
+            "untimed_move_s": spec.rules.untimed_move_s,
+            "playing_time_s": spec.rules.playing_time_s,
+            # How long the match waits for its open seats to be taken (Limits.open_match_s).
+            "open_s": self.limits.open_match_s if open_seats else 0.0,
+        }
+        m = Match(
+            id=match_id,
+            game=game,
+            seed=seed,
+            seats=seats,
+            token_hashes=[hash_token(t) if t else None for t in tokens],
+            clock=clock,
+            rules=rules,
+            created_at=now,
+            state=game.new_initial_state(seed),
+        )
+        m.start()
+        async with self.store.writing() as session:
+            session.add(
+                MatchRow(
+                    id=match_id,
+                    game=game.name,
+                    options=game.options(),
+                    seed=seed,
+                    seats=seats,
+                    token_hashes=m.token_hashes,
+                    clock=clock,
+                    rules=rules,
+                    created_at=now,
+                    version=0,
+                    status="running",
+                    result=None,
+                    deadline=m.deadline(),
+                    leave_s=spec.rules.leave_s,
+                    bots_only=bots_only,
+                    open_seats=open_seats,
+                )
+            )
+            await session.flush()
+            # An open seat is present from when it is taken on (``join``).
+            session.add_all(
+                PresenceRow(match_id=match_id, seat=p, last_seen=now)
+                for p in m.persons()
+                if tokens[p] is not None
+            )
+        self._keep(m)
+        if searching:
+            # Search bots alone: they play on in the background (such a game may take
+            # minutes); the sweeper picks the match up if this worker stops.
+            self.bots.drive(match_id, client)
+        else:
+            await self.advance_bots(m)
+        return schemas.MatchCreated(
+            id=match_id,
+            version=m.version,
+            seats=[
+                schemas.SeatOut(
+                    seat=s,
+                    kind=kind["kind"],
+                    bot=kind.get("bot"),
+                    token=tokens[s],
+                    open=bool(kind.get("open")),
+                )
+                for s, kind in enumerate(seats)
+            ],
+        )
+
+    # -- writing --------------------------------------------------------------------
+
+    # -- writing --------------------------------------------------------------------
+
+    async def commit(self, m: Match, probe: Match) -> None:
+        """Stores what ``probe`` (a fork of ``m``: ``m.after(plies)``) made where the match
+        still has version ``m.version`` (else 409 ``stale_version``), then takes it over and
+        tells every stream."""
+        await self.store.commit(m, probe)
+        first = m.version + 1
+        m.adopt(probe)
+        m.stored_here = m.version
+        for version in range(first, m.version + 1):
+            await self.publish(m.id, {"kind": "version", "version": version})
+
+    async def play(self, match_id: str, seat: int, version: int, move: dict[str, Any]) -> Match:
+        async with self.lock(match_id):
+            # Optimistic: a move made against the version this worker holds goes straight to
+            # the conditional UPDATE, which refuses it if any worker stored a ply meanwhile;
+            # only then is the match read again. That saves a read on every move.
+            m = self.cache.get(match_id)
+            if m is None or m.version != version or m.status != "running" or m.waiting():
+                m = await self.get(match_id)
+            if await self.settle(m):  # C11: the time is decided first
+                m = await self.get(match_id)
+            require_running(m)
+            require_version(m, version)
+            require_begun(m)
+            action = m.state.action_from_json(move)
+            # Applied once, on a fork: the engine's reason if illegal (nothing changes), and
+            # what is stored is what the fork made.
+            probe = m.after([Ply("move", seat, action, self.clock.now())])
+            try:
+                await self.commit(m, probe)
+            except Problem as stale:
+                if stale.code != "stale_version":
+                    raise
+                m = await self.get(match_id)
+                require_running(m)
+                require_version(m, version)
+                raise
+        await self.advance_bots(m)
+        return self.cache.get(match_id) or m
+
+    async def resign(self, match_id: str, seat: int) -> Match:
+        async with self.lock(match_id):
+            m = await self.get(match_id)
+            if await self.settle(m):
+                m = await self.get(match_id)
+            require_running(m)
+            # A match still waiting for a person has not begun: nobody can lose it, and the
+            # engine has no ending for a withdrawn one (its C11 abort names a missed first
+            # move), so resigning is refused as moves are; it ends at Limits.open_match_s.
+            require_begun(m)
+            await self.commit(m, m.after([Ply("resigned", seat, None, self.clock.now())]))
+            return m
+
+    async def settle(self, m: Match) -> bool:
+        """C11 before anything else: if a rule has ended the match by now, its ending is
+        stored (under the match's lock). True if the match moved on (``m`` may then be
+        behind: read it again)."""
+        if m.status != "running":
+            return False
+        now = self.clock.now()
+        ending = m.ended_by(now)
+        if ending is None:
+            return False
+        kind, seat = ending
+        try:
+            await self.commit(m, m.after([Ply(kind, seat, None, now)]))
+        except Problem as stale:
+            if stale.code != "stale_version":
+                raise
+        return True
+
+    # -- bots -----------------------------------------------------------------------
+
+    async def advance_bots(self, m: Match) -> None:
+        """The match's bots move on now (``BotDriver.advance``); the caller waits for them."""
+        await self.bots.advance(m)
+
+    # -- what the routes and the app ask of the rooms -----------------------------------
+
+    async def lobby(self, limit: int, offset: int, lang: str = "en") -> schemas.Lobby:
+        return await read_lobby(self.store, limit, offset, lang)
+
+    async def chat(self, match_id: str, seat: int, text: str, lang: str) -> schemas.ChatOut:
+        return await self.talk.say(await self.current(match_id), seat, text, lang)
+
+    def replay(self, m: Match, lang: str = "en") -> schemas.Replay:
+        return replay_of(m, lang)
+
+    async def open(self) -> None:
+        await self.life.open()
+
+    async def sweep(self) -> int:
+        return await self.life.sweep()
+
+    async def resume_bots(self) -> int:
+        return await self.bots.resume()
