@@ -37,7 +37,7 @@ from openapi_ui_bundles import swagger_ui
 
 from . import db, proxy
 from .clock import Clock, SystemClock
-from .guards import SpielwerkApp
+from .front_door import SpielwerkApp
 from .match_routes import MatchRoutes
 from .matches import Limits, Matches
 from .problems import EXCEPTION_HANDLERS, Problem

@@ -1,13 +1,9 @@
 """Match routes: seats guarded by tokens, moves, checks, resigning, chat, events, replays.
 
-A request names its seat with ``Authorization: Bearer <token>`` (programs) or with the seat
-cookie its invitation link set (browsers: an ``EventSource`` sends no header); without
-either it sees what a spectator sees (the engine's ``public_view``). Writes need the token.
-
-The cookie is ``HttpOnly``, ``SameSite=Strict`` and scoped to the match's path, so a browser
-sends it only to that match and never with a request another site starts; a write that
-carries only the cookie is refused besides when its ``Origin`` or ``Sec-Fetch-Site`` names
-another site.
+A request names its seat with ``Authorization: Bearer <token>`` or the seat cookie
+(``matches/access.py``: the guard and the dependencies that hand a handler its ``Seat``);
+without either it sees what a spectator sees (the engine's ``public_view``). Writes need
+the token.
 """
 
 from __future__ import annotations
@@ -19,22 +15,33 @@ from typing import Annotated, Any
 
 from litestar import Controller, Request, Response, get, post
 from litestar.datastructures import Cookie, ResponseHeader
-from litestar.di import NamedDependency
+from litestar.di import NamedDependency, Provide
 from litestar.params import HeaderParameter, JSONBody, Parameter
 from litestar.response import Redirect, ServerSentEvent, ServerSentEventMessage
 
 from . import schemas
-from .guards import WRITES
 from .matches import STATUS_DE, Match, Matches
+from .matches.access import (
+    SEAT_COOKIE,
+    MatchId,
+    Seat,
+    provide_seat,
+    provide_seat_now,
+    provide_viewer,
+    refuse_cross_site,
+    seat_guard,
+)
 from .problems import Problem, language, problem_responses
 from .rules import legal_moves, rejection
 from .streams import CHAT_BATCH, Streams, Ticket
 
-MatchId = Annotated[str, Parameter(description="the id POST /v1/matches answered", max_length=32)]
-
-
 # What a route that reads a seat's token may answer besides its own problems.
 SEAT_PROBLEMS = problem_responses(401, 403, 404)
+# The seat that writes, the seat that asks (the time decided first, C11), a seat or a
+# spectator; a route for a seat is guarded (no token or cookie: 401 before any read).
+WRITER = {"seat": Provide(provide_seat, sync_to_thread=False)}
+ASKER = {"seat": Provide(provide_seat_now, sync_to_thread=False)}
+VIEWER = {"seat": Provide(provide_viewer, sync_to_thread=False)}
 
 
 EVENTS_DOC = """The text/event-stream format (HTML's server-sent events). Events:
@@ -60,54 +67,8 @@ CATCH_UP_VERSIONS = 50
 # Messages per page of `GET …/chat`: unless asked, and at most.
 CHAT_PAGE = 100
 CHAT_PAGE_MAX = 500
-# The seat cookie's name; its path is the match's (``/v1/matches/{id}``).
-SEAT_COOKIE = "spielwerk_seat"
 # How long a browser keeps the seat cookie (a match with clocks ends long before).
 SEAT_COOKIE_S = 7 * 86_400
-
-
-def authorization(request: Request[Any, Any, Any]) -> str | None:
-    """The seat's credentials as ``Bearer <token>``: the header, else the seat cookie (after
-    the cross-site checks of a write)."""
-    header = request.headers.get("authorization")
-    if header is not None:
-        return header
-    token = request.cookies.get(SEAT_COOKIE)
-    if not token:
-        return None
-    if request.method in WRITES:
-        refuse_cross_site(request)
-    return f"Bearer {token}"
-
-
-def own_origin(request: Request[Any, Any, Any]) -> str:
-    return f"{request.url.scheme}://{request.headers.get('host', '')}"
-
-
-def refuse_cross_site(request: Request[Any, Any, Any]) -> None:
-    """A write that names its seat by the cookie comes from this site's pages only (or from
-    an origin the operator allowed: ``Settings.cors_origins``)."""
-    fetch_site = request.headers.get("sec-fetch-site")
-    if fetch_site is not None and fetch_site not in ("same-origin", "none"):
-        raise Problem(
-            403,
-            "cross_site",
-            "a write with the seat cookie must come from this site's own pages"
-            f" (Sec-Fetch-Site: {fetch_site[:20]}); programs send 'Authorization: Bearer <token>'",
-            de="ein Zug mit dem Platz-Cookie muss von den Seiten dieser Website kommen"
-            f" (Sec-Fetch-Site: {fetch_site[:20]}); Programme senden 'Authorization: Bearer <Token>'",
-        )
-    origin = request.headers.get("origin")
-    allowed = getattr(request.app.state, "cors_origins", ())
-    if origin is not None and origin != own_origin(request) and origin not in allowed:
-        raise Problem(
-            403,
-            "cross_site",
-            f"a write with the seat cookie must come from this site's own pages, not from '{origin[:80]}';"
-            " programs send 'Authorization: Bearer <token>'",
-            de="ein Zug mit dem Platz-Cookie muss von den Seiten dieser Website kommen, nicht von"
-            f" '{origin[:80]}'; Programme senden 'Authorization: Bearer <Token>'",
-        )
 
 
 def seat_cookie(request: Request[Any, Any, Any], match_id: str, token: str) -> Cookie:
@@ -219,75 +180,74 @@ class MatchRoutes(Controller):
             headers={"Referrer-Policy": "no-referrer", "Cache-Control": "no-store"},
         )
 
-    async def _seat(
-        self,
-        matches: Matches,
-        request: Request[Any, Any, Any],
-        id: str,
-        *,
-        required: bool,
-        fresh: bool = True,
-    ) -> tuple[Match, int | None]:
-        # A route that writes reads the match afresh under its lock anyway: finding the seat
-        # needs only the tokens, so it skips a database round trip (fresh=False). A read
-        # decides the time first (C11).
-        m = await matches.current(id) if fresh else await matches.known(id)
-        seat = await matches.seats.seat_for(m, authorization(request), required=required)
-        await matches.seats.touch(m, seat)
-        return m, seat
-
     @get(
         "/{id:str}",
         summary="The match as the token's seat sees it (spectators: the public view)",
         responses=SEAT_PROBLEMS,
+        dependencies=VIEWER,
     )
     async def show(
-        self, matches: NamedDependency[Matches], request: Request[Any, Any, Any], id: MatchId
+        self,
+        matches: NamedDependency[Matches],
+        request: Request[Any, Any, Any],
+        id: MatchId,
+        seat: NamedDependency[Seat],
     ) -> schemas.MatchOut:
-        m, seat = await self._seat(matches, request, id, required=False)
-        return m.out(seat, matches.clock.now(), lang=language(request))
+        return seat.match.out(seat.number, matches.clock.now(), lang=language(request))
 
-    @get("/{id:str}/moves", summary="The legal moves of the token's seat", responses=SEAT_PROBLEMS)
+    @get(
+        "/{id:str}/moves",
+        summary="The legal moves of the token's seat",
+        responses=SEAT_PROBLEMS,
+        guards=[seat_guard],
+        dependencies=ASKER,
+    )
     async def moves(
-        self, matches: NamedDependency[Matches], request: Request[Any, Any, Any], id: MatchId
+        self, request: Request[Any, Any, Any], id: MatchId, seat: NamedDependency[Seat]
     ) -> schemas.Moves:
-        m, seat = await self._seat(matches, request, id, required=True)
-        if m.status != "running" or m.waiting() or seat not in m.to_move():
+        m = seat.match
+        if m.status != "running" or m.waiting() or seat.number not in m.to_move():
             return schemas.Moves(moves=[])
-        return legal_moves(m.state, seat, language(request))
+        assert seat.number is not None
+        return legal_moves(m.state, seat.number, language(request))
 
     @post(
         "/{id:str}/moves",
         status_code=200,
         summary="Make a move against the version you saw",
         responses=problem_responses(401, 403, 404, 409, 413, 422),
+        guards=[seat_guard],
+        dependencies=WRITER,
     )
     async def play(
         self,
         matches: NamedDependency[Matches],
         request: Request[Any, Any, Any],
         id: MatchId,
+        seat: NamedDependency[Seat],
         data: JSONBody[schemas.PlayBody],
     ) -> schemas.MatchOut:
-        _, seat = await self._seat(matches, request, id, required=True, fresh=False)
-        assert seat is not None
-        m = await matches.play(id, seat, data.version, data.move)
-        return m.out(seat, matches.clock.now(), lang=language(request))
+        player = seat.number
+        assert player is not None  # (the guard: a seat is required)
+        m = await matches.play(id, player, data.version, data.move)
+        return m.out(player, matches.clock.now(), lang=language(request))
 
     @post(
         "/{id:str}/check",
         status_code=200,
         summary="Would this move be legal for the token's seat, and why not?",
         responses=problem_responses(401, 403, 404, 413, 422),
+        guards=[seat_guard],
+        dependencies=ASKER,
     )
     async def check(
         self,
-        matches: NamedDependency[Matches],
         request: Request[Any, Any, Any],
         id: MatchId,
+        seat: NamedDependency[Seat],
         data: JSONBody[schemas.CheckBody],
     ) -> schemas.Rejection:
-        m, seat = await self._seat(matches, request, id, required=True)
+        m = seat.match
         lang = language(request)
         if m.status != "running":
             reason = (
@@ -303,21 +263,27 @@ class MatchRoutes(Controller):
                 else "the match begins once every person seat is taken"
             )
             return schemas.Rejection(legal=False, reason=reason, code="waiting_for_players")
-        return rejection(m.state.check_move(data.move, seat), lang)
+        return rejection(m.state.check_move(data.move, seat.number), lang)
 
     @post(
         "/{id:str}/resign",
         status_code=200,
         summary="Give up: the seat (Dog: its team) loses",
         responses=problem_responses(401, 403, 404, 409),
+        guards=[seat_guard],
+        dependencies=WRITER,
     )
     async def resign(
-        self, matches: NamedDependency[Matches], request: Request[Any, Any, Any], id: MatchId
+        self,
+        matches: NamedDependency[Matches],
+        request: Request[Any, Any, Any],
+        id: MatchId,
+        seat: NamedDependency[Seat],
     ) -> schemas.MatchOut:
-        _, seat = await self._seat(matches, request, id, required=True, fresh=False)
-        assert seat is not None
-        m = await matches.resign(id, seat)
-        return m.out(seat, matches.clock.now(), lang=language(request))
+        player = seat.number
+        assert player is not None  # (the guard: a seat is required)
+        m = await matches.resign(id, player)
+        return m.out(player, matches.clock.now(), lang=language(request))
 
     @post(
         "/{id:str}/chat",
@@ -327,17 +293,20 @@ class MatchRoutes(Controller):
         response_headers=[
             ResponseHeader(name="Location", description="the message said", documentation_only=True)
         ],
+        guards=[seat_guard],
+        dependencies=WRITER,
     )
     async def chat(
         self,
         matches: NamedDependency[Matches],
         request: Request[Any, Any, Any],
         id: MatchId,
+        seat: NamedDependency[Seat],
         data: JSONBody[schemas.ChatBody],
     ) -> Response[schemas.ChatOut]:
-        _, seat = await self._seat(matches, request, id, required=True, fresh=False)
-        assert seat is not None
-        said = await matches.chat(id, seat, data.text, language(request))
+        player = seat.number
+        assert player is not None  # (the guard: a seat is required)
+        said = await matches.chat(id, player, data.text, language(request))
         return Response(said, status_code=201, headers={"Location": f"/v1/matches/{id}/chat/{said.id}"})
 
     @get(
@@ -401,6 +370,7 @@ class MatchRoutes(Controller):
         # Documents the stream as what it is (the default would claim JSON).
         media_type="text/event-stream",
         responses=problem_responses(401, 403, 404, 503),
+        dependencies=VIEWER,
     )
     async def events(
         self,
@@ -408,6 +378,7 @@ class MatchRoutes(Controller):
         streams: NamedDependency[Streams],
         request: Request[Any, Any, Any],
         id: MatchId,
+        seat: NamedDependency[Seat],
         last_seen: Annotated[
             str | None,
             HeaderParameter(
@@ -417,11 +388,12 @@ class MatchRoutes(Controller):
             ),
         ] = None,
     ) -> ServerSentEvent:
-        m, seat = await self._seat(matches, request, id, required=False)
         after = last_event_id(last_seen)
         # Refused here, before the stream's answer begins, when the worker holds its most.
-        ticket = streams.open(m)
-        return ServerSentEvent(stream(matches, streams, ticket, m, seat, after, language(request)))
+        ticket = streams.open(seat.match)
+        return ServerSentEvent(
+            stream(matches, streams, ticket, seat.match, seat.number, after, language(request))
+        )
 
 
 def last_event_id(value: str | None) -> tuple[int, int] | None:

@@ -26,7 +26,7 @@ from urllib.parse import urlsplit
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from .app import Settings
-from .guards import problem_message
+from .front_door import problem_message
 from .problems import LANGUAGE_BYTES, PROBLEM_JSON, chosen_language, german, query_language
 
 END_OF_HEAD = b"\r\n\r\n"

@@ -16,7 +16,7 @@ from litestar.testing import TestClient
 from spielwerk_api import Settings, create_app, problems
 from spielwerk_api import match_routes as match_routes_module
 from spielwerk_api.clock import ManualClock
-from spielwerk_api.guards import HYPHENATED, hyphen_redirect
+from spielwerk_api.front_door import HYPHENATED, hyphen_redirect
 from spielwerk_api.matches import Limits
 from spielwerk_api.proxy import forwarded_client, networks
 

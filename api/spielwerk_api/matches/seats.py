@@ -1,6 +1,9 @@
 """Seats: the token (or the seat cookie that carries it) that opens a seat, the open seats
 taken meanwhile on any worker, and each person's signs of life (C11: leaving for a minute
-loses)."""
+loses).
+
+How a request names its seat over HTTP is ``access.py``.
+"""
 
 from __future__ import annotations
 
