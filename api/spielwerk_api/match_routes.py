@@ -39,9 +39,9 @@ from .streams import CHAT_BATCH, Streams, Ticket
 SEAT_PROBLEMS = problem_responses(401, 403, 404)
 # The seat that writes, the seat that asks (the time decided first, C11), a seat or a
 # spectator; a route for a seat is guarded (no token or cookie: 401 before any read).
-WRITER = {"seat": Provide(provide_seat, sync_to_thread=False)}
-ASKER = {"seat": Provide(provide_seat_now, sync_to_thread=False)}
-VIEWER = {"seat": Provide(provide_viewer, sync_to_thread=False)}
+WRITER = {"seat": Provide(provide_seat)}
+ASKER = {"seat": Provide(provide_seat_now)}
+VIEWER = {"seat": Provide(provide_viewer)}
 
 
 EVENTS_DOC = """The text/event-stream format (HTML's server-sent events). Events:
