@@ -216,3 +216,21 @@ def test_a_compact_record_reencoded_by_json_dumps_reads_back(name: str, indent: 
     assert game.deserialize_state(" \n" + again) == state
     assert game.deserialize_state(json.dumps(json.loads(record), sort_keys=True)) == state
     assert game.deserialize_state(state.serialize()) == state
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_move_as_the_json_text_a_server_received_reads_as_the_move(name: str) -> None:
+    """``action_from_json`` and ``check_move`` take a move's JSON text as ``bytes`` too (a
+    server's request body, parsed once in the engine): the same action and the same check
+    as the object; text that is no JSON, or no move, is an ``InvalidMoveError``."""
+    state = spielwerk.load_game(name).new_initial_state(3)
+    seat = state.seats_to_move()[0]
+    for legal in state.legal_moves(seat)[:20]:
+        text = json.dumps(legal["move"]).encode()
+        assert state.action_from_json(text) == state.action_from_json(legal["move"]) == legal["action"]
+        assert state.check_move(text, seat) is None
+    for bad in (b"{", b"5", b'"play"', b"[]", b"\xff", b'{"type": "fly"}'):
+        with pytest.raises(InvalidMoveError):
+            state.action_from_json(bad)
+        with pytest.raises(InvalidMoveError):
+            state.check_move(bad, seat)

@@ -12,6 +12,10 @@ import msgspec
 from msgspec import Meta, Struct, field
 
 JSONObject = dict[str, Any]
+# JSON the engine wrote (a view: ``State.view_json``), passed through without a Python object.
+EngineJSON = Annotated[
+    msgspec.Raw, Meta(description="a JSON object as the engine writes it (the game's view schema)")
+]
 # A serialized state: `state.serialize()` (readable JSON) or `state.serialize_compact()`.
 StateText = Annotated[str, Meta(max_length=60_000, description="state.serialize() of the engine")]
 Seed = Annotated[int, Meta(ge=0, description="any integer 0 to 2^64 - 1")]
@@ -322,7 +326,9 @@ class MatchOut(Struct):
     seat: int | None
     current_player: int
     seats_to_move: list[int]
-    view: JSONObject
+    # The engine's own bytes (``view_json``), sent as they are: the view of the seat (or the
+    # public view), as ``GET /v1/games/{game}/schema`` describes it.
+    view: EngineJSON
     clocks: list[float] | None
     result: MatchResult | None
     # Whether the match counts, as the engine's `ranked()` says of its options (C10).

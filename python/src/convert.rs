@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
+use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use serde_json::{Map, Value};
 use spielwerk_core::error::Message;
 use spielwerk_core::{Action, Error, Lang, msg};
@@ -275,6 +275,20 @@ pub fn to_json(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Value> {
         _ => Error::InvalidArgument(message),
     };
     convert(obj, 0, what, &family)
+}
+
+/// A move: a JSON-like object as [`to_json`] reads it, or its JSON text as `bytes` (what a
+/// server received, parsed once, here; `serde_json` bounds the nesting).
+pub fn move_json(obj: &Bound<'_, PyAny>) -> PyResult<Value> {
+    let Ok(text) = obj.cast::<PyBytes>() else {
+        return to_json(obj, "a move");
+    };
+    serde_json::from_slice(text.as_bytes()).map_err(|e| {
+        raise(
+            obj.py(),
+            &Error::InvalidMove(msg!("the move is not JSON: {e}", "der Zug ist kein JSON: {e}")),
+        )
+    })
 }
 
 /// Keyword arguments as a JSON object (`what`: "options", "bot parameters").

@@ -10,7 +10,7 @@ use spielwerk_core::stored::{self, Deal, Stored};
 use spielwerk_core::{Action, DynState, Error, GameState};
 
 use crate::convert::{
-    DEFAULT_LANG, Int, LangArg, Reduce, Seed, Text, lock, text, to_json, to_py, with_actions,
+    DEFAULT_LANG, Int, LangArg, Reduce, Seed, Text, lock, move_json, text, to_py, with_actions,
 };
 use crate::errors::{err, invalid_argument, raise_illegal, rejection};
 use crate::ruleset::Game;
@@ -307,7 +307,8 @@ impl State {
 
     /// `None` if the move is legal for `seat` (default: the current player), else the
     /// rejection: an `IllegalActionError` (not raised) with `rule`, `code`, `params`,
-    /// `reason` and `reason_de`. A malformed move raises `InvalidMoveError`. Changes nothing.
+    /// `reason` and `reason_de`. The move is a JSON-like object or its JSON text as
+    /// `bytes`; a malformed one raises `InvalidMoveError`. Changes nothing.
     #[pyo3(signature = (r#move, seat = None))]
     fn check_move<'py>(
         &self,
@@ -316,7 +317,7 @@ impl State {
         seat: Option<Int>,
     ) -> PyResult<Option<Bound<'py, PyAny>>> {
         let seat = self.seat(py, seat)?;
-        let mv = to_json(r#move, "a move")?;
+        let mv = move_json(r#move)?;
         let checked = self.lock(py).state.check_move(&mv, seat);
         match checked.map_err(err(py))? {
             None => Ok(None),
@@ -341,8 +342,10 @@ impl State {
         to_py(py, &mv)
     }
 
+    /// The action of a move: a JSON-like object, or its JSON text as `bytes` (parsed here,
+    /// once: what a server received). A malformed move raises `InvalidMoveError`.
     fn action_from_json(&self, py: Python<'_>, r#move: &Bound<'_, PyAny>) -> PyResult<Action> {
-        let mv = to_json(r#move, "a move")?;
+        let mv = move_json(r#move)?;
         let action = self.lock(py).state.action_from_move(&mv);
         action.map_err(err(py))
     }

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+import msgspec
 import spielwerk
 
 from .. import schemas
@@ -377,7 +378,8 @@ class Match:
         if is_action and not sees_last_action(state, seat):
             last_move = None  # e.g. the card a Dog player gave the partner (D4)
         status = self.status if latest else "running"
-        view = state.view(seat) if seat is not None else state.public_view()
+        # The engine's bytes, as they are: no Python dict built and encoded again.
+        view = msgspec.Raw(state.view_json(seat))
         result = (
             result_out(self.result, self.result_text(lang))
             if self.result is not None and status != "running"

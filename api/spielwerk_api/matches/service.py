@@ -324,7 +324,9 @@ class Matches:
         for version in range(first, m.version + 1):
             await self.publish(m.id, {"kind": "version", "version": version})
 
-    async def play(self, match_id: str, seat: int, version: int, move: dict[str, Any]) -> Match:
+    async def play(self, match_id: str, seat: int, version: int, move: bytes | dict[str, Any]) -> Match:
+        """Makes ``seat``'s ``move`` (JSON-like, or the JSON text a client sent) against
+        ``version``; the match as it stands after the bots that move next."""
         async with self.lock(match_id):
             # Optimistic: a move made against the version this worker holds goes straight to
             # the conditional UPDATE, which refuses it if any worker stored a ply meanwhile;
