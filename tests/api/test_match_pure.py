@@ -1,0 +1,76 @@
+"""The match itself, without a database or an event loop (``matches/match.py``): its
+clocks, the first-move rule (C11) and the server's outages, and one apply per ply on a
+fork that leaves the match as it was when the engine refuses."""
+
+from __future__ import annotations
+
+import pytest
+import spielwerk
+from spielwerk_api.matches import Match, Ply
+
+PERSONS = [{"kind": "person"}, {"kind": "person"}]
+RULES = {"first_move_s": 60.0, "leave_s": 0.0, "untimed_move_s": 0.0, "playing_time_s": 0.0, "open_s": 0.0}
+
+
+def new_match(
+    clock: dict[str, float] | None = None, pauses: list[tuple[float, float]] | None = None
+) -> Match:
+    game = spielwerk.load_game("schotten_totten")
+    m = Match(
+        id="m",
+        game=game,
+        seed=5,
+        seats=PERSONS,
+        token_hashes=[None, None],
+        clock=clock,
+        rules=RULES,
+        created_at=100.0,
+        state=game.new_initial_state(5),
+        pauses=pauses or [],
+    )
+    m.start()
+    return m
+
+
+def first_move(m: Match, at: float) -> Ply:
+    return Ply("move", 0, m.state.legal_actions()[0], at)
+
+
+def test_a_move_runs_on_the_movers_clock_and_adds_the_increment() -> None:
+    m = new_match(clock={"initial_s": 60.0, "increment_s": 2.0})
+    played = m.after([first_move(m, 110.0)])
+    assert played.clocks == [52.0, 60.0]  # 10 s spent, 2 s back
+    assert played.clocks_at(115.0) == [52.0, 55.0]  # now seat 1's time runs
+    assert m.version == 0 and m.clocks == [60.0, 60.0]  # the fork alone moved
+
+
+def test_the_first_move_rule_aborts_a_match_whose_first_move_never_came() -> None:
+    m = new_match()
+    assert m.ended_by(159.0) is None
+    assert m.ended_by(160.0) == ("aborted", 0)  # C11: a minute for the first move
+    played = m.after([first_move(m, 130.0)])
+    assert played.ended_by(189.0) is None and played.ended_by(190.0) == ("aborted", 1)
+
+
+def test_an_outage_runs_on_nobodys_clock() -> None:
+    m = new_match(pauses=[(120.0, 150.0)])
+    # The 30 s the server was down do not count towards the first move's minute.
+    assert m.ended_by(189.0) is None and m.ended_by(190.0) == ("aborted", 0)
+
+
+def test_an_illegal_move_is_refused_by_the_engine_and_changes_nothing() -> None:
+    m = new_match(clock={"initial_s": 60.0, "increment_s": 0.0})
+    legal = set(m.state.legal_actions())
+    illegal = next(a for a in range(m.game.num_distinct_actions()) if a not in legal)
+    before = (m.version, list(m.clocks or []), m.state.serialize())
+    with pytest.raises(spielwerk.IllegalActionError):
+        m.after([Ply("move", 0, illegal, 120.0)])
+    assert (m.version, list(m.clocks or []), m.state.serialize()) == before
+
+
+def test_adopting_a_fork_takes_its_plies_once() -> None:
+    m = new_match()
+    fork = m.after([first_move(m, 101.0)])
+    m.adopt(fork)
+    assert m.version == 1 and len(m.plies) == 1 and m.state == fork.state
+    assert m.last_move is not None and set(m.last_move) == {"de", "en"}
