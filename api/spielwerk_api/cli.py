@@ -1,9 +1,13 @@
-"""``spielwerk serve``: migrate the database once, then run the app with Uvicorn."""
+"""The web API's command line: ``python -m spielwerk_api`` (or ``spielwerk-serve``; the
+engine's ``spielwerk serve`` runs it): migrate the database once, then run the app with
+Uvicorn."""
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import os
+from collections.abc import Sequence
 from typing import Any
 
 from . import db
@@ -59,3 +63,24 @@ async def _migrate(url: str) -> None:
         await db.migrate(engine)
     finally:
         await engine.dispose()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="spielwerk serve", description="Serve the web API and its page (Litestar on Uvicorn)."
+    )
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument(
+        "--database",
+        default=None,
+        help="sqlite:///path/to/file.db or postgresql://user@host/db "
+        "(default: $DATABASE_URL, else sqlite:///spielwerk.db in the working folder)",
+    )
+    parser.add_argument(
+        "--access-log", action="store_true", help="log a line per request (off: it costs throughput)"
+    )
+    args = parser.parse_args(argv)
+    serve(args.host, args.port, args.workers, args.database, access_log=args.access_log)
+    return 0

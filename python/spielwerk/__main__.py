@@ -6,15 +6,16 @@ cluster) with a progress bar and prints their standings; ``play --vs BOT`` lets 
 against a bot in the terminal (without ``--vs`` it prints a seeded game between two random
 bots turn by turn; both draw the engine's board, in German unless ``--lang en``);
 ``simulate`` plays a batch of random games on all cores and prints the summary; ``games``
-lists the games; ``serve`` starts the web API (the package
-``spielwerk-api`` in ``api/``).
+lists the games; ``serve`` runs the web API's own command line (``python -m spielwerk_api``,
+the package ``spielwerk-api`` in ``api/``), which the engine never imports.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
+import importlib.util
 import json
+import os
 import re
 import sys
 from collections.abc import Sequence
@@ -139,16 +140,17 @@ def parse_option(text: str) -> tuple[str, Any]:
     return name, parsed
 
 
-def serve(args: argparse.Namespace) -> int:
-    # The web API is a package of its own (api/), so the engine installs without the web's
-    # dependencies; it is looked up only when asked for.
-    try:
-        cli = importlib.import_module("spielwerk_api.cli")
-    except ImportError:
+def serve(argv: list[str]) -> int:
+    """Runs the web API's own command line with ``argv``, in this process's place (the same
+    PID, so a supervisor's signals reach the server itself).
+
+    The web API is a package of its own (api/): the engine installs without the web's
+    dependencies, and it only looks for the API here, never imports it.
+    """
+    if importlib.util.find_spec("spielwerk_api") is None:
         print("error: the web API is the package spielwerk-api: pip install -e ./api", file=sys.stderr)
         return 2
-    cli.serve(args.host, args.port, args.workers, args.database, access_log=args.access_log)
-    return 0
+    os.execv(sys.executable, [sys.executable, "-m", "spielwerk_api", *argv])
 
 
 def parse_value(text: str) -> Any:
@@ -589,22 +591,16 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None) -> int:
     s.add_argument("--seed", type=int, default=0)
     s.add_argument("--threads", type=int, default=None)
     sub.add_parser("games", help="list the games")
-    w = sub.add_parser("serve", help="start the web API (needs the spielwerk-api package from api/)")
-    w.add_argument("--host", default="127.0.0.1")
-    w.add_argument("--port", type=int, default=8000)
-    w.add_argument("--workers", type=int, default=1)
-    w.add_argument(
-        "--database",
-        default=None,
-        help="sqlite:///path/to/file.db or postgresql://user@host/db "
-        "(default: $DATABASE_URL, else sqlite:///spielwerk.db in the working folder)",
+    sub.add_parser(
+        "serve",
+        help="start the web API: python -m spielwerk_api (the spielwerk-api package from api/)",
+        add_help=False,
     )
-    w.add_argument(
-        "--access-log", action="store_true", help="log a line per request (off: it costs throughput)"
-    )
-    args = parser.parse_args(argv)
+    args, rest = parser.parse_known_args(argv)
     if args.command == "serve":
-        return serve(args)
+        return serve(rest)
+    if rest:
+        parser.error(f"unrecognized arguments: {' '.join(rest)}")
     try:
         if args.command == "play" and args.vs is not None:
             return play_against(args, stdin or sys.stdin)

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 import spielwerk
-from spielwerk.__main__ import main
 from spielwerk_api import db, engine
+from spielwerk_api.cli import main
 from spielwerk_api.clock import ManualClock
 from spielwerk_api.matches import Matches
 
@@ -27,7 +27,7 @@ def test_serve_logs_each_request_only_when_asked(
     monkeypatch.setenv("DATABASE_URL", "unused")
     monkeypatch.setenv("SPIELWERK_MIGRATE", "1")
     database = f"sqlite:///{tmp_path / 'served.db'}"
-    assert main(["serve", "--port", "18299", "--workers", "2", "--database", database, *flags]) == 0
+    assert main(["--port", "18299", "--workers", "2", "--database", database, *flags]) == 0
     assert started["access_log"] is logged
     assert (started["app"], started["factory"], started["workers"], started["port"]) == (
         "spielwerk_api.app:create_app",
@@ -138,3 +138,22 @@ def test_a_worker_behind_takes_the_next_move_on_the_version_another_stored(tmp_p
             headers={"Authorization": "Bearer not-a-token"},
         )
         assert wrong.status_code == 403
+
+
+def test_the_engines_serve_runs_the_apis_own_command_line() -> None:
+    """`spielwerk serve` hands its arguments to `python -m spielwerk_api` (the engine never
+    imports the web API): the API's help, and its refusal of an unknown option."""
+    import subprocess
+    import sys
+
+    shown = subprocess.run(
+        [sys.executable, "-m", "spielwerk", "serve", "--help"], capture_output=True, text=True, timeout=60
+    )
+    assert shown.returncode == 0 and "--database" in shown.stdout and "--access-log" in shown.stdout
+    wrong = subprocess.run(
+        [sys.executable, "-m", "spielwerk", "serve", "--colour", "red"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert wrong.returncode == 2 and "--colour" in wrong.stderr
