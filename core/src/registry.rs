@@ -1,5 +1,7 @@
 //! The games by name, and how a capability of every game reaches the bindings. A new
-//! game is added here and nowhere else shared.
+//! game is one line in [`registered_games!`](crate::registered_games) and its folder:
+//! every list of the games (names, loaders, [`TypedState`], [`with_state!`](crate::with_state),
+//! the tensors, the vector envs) is generated from that line.
 //!
 //! # Adding a capability
 //!
@@ -29,13 +31,9 @@
 use serde_json::{Map, Value};
 
 use crate::bots::Heuristic;
-use crate::caravan::CaravanGame;
-use crate::dog::Dog;
 use crate::dynamic::{DynGame, DynState};
 use crate::error::{Error, Result};
 use crate::game::Game;
-use crate::schotten_totten::SchottenTotten;
-use crate::the_game::TheGame;
 
 type Loader = fn(&Map<String, Value>) -> Result<Box<dyn DynGame>>;
 
@@ -47,13 +45,38 @@ where
     Ok(Box::new(G::from_options(options)?))
 }
 
-/// Every game, sorted by name.
-const GAMES: &[(&str, Loader)] = &[
-    (CaravanGame::NAME, loader::<CaravanGame>),
-    (Dog::NAME, loader::<Dog>),
-    (SchottenTotten::NAME, loader::<SchottenTotten>),
-    (TheGame::NAME, loader::<TheGame>),
-];
+/// **The registered games, each once**: its variant, its folder under `core/src/` and its
+/// rules type, sorted by the game's name. A new game is one line here (and its folder).
+///
+/// Everything that lists the games is generated from this list: the names and loaders
+/// ([`list_games`], [`load_game`]), [`TypedState`] and [`with_state!`](crate::with_state),
+/// the observation tensors ([`crate::tensor`]) and [`AnyVectorEnv`](crate::vector::AnyVectorEnv)
+/// with `with_vector!`. It hands the list to the macro named in brackets, after any
+/// tokens given to pass on: `registered_games!([callback], a, b)` expands to
+/// `callback! { a, b, [Caravan caravan CaravanGame] [Dog dog Dog] … }`.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! registered_games {
+    ([$($callback:tt)+] $(, $pass:tt)*) => {
+        $($callback)+! {
+            $($pass,)*
+            [Caravan caravan CaravanGame]
+            [Dog dog Dog]
+            [SchottenTotten schotten_totten SchottenTotten]
+            [TheGame the_game TheGame]
+        }
+    };
+}
+
+/// The names and loaders of the registered games, in the list's order (sorted by name).
+macro_rules! games_table {
+    ($([$variant:ident $module:ident $rules:ident])*) => {
+        const GAMES: &[(&str, Loader)] = &[
+            $((<crate::$module::$rules as Game>::NAME, loader::<crate::$module::$rules>),)*
+        ];
+    };
+}
+registered_games!([games_table]);
 
 /// The names of the games available, sorted.
 pub fn list_games() -> Vec<&'static str> {
@@ -74,31 +97,28 @@ pub fn load_game(name: &str, options: &Map<String, Value>) -> Result<Box<dyn Dyn
 /// The typed state behind a [`DynState`] of a registered game: one variant per game, so
 /// that a `match` reaches any capability of [`GameState`](crate::game::GameState)
 /// without the dyn layer.
-#[derive(Clone, Copy)]
-pub enum TypedState<'a> {
-    Caravan(&'a crate::caravan::State),
-    Dog(&'a crate::dog::State),
-    SchottenTotten(&'a crate::schotten_totten::State),
-    TheGame(&'a crate::the_game::State),
-}
-
-impl<'a> TypedState<'a> {
-    /// The typed state behind `state`. Every state the registry deals is one of these.
-    pub fn of(state: &'a dyn DynState) -> TypedState<'a> {
-        let any = state.as_any();
-        if let Some(s) = any.downcast_ref::<crate::caravan::State>() {
-            TypedState::Caravan(s)
-        } else if let Some(s) = any.downcast_ref::<crate::dog::State>() {
-            TypedState::Dog(s)
-        } else if let Some(s) = any.downcast_ref::<crate::schotten_totten::State>() {
-            TypedState::SchottenTotten(s)
-        } else if let Some(s) = any.downcast_ref::<crate::the_game::State>() {
-            TypedState::TheGame(s)
-        } else {
-            unreachable!("every state behind DynState is one of a registered game")
+macro_rules! typed_state {
+    ($([$variant:ident $module:ident $rules:ident])*) => {
+        #[derive(Clone, Copy)]
+        pub enum TypedState<'a> {
+            $($variant(&'a crate::$module::State),)*
         }
-    }
+
+        impl<'a> TypedState<'a> {
+            /// The typed state behind `state`. Every state the registry deals is one of these.
+            pub fn of(state: &'a dyn DynState) -> TypedState<'a> {
+                let any = state.as_any();
+                $(
+                    if let Some(s) = any.downcast_ref::<crate::$module::State>() {
+                        return TypedState::$variant(s);
+                    }
+                )*
+                unreachable!("every state behind DynState is one of a registered game")
+            }
+        }
+    };
 }
+registered_games!([typed_state]);
 
 /// Evaluates `$body` with `$s` bound to the typed state (`&impl GameState`) behind
 /// `$state` (a `&dyn DynState` of a registered game): a `match` over the registered
@@ -119,11 +139,17 @@ impl<'a> TypedState<'a> {
 #[macro_export]
 macro_rules! with_state {
     ($state:expr, $s:ident => $body:expr) => {
+        $crate::registered_games!([$crate::__with_state_arms], ($state), $s, ($body))
+    };
+}
+
+/// The `match` of [`with_state!`](crate::with_state): an arm per registered game.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __with_state_arms {
+    (($state:expr), $s:ident, ($body:expr), $([$variant:ident $module:ident $rules:ident])*) => {
         match $crate::registry::TypedState::of($state) {
-            $crate::registry::TypedState::Caravan($s) => $body,
-            $crate::registry::TypedState::Dog($s) => $body,
-            $crate::registry::TypedState::SchottenTotten($s) => $body,
-            $crate::registry::TypedState::TheGame($s) => $body,
+            $($crate::registry::TypedState::$variant($s) => $body,)*
         }
     };
 }
@@ -145,6 +171,20 @@ mod tests {
             let typed =
                 crate::with_state!(state.as_ref(), s => (GameState::to_json(s), Game::num_players(s.game())));
             assert_eq!(typed, (state.to_json(), game.num_players()), "{name}");
+        }
+    }
+
+    /// The registry's list is sorted by name (what `list_games` promises), and every name
+    /// loads the game of that name.
+    #[test]
+    fn the_list_of_games_is_sorted_and_each_loads_by_its_name() {
+        let names = list_games();
+        let mut sorted = names.clone();
+        sorted.sort_unstable();
+        assert_eq!(names, sorted);
+        assert_eq!(names, ["caravan", "dog", "schotten_totten", "the_game"]);
+        for name in names {
+            assert_eq!(load_game(name, &Map::new()).unwrap().name(), name);
         }
     }
 

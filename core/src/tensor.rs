@@ -261,10 +261,10 @@ impl<S: crate::game::GameState> Seat for SeatOf<'_, S> {
     }
 }
 
-/// Makes each game's `tensor` module its [`ObservationTensor`], and its view a [`Seat`]:
-/// `game: Rules` for the module `crate::game` and its rules type `crate::game::Rules`.
+/// Makes each registered game's `tensor` module its [`ObservationTensor`], and its view a
+/// [`Seat`] (the games from the registry's list, `crate::registered_games!`).
 macro_rules! observation_tensor {
-    ($($game:ident: $rules:ident),* $(,)?) => {$(
+    ($([$variant:ident $game:ident $rules:ident])*) => {$(
         impl ObservationTensor<crate::$game::View, crate::$game::State> for crate::$game::$rules {
             fn observation_tensor_len(&self) -> usize {
                 crate::$game::tensor::observation_tensor_len(self)
@@ -299,12 +299,7 @@ macro_rules! observation_tensor {
     )*};
 }
 
-observation_tensor!(
-    caravan: CaravanGame,
-    dog: Dog,
-    schotten_totten: SchottenTotten,
-    the_game: TheGame,
-);
+crate::registered_games!([observation_tensor]);
 
 #[cfg(test)]
 mod tests {

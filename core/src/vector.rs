@@ -26,14 +26,10 @@ use std::sync::{Mutex, PoisonError};
 use rayon::prelude::*;
 
 use crate::bots::Heuristic;
-use crate::caravan::CaravanGame;
-use crate::dog::Dog;
 use crate::error::{Error, Result};
 use crate::game::{Action, Game, GameState};
 use crate::registry::TypedState;
 use crate::rng;
-use crate::schotten_totten::SchottenTotten;
-use crate::the_game::TheGame;
 
 /// The seed of episode `episode` (from 0) of env `index` under the base `seed`:
 /// `batch_seed(batch_seed(seed, index), episode)` ([`rng::batch_seed`]).
@@ -625,53 +621,60 @@ fn play_opponents<S: Heuristic>(bot: Opponents, env: &mut Env<S>, count: bool) {
 }
 
 /// A vector env of whichever registered game: one variant per game, as
-/// [`TypedState`] (see the registry's "Adding a capability").
-pub enum AnyVectorEnv {
-    Caravan(VectorEnv<CaravanGame>),
-    Dog(VectorEnv<Dog>),
-    SchottenTotten(VectorEnv<SchottenTotten>),
-    TheGame(VectorEnv<TheGame>),
+/// [`TypedState`] (the registry's list, `crate::registered_games!`; see its "Adding a
+/// capability").
+macro_rules! any_vector_env {
+    ($([$variant:ident $module:ident $rules:ident])*) => {
+        pub enum AnyVectorEnv {
+            $($variant(VectorEnv<crate::$module::$rules>),)*
+        }
+
+        impl AnyVectorEnv {
+            /// A vector env of `game` (a registered game); see [`VectorEnv::new`].
+            pub fn new(
+                game: &dyn crate::dynamic::DynGame,
+                n_envs: usize,
+                seed: u64,
+                opponents: Option<Opponents>,
+                threads: Option<usize>,
+            ) -> Result<AnyVectorEnv> {
+                // The typed game is reached through a state of it.
+                let state = game.new_initial_state(0);
+                Ok(match TypedState::of(state.as_ref()) {
+                    $(TypedState::$variant(s) => AnyVectorEnv::$variant(VectorEnv::new(
+                        *s.game(),
+                        n_envs,
+                        seed,
+                        opponents,
+                        threads,
+                    )?),)*
+                })
+            }
+        }
+    };
 }
+crate::registered_games!([any_vector_env]);
 
 /// Evaluates `$body` with `$v` bound to the typed vector env.
 #[macro_export]
 macro_rules! with_vector {
     ($env:expr, $v:ident => $body:expr) => {
+        $crate::registered_games!([$crate::__with_vector_arms], ($env), $v, ($body))
+    };
+}
+
+/// The `match` of [`with_vector!`](crate::with_vector): an arm per registered game.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __with_vector_arms {
+    (($env:expr), $v:ident, ($body:expr), $([$variant:ident $module:ident $rules:ident])*) => {
         match $env {
-            $crate::vector::AnyVectorEnv::Caravan($v) => $body,
-            $crate::vector::AnyVectorEnv::Dog($v) => $body,
-            $crate::vector::AnyVectorEnv::SchottenTotten($v) => $body,
-            $crate::vector::AnyVectorEnv::TheGame($v) => $body,
+            $($crate::vector::AnyVectorEnv::$variant($v) => $body,)*
         }
     };
 }
 
 impl AnyVectorEnv {
-    /// A vector env of `game` (a registered game); see [`VectorEnv::new`].
-    pub fn new(
-        game: &dyn crate::dynamic::DynGame,
-        n_envs: usize,
-        seed: u64,
-        opponents: Option<Opponents>,
-        threads: Option<usize>,
-    ) -> Result<AnyVectorEnv> {
-        // The typed game is reached through a state of it.
-        let state = game.new_initial_state(0);
-        Ok(match TypedState::of(state.as_ref()) {
-            TypedState::Caravan(s) => {
-                AnyVectorEnv::Caravan(VectorEnv::new(*s.game(), n_envs, seed, opponents, threads)?)
-            }
-            TypedState::Dog(s) => {
-                AnyVectorEnv::Dog(VectorEnv::new(*s.game(), n_envs, seed, opponents, threads)?)
-            }
-            TypedState::SchottenTotten(s) => {
-                AnyVectorEnv::SchottenTotten(VectorEnv::new(*s.game(), n_envs, seed, opponents, threads)?)
-            }
-            TypedState::TheGame(s) => {
-                AnyVectorEnv::TheGame(VectorEnv::new(*s.game(), n_envs, seed, opponents, threads)?)
-            }
-        })
-    }
     /// See [`VectorEnv::reset`].
     pub fn reset(&mut self, seed: Option<u64>, out: Buffers<'_>) -> Result<()> {
         with_vector!(self, v => v.reset(seed, out))

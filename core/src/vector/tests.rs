@@ -1,6 +1,9 @@
 //! The vector env against the same games stepped one by one.
 
 use super::*;
+use crate::dog::Dog;
+use crate::schotten_totten::SchottenTotten;
+use crate::the_game::TheGame;
 
 /// Owned buffers for `n` envs.
 struct Owned {
