@@ -3,12 +3,11 @@
 //!
 //! Every text the engine writes for a person (a move, the last move, the result line, the
 //! board, the match's end) takes a [`Lang`]; the rejection reasons carry both languages
-//! side by side ([`crate::error::IllegalAction`]'s `reason` and `reason_de`).
+//! side by side ([`crate::error::IllegalAction`]'s `reason` and `reason_de`). Reading a
+//! language's code (`"de-CH".parse::<Lang>()`) is the error module's: a wrong one is an
+//! [`crate::error::Error`], and the error module names texts by their language.
 
 use std::fmt;
-use std::str::FromStr;
-
-use crate::error::Error;
 
 /// German or English. German is the default for people-facing output.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -42,27 +41,6 @@ impl Lang {
 impl fmt::Display for Lang {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.code())
-    }
-}
-
-impl FromStr for Lang {
-    type Err = Error;
-
-    /// `"de"` or `"en"` (any case, a region such as `de-CH` allowed); anything else is
-    /// [`Error::InvalidArgument`].
-    fn from_str(s: &str) -> Result<Self, Error> {
-        let primary = s.split(['-', '_']).next().unwrap_or("").trim();
-        if primary.eq_ignore_ascii_case("de") {
-            Ok(Lang::De)
-        } else if primary.eq_ignore_ascii_case("en") {
-            Ok(Lang::En)
-        } else {
-            let s = crate::error::shorten(s);
-            Err(Error::InvalidArgument(crate::msg!(
-                "no language '{s}': 'de' (German) or 'en' (English)",
-                "keine Sprache '{s}': 'de' (Deutsch) oder 'en' (Englisch)"
-            )))
-        }
     }
 }
 

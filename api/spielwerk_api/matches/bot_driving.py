@@ -7,18 +7,16 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy import func, select
 
 from .. import bots
 from ..db import MatchRow
 from ..problems import Problem
+from .held import HeldMatches
 from .limits import FAST_PLIES, FAST_S
 from .match import Match, Ply
-
-if TYPE_CHECKING:
-    from .service import Matches
 
 log = logging.getLogger("spielwerk_api")
 
@@ -26,7 +24,7 @@ log = logging.getLogger("spielwerk_api")
 class BotDriver:
     """The bots of a worker's matches, and the search pool they share."""
 
-    def __init__(self, service: Matches) -> None:
+    def __init__(self, service: HeldMatches) -> None:
         self.service = service
         limits = service.limits
         self.pool = bots.SearchPool(limits.search_threads, limits.search_waiting)

@@ -7,17 +7,16 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy import and_, case, delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..db import ChatRow, MatchRow, OutageRow, PlyRow, PresenceRow, WorkerRow
 from ..problems import Problem
+from .bot_driving import BotDriver
+from .held import HeldMatches
 from .match import PRECEDENCE, Match, Ply
-
-if TYPE_CHECKING:
-    from .service import Matches
 
 log = logging.getLogger("spielwerk_api")
 
@@ -25,8 +24,9 @@ log = logging.getLogger("spielwerk_api")
 class Lifecycle:
     """What a worker does on its own: start, heartbeat, sweep."""
 
-    def __init__(self, service: Matches) -> None:
+    def __init__(self, service: HeldMatches, bots: BotDriver) -> None:
         self.service = service
+        self.bots = bots
         self.worker_id = secrets.token_hex(12)
         # The server's outages (every worker silent), in order (``open``).
         self.outages: list[tuple[float, float]] = []
@@ -105,7 +105,7 @@ class Lifecycle:
 
     async def _resume_quietly(self) -> None:
         try:
-            await self.service.bots.resume()
+            await self.bots.resume()
         except Exception:  # logged; the sweep picks the bots up
             log.exception("resuming the bots failed")
 
@@ -154,7 +154,7 @@ class Lifecycle:
                     continue
                 kind, seat = ending
                 if kind == "bot":
-                    self.service.bots.drive(match_id)  # in the background: the sweep waits for no search
+                    self.bots.drive(match_id)  # in the background: the sweep waits for no search
                     continue
                 try:
                     await self.service.commit(m, m.after([Ply(kind, seat, None, now)]))
@@ -189,7 +189,7 @@ class Lifecycle:
             await session.execute(delete(MatchRow).where(MatchRow.id.in_(old)))
         for match_id in old:
             self.service.cache.pop(match_id, None)
-            driver = self.service.bots.drivers.get(match_id)
+            driver = self.bots.drivers.get(match_id)
             if driver is not None:
                 driver.cancel()
         return len(old)

@@ -54,7 +54,7 @@ class Matches:
         self.seats = Seats(self.store, clock)
         self.talk = Chat(self.store, clock, self.limits, publish)
         self.bots = BotDriver(self)
-        self.life = Lifecycle(self)
+        self.life = Lifecycle(self, self.bots)
 
     @property
     def pool(self) -> bots.SearchPool:

@@ -6,6 +6,7 @@
 //! The bindings turn both into Python exceptions of one family (`SpielwerkError`).
 
 use std::fmt;
+use std::str::FromStr;
 
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -310,6 +311,29 @@ mod serde_german;
 pub use serde_german::{custom, serde_message};
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Reading a language's code: here rather than in `lang.rs`, so that the language stays
+/// below the errors that name texts by it.
+impl FromStr for Lang {
+    type Err = Error;
+
+    /// `"de"` or `"en"` (any case, a region such as `de-CH` allowed); anything else is
+    /// [`Error::InvalidArgument`].
+    fn from_str(s: &str) -> Result<Self, Error> {
+        let primary = s.split(['-', '_']).next().unwrap_or("").trim();
+        if primary.eq_ignore_ascii_case("de") {
+            Ok(Lang::De)
+        } else if primary.eq_ignore_ascii_case("en") {
+            Ok(Lang::En)
+        } else {
+            let s = shorten(s);
+            Err(Error::InvalidArgument(crate::msg!(
+                "no language '{s}': 'de' (German) or 'en' (English)",
+                "keine Sprache '{s}': 'de' (Deutsch) oder 'en' (Englisch)"
+            )))
+        }
+    }
+}
 
 #[cfg(test)]
 mod tests;
