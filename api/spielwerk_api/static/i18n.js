@@ -191,6 +191,13 @@ const LABELS = {
     replay_seat: "Sicht von",
     replay_public: "öffentlich",
     replay_open: "Wiederholung ansehen",
+    // The tutorials (tutorial.js).
+    tutorial: "Tutorial",
+    tutorial_title: "Tutorial: {game}",
+    tutorial_step: "Schritt {n} von {total}",
+    tutorial_done: "Geschafft! Du kennst jetzt die Grundzüge. Viel Spaß beim Spielen.",
+    tutorial_other: "Ein anderer Zug ist erlaubt, lehrt hier aber nichts: versuch den beschriebenen.",
+    tutorial_again: "Von vorn",
   },
   en: {
     title: "spielwerk",
@@ -380,6 +387,13 @@ const LABELS = {
     replay_seat: "View of",
     replay_public: "public",
     replay_open: "Watch the replay",
+    // The tutorials (tutorial.js).
+    tutorial: "Tutorial",
+    tutorial_title: "Tutorial: {game}",
+    tutorial_step: "Step {n} of {total}",
+    tutorial_done: "Done! You know the basics now. Enjoy playing.",
+    tutorial_other: "That move is legal but teaches nothing here: try the one described.",
+    tutorial_again: "Start again",
   },
 };
 

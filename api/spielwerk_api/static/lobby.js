@@ -5,7 +5,7 @@ import { api, botChoices } from "./api.js";
 import { h } from "./dom.js";
 import { gameName, lang, t } from "./i18n.js";
 import { seatKey, storeSeat } from "./match.js";
-import { hasTutorial, tt } from "./tutorial.js";
+import { hasTutorial } from "./tutorial.js";
 
 const CLOCKS = [
   { key: "none", clock: null },
@@ -373,12 +373,12 @@ function tutorialLinks(games) {
   if (!names.length) return null;
   return h(
     "nav",
-    { class: "tutorials", "aria-label": tt("tutorial") },
-    h("h2", {}, tt("tutorial")),
+    { class: "tutorials", "aria-label": t("tutorial") },
+    h("h2", {}, t("tutorial")),
     h(
       "ul",
       {},
-      names.map((name) => h("li", {}, h("a", { href: `#/tutorial/${name}`, id: `tutorial-${name}` }, `${tt("tutorial")}: ${gameName(name)}`))),
+      names.map((name) => h("li", {}, h("a", { href: `#/tutorial/${name}`, id: `tutorial-${name}` }, `${t("tutorial")}: ${gameName(name)}`))),
     ),
   );
 }

@@ -7,15 +7,10 @@
 import { api, ApiError, canonical } from "./api.js";
 import { h } from "./dom.js";
 import { gameName, t } from "./i18n.js";
-import { renderGeneric } from "./generic.js";
-import { renderSchotten } from "./schotten.js";
-import { renderCaravan } from "./caravan.js";
-import { renderTheGame } from "./thegame.js";
-import { renderDog } from "./dog.js";
 import { openStream } from "./stream.js";
 import { replayViewer } from "./replay.js";
+import { screenFor } from "./screens.js";
 
-const SCREENS = { schotten_totten: renderSchotten, caravan: renderCaravan, the_game: renderTheGame, dog: renderDog };
 
 // sessionStorage, keyed by match id: which seat this tab holds (and, for the match's creator,
 // its token); the seat cookie names the seat to the API (GET …/join, POST …/join).
@@ -328,7 +323,7 @@ export class MatchScreen {
       running: out.status === "running",
       myTurn: this.seat !== null && out.seats_to_move.includes(this.seat),
     };
-    (SCREENS[out.game] || renderGeneric)(board, ctx);
+    screenFor(out.game)(board, ctx);
 
     const historyOpen = Boolean(s.querySelector("#history")?.open);
     const parts = [

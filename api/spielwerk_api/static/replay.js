@@ -7,13 +7,8 @@
 import { request } from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
-import { renderGeneric } from "./generic.js";
-import { renderSchotten } from "./schotten.js";
-import { renderCaravan } from "./caravan.js";
-import { renderTheGame } from "./thegame.js";
-import { renderDog } from "./dog.js";
+import { screenFor } from "./screens.js";
 
-const SCREENS = { schotten_totten: renderSchotten, caravan: renderCaravan, the_game: renderTheGame, dog: renderDog };
 
 // The context a board draws from, with nothing to play: no moves, no turn, no handlers.
 export function readOnlyContext(view, seat, who) {
@@ -39,7 +34,7 @@ export function readOnlyContext(view, seat, who) {
 // Draws one board read-only into `into` (the game's own screen, else the generic one).
 export function drawBoard(into, game, view, seat, who) {
   into.replaceChildren();
-  (SCREENS[game] || renderGeneric)(into, readOnlyContext(view, seat, who));
+  screenFor(game)(into, readOnlyContext(view, seat, who));
 }
 
 export function replayViewer(id, who) {

@@ -9,39 +9,8 @@
 import { canonical, request } from "./api.js";
 import { h } from "./dom.js";
 import { gameName, lang, t } from "./i18n.js";
-import { renderSchotten } from "./schotten.js";
-import { renderCaravan } from "./caravan.js";
-import { renderTheGame } from "./thegame.js";
-import { renderDog } from "./dog.js";
+import { screenFor } from "./screens.js";
 import { TUTORIALS } from "./tutorials.js";
-
-const SCREENS = { schotten_totten: renderSchotten, caravan: renderCaravan, the_game: renderTheGame, dog: renderDog };
-
-const TEXTS = {
-  de: {
-    tutorial: "Tutorial",
-    tutorial_title: "Tutorial: {game}",
-    tutorial_step: "Schritt {n} von {total}",
-    tutorial_done: "Geschafft! Du kennst jetzt die Grundzüge. Viel Spaß beim Spielen.",
-    tutorial_other: "Ein anderer Zug ist erlaubt, lehrt hier aber nichts: versuch den beschriebenen.",
-    tutorial_again: "Von vorn",
-    refused: "Nicht erlaubt: {reason}",
-  },
-  en: {
-    tutorial: "Tutorial",
-    tutorial_title: "Tutorial: {game}",
-    tutorial_step: "Step {n} of {total}",
-    tutorial_done: "Done! You know the basics now. Enjoy playing.",
-    tutorial_other: "That move is legal but teaches nothing here: try the one described.",
-    tutorial_again: "Start again",
-    refused: "Not allowed: {reason}",
-  },
-};
-
-export function tt(key, params = {}) {
-  const text = (TEXTS[lang()] || TEXTS.de)[key] ?? TEXTS.de[key] ?? key;
-  return text.replace(/\{(\w+)\}/g, (_, k) => String(params[k] ?? ""));
-}
 
 export function hasTutorial(game) {
   return Object.prototype.hasOwnProperty.call(TUTORIALS, game);
@@ -124,8 +93,8 @@ export class TutorialScreen {
     try {
       if (canonical(step.move) !== canonical(move)) {
         const answer = await rules(game, "check", { state: this.out.state, options, seat: this.seat, move });
-        if (answer.legal) this.notice(tt("tutorial_other"), "info");
-        else this.notice(tt("refused", { reason: answer.rule ? `${answer.reason} (${answer.rule})` : answer.reason }), "refused");
+        if (answer.legal) this.notice(t("tutorial_other"), "info");
+        else this.notice(t("refused", { reason: answer.rule ? `${answer.reason} (${answer.rule})` : answer.reason }), "refused");
         return;
       }
       const applied = await rules(game, "apply", { state: this.out.state, options, seat: this.seat, move });
@@ -134,7 +103,7 @@ export class TutorialScreen {
       this.ui = {};
       await this.arrive(await rules(game, "view", { state: applied.state, options, seat: this.seat }));
     } catch (error) {
-      this.notice(tt("refused", { reason: error.message }), "refused");
+      this.notice(t("refused", { reason: error.message }), "refused");
     } finally {
       this.busy(false);
     }
@@ -179,11 +148,11 @@ export class TutorialScreen {
       running: !done && !this.out.terminal,
       myTurn: !done && this.out.seats_to_move.includes(this.seat),
     };
-    SCREENS[this.game](board, ctx);
+    screenFor(this.game)(board, ctx);
     this.section.dataset.step = String(this.step);
     this.section.dataset.done = String(done);
     this.section.replaceChildren(
-      h("h2", { id: "tutorial-title" }, tt("tutorial_title", { game: gameName(this.game) })),
+      h("h2", { id: "tutorial-title" }, t("tutorial_title", { game: gameName(this.game) })),
       h(
         "ol",
         { id: "tutorial-steps", class: "tutorial-steps" },
@@ -192,14 +161,14 @@ export class TutorialScreen {
       h(
         "p",
         { id: "tutorial-task", class: "hint", "aria-live": "polite" },
-        done ? tt("tutorial_done") : `${tt("tutorial_step", { n: this.step + 1, total: steps.length })}: ${text(steps[this.step])}`,
+        done ? t("tutorial_done") : `${t("tutorial_step", { n: this.step + 1, total: steps.length })}: ${text(steps[this.step])}`,
       ),
       h("p", { id: "notice", class: `notice ${this.noticeKind}`, role: "status", "aria-live": "polite" }, this.noticeText),
       board,
       h(
         "p",
         { class: "actions" },
-        h("button", { type: "button", id: "tutorial-again", onclick: () => this.start() }, tt("tutorial_again")),
+        h("button", { type: "button", id: "tutorial-again", onclick: () => this.start() }, t("tutorial_again")),
         h("a", { href: "#/", class: "button-link" }, t("back_to_lobby")),
       ),
     );
