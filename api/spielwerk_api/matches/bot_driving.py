@@ -44,6 +44,10 @@ class BotDriver:
         starts. A search runs in the pool without the match's lock, on a copy of the
         state; its ply is stored only if the match still has the version it began from.
         """
+        if not m.bots_to_move() and m.id not in self.drivers:
+            # No bot's turn (a person's, or the end) and none deciding: nothing to drive,
+            # and no read of the match under its lock on every person's move.
+            return
         await asyncio.shield(self.drive(m.id))
 
     def drive(self, match_id: str, client: str | None = None) -> asyncio.Task[None]:
