@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 from collections.abc import AsyncGenerator
 from typing import Annotated, Any
 
@@ -61,6 +62,8 @@ what a first connection gets, the view now and then live events (missed messages
 /v1/matches/{id}/seats/{seat}/join`), programs by `Authorization: Bearer`."""
 
 
+# An event's id as this server writes it: `VERSION-MESSAGE` (or `VERSION`).
+LAST_EVENT_ID = re.compile(r"([0-9]+)(?:-([0-9]*))?")
 # A stream reconnecting with a `Last-Event-ID` more versions behind than this starts like a
 # first connection: with the view now (the versions it missed are not sent one by one).
 CATCH_UP_VERSIONS = 50
@@ -399,12 +402,13 @@ class MatchRoutes(Controller):
 def last_event_id(value: str | None) -> tuple[int, int] | None:
     """The version and message a reconnecting client saw last (``id:`` of its last event,
     ``VERSION-MESSAGE``); ``None`` for a first connection or an id this server never sent."""
-    if not value:
+    if not value or len(value) > 40:
         return None
-    version, _, chat = value.strip().partition("-")
-    if not version.isdigit() or not (chat.isdigit() or chat == "") or len(value) > 40:
+    # ASCII digits only: `str.isdigit` also takes "²", which `int` refuses.
+    sent = LAST_EVENT_ID.fullmatch(value.strip())
+    if sent is None:
         return None
-    return int(version), int(chat or 0)
+    return int(sent[1]), int(sent[2] or 0)
 
 
 async def stream(

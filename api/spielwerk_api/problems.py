@@ -255,6 +255,11 @@ GERMAN: dict[str, tuple[str, str]] = {
     ),
     "invalid_rules": ("Ungültige Partieregeln", "Eine Regel der Partie passt nicht zu diesem Spiel"),
     "no_table_talk": ("Kein Tischgespräch", "Tischgespräch gehört zu The Game (T7)"),
+    "unseen_text": (
+        "Unsichtbare Zeichen",
+        "Die Nachricht hält Steuer- oder Richtungszeichen oder nichts Sichtbares",
+    ),
+    "chat_too_fast": ("Zu schnell", "Dieser Platz schreibt zu schnell; warte einen Moment"),
     "chat_full": (
         "Tischgespräch voll",
         "Diese Partie hat die höchste Zahl gespeicherter Nachrichten erreicht",
@@ -352,7 +357,8 @@ def on_http_error(request: Request[Any, Any, Any], error: HTTPException) -> Resp
     if isinstance(error, Problem):
         body: dict[str, Any] = {
             "type": TYPE_PREFIX + error.code,
-            "title": _phrase(status),
+            # One title per code, whoever raised it: the engine's where the code is its own.
+            "title": TITLES.get(error.code, _phrase(status)),
             "detail": error.detail,
             "code": error.code,
             "rule": error.rule,

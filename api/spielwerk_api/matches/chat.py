@@ -3,6 +3,8 @@ the order they commit, and read by the streams of every worker."""
 
 from __future__ import annotations
 
+import unicodedata
+
 import sqlalchemy
 from spielwerk.the_game import check_talk
 from sqlalchemy import func, insert, select
@@ -14,6 +16,35 @@ from ..problems import Problem, engine_fields
 from .limits import Limits
 from .match import Match, require_running
 from .store import Publish, Store
+
+# Characters that change how a message shows without being seen themselves: the
+# bidirectional embeddings, overrides, isolates and marks (a line that reads backwards).
+BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def unseen_text(text: str) -> Problem | None:
+    """Refuses a message that would show other than it is: a control character (NUL, a
+    line break), a bidirectional control, or nothing visible at all (only spaces,
+    zero-width or combining characters). Joiners inside visible text (emoji) stay."""
+    for ch in text:
+        if unicodedata.category(ch) == "Cc" or ch in BIDI_CONTROLS:
+            code = f"U+{ord(ch):04X}"
+            name = unicodedata.name(ch, "control character").lower()
+            return Problem(
+                422,
+                "unseen_text",
+                f"the message holds {code} ({name}), which changes how it shows; write plain text",
+                de=f"die Nachricht hält {code} ({name}), das verändert, wie sie erscheint;"
+                " schreib einfachen Text",
+            )
+    if not any(unicodedata.category(ch)[0] not in "CZM" for ch in text):
+        return Problem(
+            422,
+            "unseen_text",
+            "the message shows nothing: it holds only spaces or invisible characters",
+            de="die Nachricht zeigt nichts: sie hält nur Leerzeichen oder unsichtbare Zeichen",
+        )
+    return None
 
 
 class Chat:
@@ -38,11 +69,15 @@ class Chat:
                 de=f"{m.game.name} hat kein Tischgespräch (T7 gilt für The Game)",
             )
         require_running(m)
+        unseen = unseen_text(text)
+        if unseen is not None:
+            raise unseen
         refused = check_talk(text)
         if refused is not None:
             reason = engine_fields(refused, lang)["reason"]
             raise Problem(422, refused.code, f"{refused.rule}: {reason}", rule=refused.rule)
         now = self.clock.now()
+        await self._not_too_fast(match_id, seat, now)
         cap = self.limits.chat_messages_per_match
         said = select(func.count()).select_from(ChatRow).where(ChatRow.match_id == match_id)
         # One statement counts and inserts: the message is stored only while the match has
@@ -104,3 +139,24 @@ class Chat:
             return int(last.scalar() or 0)
 
     # -- the match rules, enforced without any request ----------------------------------
+
+    async def _not_too_fast(self, match_id: str, seat: int, now: float) -> None:
+        """Refuses (429) a seat that said ``chat_per_seat_per_minute`` messages in the last
+        minute: one seat cannot fill the match's cap and silence the others. (Two messages
+        racing on two workers may both pass: a bound on pace, not an exact count.)"""
+        most = self.limits.chat_per_seat_per_minute
+        recent = (
+            select(func.count())
+            .select_from(ChatRow)
+            .where(ChatRow.match_id == match_id, ChatRow.seat == seat, ChatRow.at > now - 60.0)
+        )
+        async with self.store.sessions() as session:
+            said = (await session.execute(recent)).scalar_one()
+        if said >= most:
+            raise Problem(
+                429,
+                "chat_too_fast",
+                f"a seat says at most {most} messages a minute; wait a moment",
+                headers={"Retry-After": "10"},
+                de=f"ein Platz sagt höchstens {most} Nachrichten in der Minute; warte einen Moment",
+            )

@@ -44,3 +44,6 @@ class Limits:
     open_match_s: float = 3_600.0
     # Messages of table talk stored per match; more are refused (409 chat_full).
     chat_messages_per_match: int = 1_000
+    # Messages one seat may say in a minute; more are refused (429 chat_too_fast), so that
+    # one seat cannot fill the match's cap and silence the others.
+    chat_per_seat_per_minute: int = 20

@@ -1,0 +1,80 @@
+"""Small faults strangers found (issue 34, items 7): each refused with a clear problem
+instead of a 500 or a display that lies, and one title per code."""
+
+from __future__ import annotations
+
+import httpx
+from litestar import Litestar
+from litestar.testing import TestClient
+from spielwerk_api.match_routes import last_event_id
+
+from .conftest import bearer, new_match
+from .test_persistence import create_persons
+
+
+def test_a_last_event_id_with_other_digits_than_ascii_is_a_first_connection(live: str) -> None:
+    """`str.isdigit` takes "²" (and "³", "¹"), which `int` refuses: that was a 500."""
+    assert last_event_id("3-7") == (3, 7) and last_event_id("4") == (4, 0)
+    for sent in ("²", "1-³", "¹-0", "0-٣", "12x", "-1", "1-2-3"):
+        assert last_event_id(sent) is None, sent
+    with httpx.Client(base_url=live, timeout=10) as http:
+        match_id, _ = create_persons(live, "schotten_totten", seed=1)
+        for sent in ("²", "1-³"):
+            headers = [(b"last-event-id", sent.encode("utf-8"))]
+            with http.stream("GET", f"/v1/matches/{match_id}/events", headers=headers) as r:
+                assert r.status_code == 200, sent
+                first = next(line for line in r.iter_lines() if line.startswith("event:"))
+            assert first == "event: version", sent  # the view now, as on a first connection
+
+
+def test_table_talk_that_would_show_other_than_it_is_is_refused(client: TestClient[Litestar]) -> None:
+    match_id, tokens = new_match(client, "the_game", ["p", "p"], seed=1)
+    for text, shown in [
+        ("\u200b\u200b", "shows nothing"),
+        ("   ", "shows nothing"),
+        ("hoch\x00", "U+0000"),
+        ("links\u202eshtcer", "U+202E"),
+        ("a\u2066b", "U+2066"),
+        ("zwei\nZeilen", "U+000A"),
+    ]:
+        r = client.post(f"/v1/matches/{match_id}/chat", headers=bearer(tokens[0]), json={"text": text})
+        assert r.status_code == 422 and r.json()["code"] == "unseen_text", text
+        assert shown in r.json()["detail"], text
+    r = client.post(
+        f"/v1/matches/{match_id}/chat",
+        headers={**bearer(tokens[0]), "Accept-Language": "de"},
+        json={"text": "\u202e"},
+    )
+    assert "verändert, wie sie erscheint" in r.json()["detail"]
+    # Visible text with a joiner (an emoji sequence) is plain text.
+    emoji = "gut \U0001f44d\U0001f3fd \U0001f468\u200d\U0001f469\u200d\U0001f467"
+    ok = client.post(f"/v1/matches/{match_id}/chat", headers=bearer(tokens[0]), json={"text": emoji})
+    assert ok.status_code == 201
+
+
+def test_one_seat_cannot_fill_the_chat_and_silence_its_partner(client: TestClient[Litestar]) -> None:
+    match_id, tokens = new_match(client, "the_game", ["p", "p"], seed=2)
+    codes = [
+        client.post(
+            f"/v1/matches/{match_id}/chat", headers=bearer(tokens[0]), json={"text": "hoch"}
+        ).status_code
+        for _ in range(25)
+    ]
+    assert codes[:20] == [201] * 20 and set(codes[20:]) == {429}
+    late = client.post(f"/v1/matches/{match_id}/chat", headers=bearer(tokens[0]), json={"text": "hoch"})
+    assert late.json()["code"] == "chat_too_fast" and late.headers["retry-after"]
+    # The partner still speaks.
+    said = client.post(f"/v1/matches/{match_id}/chat", headers=bearer(tokens[1]), json={"text": "tief"})
+    assert said.status_code == 201
+    assert client.get(f"/v1/matches/{match_id}").json()["status"] == "running"
+
+
+def test_a_code_has_one_title_whoever_raised_it(client: TestClient[Litestar]) -> None:
+    """`invalid_bot_params` from the server's own limit and from the engine's check."""
+    titles = set()
+    for params in ({"iterations": 10**9}, {"depth": 3}):
+        seats = [{"kind": "person"}, {"kind": "bot", "bot": "ismcts", "params": params}]
+        r = client.post("/v1/matches", json={"game": "schotten_totten", "seats": seats})
+        assert r.status_code == 422 and r.json()["code"] == "invalid_bot_params"
+        titles.add(r.json()["title"])
+    assert titles == {"Invalid bot parameters"}
