@@ -255,6 +255,10 @@ GERMAN: dict[str, tuple[str, str]] = {
     ),
     "invalid_rules": ("Ungültige Partieregeln", "Eine Regel der Partie passt nicht zu diesem Spiel"),
     "no_table_talk": ("Kein Tischgespräch", "Tischgespräch gehört zu The Game (T7)"),
+    "seed_with_open_seats": (
+        "Austeilen durch den Server",
+        "Eine Partie mit offenen Plätzen teilt der Server aus; 'seed' entfällt",
+    ),
     "unseen_text": (
         "Unsichtbare Zeichen",
         "Die Nachricht hält Steuer- oder Richtungszeichen oder nichts Sichtbares",

@@ -289,9 +289,11 @@ class LobbyMatch(Struct):
     free_seats: list[int]
     clock: JSONObject | None
     created_at: float
-    # Whether the match counts, as the engine's `ranked()` says of its options (C10).
+    # Whether the match counts: not with a variant (C10, the engine's `ranked()`), nor with a
+    # deal its creator chose (`seed_chosen`: the creator would know every hidden card).
     ranked: bool
     result: MatchResult | None = None
+    seed_chosen: bool = False
     # Finished matches: where their replay is.
     replay: str | None = None
 
@@ -331,9 +333,11 @@ class MatchOut(Struct):
     view: EngineJSON
     clocks: list[float] | None
     result: MatchResult | None
-    # Whether the match counts, as the engine's `ranked()` says of its options (C10).
+    # Whether the match counts: not with a variant (C10, the engine's `ranked()`), nor with a
+    # deal its creator chose (`seed_chosen`: the creator would know every hidden card).
     ranked: bool
     last_move: str | None = None
+    seed_chosen: bool = False
     # The person seats still open while the match waits for them (it begins, and its
     # clocks run, once every one is taken); empty once it has begun.
     open_seats: list[int] = []

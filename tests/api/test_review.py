@@ -428,7 +428,6 @@ def test_a_waiting_match_runs_no_clock_and_begins_when_the_last_seat_is_taken(
         "/v1/matches",
         json={
             "game": "schotten_totten",
-            "seed": 1,
             "seats": [PERSON, OPEN],
             "clock": TIMED,
             "rules": {"leave_s": 0},
@@ -466,9 +465,7 @@ def test_a_waiting_match_runs_no_clock_and_begins_when_the_last_seat_is_taken(
 
 def test_resigning_a_match_that_waits_for_a_person_is_refused(client: Client) -> None:
     """Nobody loses a match that has not begun: 409 waiting_for_players, as for moves."""
-    created = client.post(
-        "/v1/matches", json={"game": "schotten_totten", "seed": 1, "seats": [PERSON, OPEN]}
-    ).json()
+    created = client.post("/v1/matches", json={"game": "schotten_totten", "seats": [PERSON, OPEN]}).json()
     match_id, token = created["id"], created["seats"][0]["token"]
     r = client.post(f"/v1/matches/{match_id}/resign", headers=bearer(token))
     problem(r, 409, "waiting_for_players")
@@ -478,9 +475,7 @@ def test_resigning_a_match_that_waits_for_a_person_is_refused(client: Client) ->
 
 
 def test_bots_wait_for_the_person_and_move_once_the_seat_is_taken(client: Client) -> None:
-    created = client.post(
-        "/v1/matches", json={"game": "schotten_totten", "seed": 1, "seats": [BOT, OPEN]}
-    ).json()
+    created = client.post("/v1/matches", json={"game": "schotten_totten", "seats": [BOT, OPEN]}).json()
     match_id = created["id"]
     assert show(client, match_id)["version"] == 0  # the bot waits too
     token = client.post(f"/v1/matches/{match_id}/seats/1/join", json={}).json()["token"]

@@ -11,6 +11,8 @@ from spielwerk_api.match_routes import last_event_id
 from .conftest import bearer, new_match
 from .test_persistence import create_persons
 
+PERSON = {"kind": "person"}
+
 
 def test_a_last_event_id_with_other_digits_than_ascii_is_a_first_connection(live: str) -> None:
     """`str.isdigit` takes "²" (and "³", "¹"), which `int` refuses: that was a 500."""
@@ -78,3 +80,29 @@ def test_a_code_has_one_title_whoever_raised_it(client: TestClient[Litestar]) ->
         assert r.status_code == 422 and r.json()["code"] == "invalid_bot_params"
         titles.add(r.json()["title"])
     assert titles == {"Invalid bot parameters"}
+
+
+def test_a_deal_the_creator_chose_is_unranked_and_open_seats_are_dealt_by_the_server(
+    client: TestClient[Litestar],
+) -> None:
+    """Item 4: whoever sets `seed` knows every hidden card of the deal."""
+    chosen = client.post(
+        "/v1/matches", json={"game": "schotten_totten", "seed": 7, "seats": [PERSON, PERSON]}
+    )
+    dealt = client.post("/v1/matches", json={"game": "schotten_totten", "seats": [PERSON, PERSON]})
+    for created, ranked in ((chosen, False), (dealt, True)):
+        out = client.get(f"/v1/matches/{created.json()['id']}").json()
+        assert (out["ranked"], out["seed_chosen"]) == (ranked, not ranked)
+    # Ended, it is listed in the lobby as unranked, and says why.
+    token = chosen.json()["seats"][0]["token"]
+    client.post(f"/v1/matches/{chosen.json()['id']}/resign", headers=bearer(token))
+    listed = {m["id"]: m for m in client.get("/v1/matches").json()["finished"]}[chosen.json()["id"]]
+    assert (listed["ranked"], listed["seed_chosen"]) == (False, True)
+    # A seat open to the lobby: the server deals.
+    refused = client.post(
+        "/v1/matches",
+        json={"game": "schotten_totten", "seed": 7, "seats": [PERSON, {"kind": "person", "open": True}]},
+        headers={"Accept-Language": "de"},
+    )
+    assert refused.status_code == 422 and refused.json()["code"] == "seed_with_open_seats"
+    assert "teilt der Server aus" in refused.json()["detail"]

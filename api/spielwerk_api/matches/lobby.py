@@ -56,7 +56,8 @@ async def read_lobby(store: Store, limit: int, offset: int, lang: str = "en") ->
             free_seats=free,
             clock=r.clock,
             created_at=r.created_at,
-            ranked=engine.load_game(r.game, r.options).ranked(),
+            ranked=engine.load_game(r.game, r.options).ranked() and not r.rules.get("seed_chosen", False),
+            seed_chosen=bool(r.rules.get("seed_chosen", False)),
             # The stored line in each language (a result stored before both were: English).
             result=result_out(r.result, r.result.get("texts", {}).get(lang) or r.result["text"])
             if finished and r.result

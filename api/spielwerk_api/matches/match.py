@@ -290,6 +290,14 @@ class Match:
             out["points"] = ending["points"]
         return out
 
+    def seed_chosen(self) -> bool:
+        """Whether the creator chose the deal (``seed``)."""
+        return bool(self.rules.get("seed_chosen", False))
+
+    def ranked(self) -> bool:
+        """Whether the match counts: no variant (C10) and a deal the server chose."""
+        return self.game.ranked() and not self.seed_chosen()
+
     # -- match rules ----------------------------------------------------------------
 
     def first_move_rule(self) -> bool:
@@ -403,7 +411,8 @@ class Match:
             result=result,
             last_move=last_move.get(lang, last_move["en"]) if last_move is not None else None,
             open_seats=self.free_seats() if waiting else [],
-            ranked=self.game.ranked(),
+            ranked=self.ranked(),
+            seed_chosen=self.seed_chosen(),
         )
 
 

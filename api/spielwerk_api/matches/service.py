@@ -233,6 +233,14 @@ class Matches:
         searching = bots_only and any(bots.searches(game.name, s["bot"]) for s in seats)
         if searching:
             await self.bots.admit_bots_alone(client)
+        if spec.seed is not None and open_seats:
+            # Whoever chose the deal knows the hand of whoever takes the seat: the server deals.
+            raise Problem(
+                422,
+                "seed_with_open_seats",
+                "a match with seats open to the lobby is dealt by the server: leave out 'seed'",
+                de="eine Partie mit offenen Plätzen für die Lobby teilt der Server aus: lass 'seed' weg",
+            )
         seed = int(spec.seed) if spec.seed is not None else secrets.randbits(63)
         now = self.clock.now()
         match_id = secrets.token_hex(12)
@@ -246,6 +254,8 @@ class Matches:
             "playing_time_s": spec.rules.playing_time_s,
             # How long the match waits for its open seats to be taken (Limits.open_match_s).
             "open_s": self.limits.open_match_s if open_seats else 0.0,
+            # A deal its creator chose: the match is not ranked (who chose it knows it).
+            "seed_chosen": spec.seed is not None,
         }
         m = Match(
             id=match_id,

@@ -301,7 +301,7 @@ function lobbyLists(root) {
               h(
                 "li",
                 { dataset: { match: m.id } },
-                `${gameName(m.game)} · ${clockOf(m.clock)}${m.ranked === false ? ` · ${t("unranked")}` : ""} `,
+                `${gameName(m.game)} · ${clockOf(m.clock)}${m.ranked === false ? ` · ${t(m.seed_chosen ? "unranked_seed" : "unranked")}` : ""} `,
                 m.free_seats.map((seat) =>
                   h(
                     "button",

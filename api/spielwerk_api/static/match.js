@@ -365,7 +365,7 @@ export class MatchScreen {
     return h(
       "header",
       { class: "match-head" },
-      h("h2", { id: "match-title" }, gameName(out.game), out.ranked === false ? h("small", { class: "unranked" }, ` (${t("unranked")})`) : null),
+      h("h2", { id: "match-title" }, gameName(out.game), out.ranked === false ? h("small", { class: "unranked" }, ` (${t(out.seed_chosen ? "unranked_seed" : "unranked")})`) : null),
       h("p", { class: "seat-line" }, this.seat === null ? t("spectator") : t("you_sit", { n: this.seat })),
       h("p", { id: "turn", class: "turn", "aria-live": "polite" }, turn),
       h("p", { class: "last" }, `${t("last_move")}: `, h("span", { id: "last-move" }, out.last_move || t("none_yet"))),
