@@ -64,6 +64,14 @@ class Seed(TypeDecorator[int]):
         return value + 2**64 if value is not None and value < 0 else value
 
 
+# The lobby's two lists: matches waiting for a person, and ended matches with a person
+# (a match whose open seat nobody took never began). Written as SQL text, literally the
+# same in the partial indexes and the queries: a database uses a partial index only for
+# a query whose condition says what the index's does.
+WAITING = "open_seats > 0 AND status = 'running'"
+ENDED = "open_seats = 0 AND status != 'running' AND bots_only = false"
+
+
 class MatchRow(Base):
     __tablename__ = "matches"
     # The retention rule's question (matches of bots alone created before a moment), asked
@@ -71,6 +79,9 @@ class MatchRow(Base):
     __table_args__ = (
         Index("ix_matches_bots_only", "bots_only", "created_at"),
         Index("ix_matches_lobby", "open_seats", "status", "created_at"),
+        # The lobby's two lists, newest first, each from its own partial index (0004).
+        Index("ix_matches_waiting", "created_at", sqlite_where=text(WAITING), postgresql_where=text(WAITING)),
+        Index("ix_matches_ended", "created_at", sqlite_where=text(ENDED), postgresql_where=text(ENDED)),
     )
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
@@ -96,6 +107,9 @@ class MatchRow(Base):
     bots_only: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     # Person seats nobody has taken yet (the lobby lists matches with some).
     open_seats: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    # Who opened a match with open seats: a hash of the client's address (a client opens
+    # only so many, ``Limits.open_matches_per_client``); null otherwise.
+    creator: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
 
 
 class SeatJoinRow(Base):

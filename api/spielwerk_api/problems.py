@@ -255,6 +255,10 @@ GERMAN: dict[str, tuple[str, str]] = {
     ),
     "invalid_rules": ("Ungültige Partieregeln", "Eine Regel der Partie passt nicht zu diesem Spiel"),
     "no_table_talk": ("Kein Tischgespräch", "Tischgespräch gehört zu The Game (T7)"),
+    "too_many_open_matches": (
+        "Zu viele offene Partien",
+        "Dieser Client hat schon die höchste Zahl an Partien in der Lobby warten",
+    ),
     "seed_with_open_seats": (
         "Austeilen durch den Server",
         "Eine Partie mit offenen Plätzen teilt der Server aus; 'seed' entfällt",

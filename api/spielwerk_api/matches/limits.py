@@ -47,3 +47,6 @@ class Limits:
     # Messages one seat may say in a minute; more are refused (429 chat_too_fast), so that
     # one seat cannot fill the match's cap and silence the others.
     chat_per_seat_per_minute: int = 20
+    # Matches with a seat open to the lobby one client may have waiting at once (429): one
+    # client cannot push everyone else's off the lobby's page.
+    open_matches_per_client: int = 3

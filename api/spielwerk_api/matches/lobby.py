@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import select, text
 
 from .. import engine, schemas
-from ..db import MatchRow, SeatJoinRow
+from ..db import ENDED, WAITING, MatchRow, SeatJoinRow
 from .match import result_out
 from .store import Store
 
@@ -16,16 +16,12 @@ async def read_lobby(store: Store, limit: int, offset: int, lang: str = "en") ->
     """Running matches with an open seat, and finished ones with a person, newest first;
     result lines in ``lang``."""
     waiting = (
-        select(MatchRow)
-        .where(MatchRow.open_seats > 0, MatchRow.status == "running")
-        .order_by(MatchRow.created_at.desc())
-        .limit(limit)
-        .offset(offset)
+        select(MatchRow).where(text(WAITING)).order_by(MatchRow.created_at.desc()).limit(limit).offset(offset)
     )
     ended = (
         select(MatchRow)
         # (A match whose open seat nobody took never began: it has no game to show.)
-        .where(MatchRow.status != "running", MatchRow.bots_only.is_(False), MatchRow.open_seats == 0)
+        .where(text(ENDED))
         .order_by(MatchRow.created_at.desc())
         .limit(limit)
         .offset(offset)

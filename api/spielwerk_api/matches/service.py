@@ -15,7 +15,7 @@ import secrets
 from collections import OrderedDict
 from typing import Any
 
-from sqlalchemy import update
+from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -233,6 +233,9 @@ class Matches:
         searching = bots_only and any(bots.searches(game.name, s["bot"]) for s in seats)
         if searching:
             await self.bots.admit_bots_alone(client)
+        creator = hash_token(client or "") if open_seats else None
+        if creator is not None:
+            await self._admit_open_match(creator)
         if spec.seed is not None and open_seats:
             # Whoever chose the deal knows the hand of whoever takes the seat: the server deals.
             raise Problem(
@@ -288,6 +291,7 @@ class Matches:
                     leave_s=spec.rules.leave_s,
                     bots_only=bots_only,
                     open_seats=open_seats,
+                    creator=creator,
                 )
             )
             await session.flush()
@@ -318,6 +322,27 @@ class Matches:
                 for s, kind in enumerate(seats)
             ],
         )
+
+    async def _admit_open_match(self, creator: str) -> None:
+        """A client has at most ``open_matches_per_client`` matches waiting in the lobby."""
+        most = self.limits.open_matches_per_client
+        waiting = (
+            select(func.count())
+            .select_from(MatchRow)
+            .where(MatchRow.creator == creator, MatchRow.open_seats > 0, MatchRow.status == "running")
+        )
+        async with self.store.sessions() as session:
+            mine = (await session.execute(waiting)).scalar_one()
+        if mine >= most:
+            raise Problem(
+                429,
+                "too_many_open_matches",
+                f"a client has at most {most} matches waiting in the lobby at once;"
+                " wait until one begins or ends",
+                headers={"Retry-After": "60"},
+                de=f"ein Client hat höchstens {most} Partien zugleich in der Lobby warten;"
+                " warte, bis eine beginnt oder endet",
+            )
 
     # -- writing --------------------------------------------------------------------
 
