@@ -11,11 +11,13 @@ event loop (``SearchPool``).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import hashlib
 import heapq
 import itertools
 import time
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -29,9 +31,10 @@ LIMITS = {"iterations": 5_000, "time_ms": 1_000}
 # The levels a page offers are the engine's (``spielwerk.bots.levels``: easy, normal, strong,
 # each measured and rated); a seat holds a level by its name, and the server adds only its
 # time bound.
-# Who waits for a search first: a person waiting for the bot's reply (or a stateless bot
-# move) before a match of bots alone.
-PERSON, BOTS_ALONE = 0, 1
+# Who waits for a search first: a person waiting for the bot's reply in their match always
+# goes first; a stranger's stateless bot move (``POST /v1/bots/…``) and the matches of bots
+# alone come after, in turn.
+PERSON, STATELESS, BOTS_ALONE = 0, 1, 1
 
 
 def check(name: str, game: spielwerk.Game, params: dict[str, Any]) -> None:
@@ -117,6 +120,8 @@ class SearchPool:
         self.running = 0
         self.waiting: list[tuple[int, int, asyncio.Future[None]]] = []
         self.order = itertools.count()
+        # Stateless searches in the pool per client (``share``).
+        self.shares: dict[str, int] = {}
 
     def busy(self) -> bool:
         return len(self.waiting) >= self.max_waiting
@@ -159,6 +164,31 @@ class SearchPool:
 
     def close(self) -> None:
         self.executor.shutdown(wait=False, cancel_futures=True)
+
+    @contextlib.contextmanager
+    def share(self, client: str, most: int) -> Iterator[None]:
+        """One client's stateless searches in the pool, waiting or running: at most ``most``
+        at once (429 ``too_many_searches``), so that one client cannot take every place."""
+        held = self.shares.get(client, 0)
+        if held >= most:
+            raise Problem(
+                429,
+                "too_many_searches",
+                f"a client has at most {most} bot searches waiting or running at once;"
+                " wait for an answer before asking again",
+                headers={"Retry-After": "1"},
+                de=f"ein Client hat höchstens {most} Bot-Suchen zugleich wartend oder laufend;"
+                " warte auf eine Antwort, bevor du wieder fragst",
+            )
+        self.shares[client] = held + 1
+        try:
+            yield
+        finally:
+            left = self.shares[client] - 1
+            if left:
+                self.shares[client] = left
+            else:
+                del self.shares[client]
 
 
 async def decide(

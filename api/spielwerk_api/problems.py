@@ -255,6 +255,10 @@ GERMAN: dict[str, tuple[str, str]] = {
     ),
     "invalid_rules": ("Ungültige Partieregeln", "Eine Regel der Partie passt nicht zu diesem Spiel"),
     "no_table_talk": ("Kein Tischgespräch", "Tischgespräch gehört zu The Game (T7)"),
+    "too_many_searches": (
+        "Zu viele Suchen",
+        "Dieser Client hat schon die höchste Zahl an Bot-Suchen wartend oder laufend",
+    ),
     "too_many_open_matches": (
         "Zu viele offene Partien",
         "Dieser Client hat schon die höchste Zahl an Partien in der Lobby warten",

@@ -203,7 +203,13 @@ class BotMoves(Controller):
                 headers={"Retry-After": "2"},
                 de="jeder Suchplatz dieses Servers ist belegt; versuche es gleich noch einmal",
             )
-        action, _ = await bots.decide(matches.pool, bot, params, state, seat, int(data.seed), 0)
+        # After every person's match (a person waits for that bot), and a bounded share per
+        # client: a stranger's searches never delay a person's bot.
+        client = request.client.host if request.client else ""
+        with matches.pool.share(client, matches.limits.searches_per_client):
+            action, _ = await bots.decide(
+                matches.pool, bot, params, state, seat, int(data.seed), 0, priority=bots.STATELESS
+            )
         return schemas.BotMove(
             action=action,
             move=state.action_to_json(action),

@@ -430,6 +430,56 @@ def test_the_search_pool_serves_persons_first_and_then_in_turn() -> None:
     assert order == ["first", "person", "alone 1", "alone 2"]
 
 
+def test_a_strangers_searches_never_go_before_a_persons_bot() -> None:
+    """Issue 34, item 1: 32-64 stateless searches kept open delayed a person's bot by 32-65 s
+    (same queue, same priority). Now the person's bot goes first, and a client holds at most
+    its share of the queue."""
+    from spielwerk_api.bots import PERSON, STATELESS, SearchPool
+    from spielwerk_api.problems import Problem
+
+    order: list[str] = []
+    gate = threading.Event()
+
+    class Bot:
+        def __init__(self, name: str, wait: bool = False) -> None:
+            self.name, self.wait = name, wait
+
+        def step(self, state: Any, seat: int) -> int:
+            if self.wait:
+                assert gate.wait(30)
+            order.append(self.name)
+            return 0
+
+    async def scenario() -> None:
+        pool = SearchPool(threads=1)
+        try:
+            first = asyncio.create_task(pool.step(Bot("stranger 0", wait=True), None, 0, STATELESS))  # type: ignore[arg-type]
+            await asyncio.sleep(0.05)
+            strangers = [
+                asyncio.create_task(pool.step(Bot(f"stranger {n}"), None, 0, STATELESS))  # type: ignore[arg-type]
+                for n in range(1, 33)
+            ]
+            await asyncio.sleep(0.05)
+            person = asyncio.create_task(pool.step(Bot("person"), None, 0, PERSON))  # type: ignore[arg-type]
+            await asyncio.sleep(0.05)
+            gate.set()
+            await asyncio.wait_for(asyncio.gather(first, person, *strangers), 10)
+        finally:
+            pool.close()
+
+    asyncio.run(scenario())
+    assert order[:2] == ["stranger 0", "person"]  # only the search already running goes first
+    pool = SearchPool(threads=1)
+    try:
+        with pool.share("10.0.0.1", 2), pool.share("10.0.0.1", 2), pool.share("10.0.0.2", 2):
+            with pytest.raises(Problem) as third, pool.share("10.0.0.1", 2):
+                pass
+            assert (third.value.status_code, third.value.code) == (429, "too_many_searches")
+        assert pool.shares == {}
+    finally:
+        pool.close()
+
+
 # -- 5: bounded memory, and rows that go ------------------------------------------------------
 
 

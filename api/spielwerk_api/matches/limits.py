@@ -24,6 +24,9 @@ class Limits:
     search_threads: int = 1
     # Stateless bot moves waiting for a thread beyond this are refused (503, Retry-After).
     search_waiting: int = 64
+    # Stateless bot moves one client may have waiting or running at once (429): a client
+    # cannot take every place of the queue.
+    searches_per_client: int = 2
     # Every search stops after this (and after its iterations, whichever comes first).
     search_time_ms: int = 1_000
     # Seconds of search a match may spend on this worker; then its search bots play as the
