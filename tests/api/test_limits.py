@@ -394,11 +394,9 @@ def test_a_match_of_rule_based_bots_is_stored_in_small_chunks(
     assert len(chunks) > 1 and max(chunks) <= 64, chunks
 
 
-def test_the_search_pool_serves_persons_first_and_then_in_turn() -> None:
-    from spielwerk_api.bots import BOTS_ALONE, PERSON, SearchPool
-
-    order: list[str] = []
-    gate = threading.Event()
+def recording_bot(order: list[str], gate: threading.Event) -> Any:
+    """A bot class for the pool's tests: each search notes its name in ``order`` when it
+    runs; one made with ``wait=True`` holds its thread until ``gate`` is set."""
 
     class Bot:
         def __init__(self, name: str, wait: bool = False) -> None:
@@ -409,6 +407,16 @@ def test_the_search_pool_serves_persons_first_and_then_in_turn() -> None:
                 assert gate.wait(30)
             order.append(self.name)
             return 0
+
+    return Bot
+
+
+def test_the_search_pool_serves_persons_first_and_then_in_turn() -> None:
+    from spielwerk_api.bots import BOTS_ALONE, PERSON, SearchPool
+
+    order: list[str] = []
+    gate = threading.Event()
+    Bot = recording_bot(order, gate)
 
     async def scenario() -> None:
         pool = SearchPool(threads=1)
@@ -439,16 +447,7 @@ def test_a_strangers_searches_never_go_before_a_persons_bot() -> None:
 
     order: list[str] = []
     gate = threading.Event()
-
-    class Bot:
-        def __init__(self, name: str, wait: bool = False) -> None:
-            self.name, self.wait = name, wait
-
-        def step(self, state: Any, seat: int) -> int:
-            if self.wait:
-                assert gate.wait(30)
-            order.append(self.name)
-            return 0
+    Bot = recording_bot(order, gate)
 
     async def scenario() -> None:
         pool = SearchPool(threads=1)

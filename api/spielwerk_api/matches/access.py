@@ -26,6 +26,7 @@ from litestar.params import Parameter
 from ..front_door import WRITES
 from ..problems import Problem
 from .match import Match
+from .seats import token_required
 from .service import Matches
 
 Connection = ASGIConnection[Any, Any, Any, Any]
@@ -95,13 +96,7 @@ async def seat_guard(connection: Connection, _: BaseRouteHandler) -> None:
     """A route that acts for a seat: refused (401) without a token or a seat cookie, and a
     write by cookie from another site (403), before the match is read."""
     if authorization(connection) is None:
-        raise Problem(
-            401,
-            "token_required",
-            "this needs a seat's token: send 'Authorization: Bearer <token>'",
-            headers={"WWW-Authenticate": 'Bearer realm="spielwerk"'},
-            de="dafür braucht es das Token eines Platzes: 'Authorization: Bearer <Token>'",
-        )
+        raise token_required()
 
 
 async def _seat(

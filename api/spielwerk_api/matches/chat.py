@@ -34,7 +34,7 @@ def unseen_text(text: str) -> Problem | None:
                 422,
                 "unseen_text",
                 f"the message holds {code} ({name}), which changes how it shows; write plain text",
-                de=f"die Nachricht hält {code} ({name}), das verändert, wie sie erscheint;"
+                de=f"die Nachricht hält {code}, ein Zeichen, das verändert, wie sie erscheint;"
                 " schreib einfachen Text",
             )
     if not any(unicodedata.category(ch)[0] not in "CZM" for ch in text):

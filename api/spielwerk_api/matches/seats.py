@@ -25,17 +25,22 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
 
 
+def token_required() -> Problem:
+    """401: the request names no seat (the guard's refusal and ``seat_of``'s, one text)."""
+    return Problem(
+        401,
+        "token_required",
+        "this needs a seat's token: send 'Authorization: Bearer <token>'",
+        headers={"WWW-Authenticate": 'Bearer realm="spielwerk"'},
+        de="dafür braucht es das Token eines Platzes: 'Authorization: Bearer <Token>'",
+    )
+
+
 def seat_of(m: Match, authorization: str | None, *, required: bool) -> int | None:
     """The seat a bearer token opens; every seat's hash is compared in constant time."""
     if not authorization:
         if required:
-            raise Problem(
-                401,
-                "token_required",
-                "this needs a seat's token: send 'Authorization: Bearer <token>'",
-                headers={"WWW-Authenticate": 'Bearer realm="spielwerk"'},
-                de="dafür braucht es das Token eines Platzes: 'Authorization: Bearer <Token>'",
-            )
+            raise token_required()
         return None
     scheme, _, token = authorization.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
