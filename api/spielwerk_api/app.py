@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
-from litestar import Litestar, get
+from litestar import Litestar, Router, get
 from litestar._openapi.schema_generation.plugins.struct import StructSchemaPlugin
 from litestar.channels import ChannelsPlugin
 from litestar.channels.backends.base import ChannelsBackend
@@ -40,8 +40,10 @@ from .clock import Clock, SystemClock
 from .front_door import SpielwerkApp
 from .match_routes import MatchRoutes
 from .matches import Limits, Matches
+from .player_routes import PlayerRoutes
 from .problems import EXCEPTION_HANDLERS, Problem
 from .rules import BotMoves, GameRules, SchottenTottenRules, TheGameRules
+from .sessions import SqlStore, session_config
 from .streams import Streams, channel
 
 log = logging.getLogger("spielwerk_api")
@@ -268,6 +270,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
         )
         holder["matches"] = service
         holder["streams"] = streams
+        # Players' sessions live in the match database: every worker shares them.
+        app.stores.register("sessions", SqlStore(engine), allow_override=True)
         app.state.matches = service
         app.state.streams = streams
         app.state.cors_origins = frozenset(settings.cors_origins)
@@ -322,6 +326,13 @@ def create_app(settings: Settings | None = None) -> Litestar:
             SchottenTottenRules,
             TheGameRules,
             MatchRoutes,
+            # Logging in and out writes the session: only these routes have its middleware
+            # (the routes that create a match or take a seat read it: ``sessions.player``).
+            Router(
+                path="/",
+                route_handlers=[PlayerRoutes],
+                middleware=[session_config(settings.secure_cookies).middleware],
+            ),
             index,
             health,
             create_static_files_router(path="/static", directories=[STATIC]),
@@ -352,7 +363,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         cors_config=(
             CORSConfig(
                 allow_origins=settings.cors_origins,
-                allow_methods=["GET", "POST", "HEAD"],
+                allow_methods=["GET", "POST", "DELETE", "HEAD"],
                 allow_headers=["Authorization", "Content-Type", "Accept-Language", "Last-Event-ID"],
                 expose_headers=["Location", "Retry-After"],
             )
@@ -372,6 +383,12 @@ def create_app(settings: Settings | None = None) -> Litestar:
                 security_schemes={
                     "bearer": SecurityScheme(
                         type="http", scheme="bearer", description="a seat's token (POST /v1/matches)"
+                    ),
+                    "sessionCookie": SecurityScheme(
+                        type="apiKey",
+                        name="spielwerk_session",
+                        security_scheme_in="cookie",
+                        description="a player's session (POST /v1/session or /v1/players)",
                     ),
                     "seatCookie": SecurityScheme(
                         type="apiKey",

@@ -24,6 +24,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     MetaData,
     String,
     Text,
@@ -46,6 +47,7 @@ class Base(DeclarativeBase):
             "pk": "pk_%(table_name)s",
             "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
             "ix": "ix_%(table_name)s_%(column_0_name)s",
+            "uq": "uq_%(table_name)s_%(column_0_name)s",
         }
     )
 
@@ -110,6 +112,12 @@ class MatchRow(Base):
     # Who opened a match with open seats: a hash of the client's address (a client opens
     # only so many, ``Limits.open_matches_per_client``); null otherwise.
     creator: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    # The name each seat shows as it was created: {"name", "player"} (a registered player's
+    # or a guest's as chosen) or null (a bot, an open seat: ``seat_joins`` names its taker).
+    names: Mapped[list[dict[str, Any] | None] | None] = mapped_column(JSON, nullable=True)
+    # A ranked match whose seats all belong to players: rated once it ends (ratings.py),
+    # then false; the sweep rates one whose worker stopped before it did.
+    rating_due: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false(), index=True)
 
 
 class SeatJoinRow(Base):
@@ -122,6 +130,82 @@ class SeatJoinRow(Base):
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     token_hash: Mapped[str] = mapped_column(String(64))
     at: Mapped[float] = mapped_column(Float)
+    # Who took it: a player's name, or the name a guest chose (null: none given), and the
+    # player's id (null: a guest).
+    name: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    player_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+
+
+class PlayerRow(Base):
+    """A registered player: a name, unique whatever its case, and the password's Argon2id
+    hash (never the password)."""
+
+    __tablename__ = "players"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(String(64))
+    # The name as names are compared (``players.name_key``): "Anna" and "anna" are one.
+    name_key: Mapped[str] = mapped_column(String(64), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(255))
+    created_at: Mapped[float] = mapped_column(Float)
+
+
+class MatchPlayerRow(Base):
+    """A person seat that belongs to a registered player (created or taken with a session)."""
+
+    __tablename__ = "match_players"
+
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), index=True)
+
+
+class RatingRow(Base):
+    """A player's rating in one game and pool ("people": against persons only; "bots": with
+    a bot at the table), as openskill's Plackett-Luce model keeps it."""
+
+    __tablename__ = "ratings"
+    # The leaderboard: a game's pool, best first (openskill's ordinal, mu - 3 sigma).
+    __table_args__ = (Index("ix_ratings_board", "game", "pool", "ordinal"),)
+
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(64), primary_key=True)
+    pool: Mapped[str] = mapped_column(String(8), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    ordinal: Mapped[float] = mapped_column(Float)
+    matches: Mapped[int] = mapped_column(Integer, default=0)
+    updated_at: Mapped[float] = mapped_column(Float)
+
+
+class RatingEventRow(Base):
+    """A player's rating after each rated match: the profile's history and chart."""
+
+    __tablename__ = "rating_history"
+    __table_args__ = (Index("ix_rating_history_player", "player_id", "game", "at"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    game: Mapped[str] = mapped_column(String(64))
+    pool: Mapped[str] = mapped_column(String(8))
+    match_id: Mapped[str] = mapped_column(String(32))
+    # "win", "loss" or "draw" (The Game: against its par, ratings.py).
+    outcome: Mapped[str] = mapped_column(String(8))
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    ordinal: Mapped[float] = mapped_column(Float)
+    at: Mapped[float] = mapped_column(Float)
+
+
+class SessionRow(Base):
+    """Litestar's server-side sessions (``sessions.SqlStore``): shared by every worker,
+    deleted on logout. The key is the session id's SHA-256, never the id itself."""
+
+    __tablename__ = "sessions"
+
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    value: Mapped[bytes] = mapped_column(LargeBinary)
+    expires_at: Mapped[float | None] = mapped_column(Float, nullable=True, index=True)
 
 
 class PlyRow(Base):

@@ -34,6 +34,7 @@ from .matches.access import (
 )
 from .problems import Problem, language, problem_responses
 from .rules import legal_moves, rejection
+from .sessions import session_player
 from .streams import CHAT_BATCH, Streams, Ticket
 
 # What a route that reads a seat's token may answer besides its own problems.
@@ -49,6 +50,8 @@ EVENTS_DOC = """The text/event-stream format (HTML's server-sent events). Events
 
 - `version`: data is the match as the seat sees it at that version (`MatchOut`), one event
   per version in order; the first is the version now.
+- `seats`: data is the match now (`MatchOut`, same version): a person took an open seat
+  from the lobby (`open_seats` shrank; when none is left, the match has begun).
 - `chat`: data is a message of the table talk (`ChatOut`).
 - `end`: data is `{status, version, result}` once the match is over and every version is
   sent; then the stream closes (a client does not reconnect).
@@ -116,7 +119,10 @@ class MatchRoutes(Controller):
         request: Request[Any, Any, Any],
         data: JSONBody[schemas.NewMatch],
     ) -> Response[schemas.MatchCreated]:
-        created = await matches.create(data, request.client.host if request.client else None)
+        player = await session_player(request)
+        if player is not None:
+            refuse_cross_site(request, what="session")  # no other site creates in a player's name
+        created = await matches.create(data, request.client.host if request.client else None, player)
         for seat in created.seats:
             if seat.token is not None:
                 seat.invitation = invitation(created.id, seat.seat, seat.token)
@@ -137,12 +143,17 @@ class MatchRoutes(Controller):
         data: JSONBody[schemas.JoinBody],
     ) -> Response[schemas.Joined]:
         refuse_cross_site(request)  # no other site puts its seat into this browser
+        player = await session_player(request)
         if data.token is None:
-            # An open seat from the lobby: its token, once, to whoever came first.
-            token = await matches.join(id, seat)
+            # An open seat from the lobby: its token, once, to whoever came first; it belongs
+            # to the logged-in player, or shows the guest's name.
+            token = await matches.join(id, seat, player, data.name)
             joined = schemas.Joined(id=id, seat=seat, token=token)
             return Response(joined, cookies=[seat_cookie(request, id, token)])
-        await matches.seats.require(await matches.known(id), data.token, seat)
+        m = await matches.known(id)
+        await matches.seats.require(m, data.token, seat)
+        if player is not None:
+            await matches.claim(m, seat, player)
         return Response(schemas.Joined(id=id, seat=seat), cookies=[seat_cookie(request, id, data.token)])
 
     @get(
@@ -174,7 +185,12 @@ class MatchRoutes(Controller):
         seat: Annotated[int, Parameter(ge=0, le=7)],
         token: Annotated[str, Parameter(max_length=200, description="the seat's token")],
     ) -> Redirect:
-        await matches.seats.require(await matches.known(id), token, seat)
+        m = await matches.known(id)
+        await matches.seats.require(m, token, seat)
+        player = await session_player(request)
+        if player is not None:
+            # (A link followed from another site carries no session: SameSite=Strict.)
+            await matches.claim(m, seat, player)
         return Redirect(
             f"/#/match/{id}",
             status_code=303,
@@ -453,7 +469,16 @@ async def stream(
             sent = m.version - 1
         else:
             sent, said = min(after[0], m.version), after[1]
+        # Open seats as the page last saw them: a seat taken from the lobby begins the match
+        # without a new version, and is sent as a `seats` event with the view now.
+        open_seats = len(m.free_seats())
         while True:
+            if watch.open_seats < open_seats and m.status == "running":
+                m = await matches.get(m.id)  # (reads the seats taken, on any worker)
+                open_seats = min(len(m.free_seats()), watch.open_seats)
+                data = schemas.encode(m.out(seat, matches.clock.now(), lang=lang)).decode()
+                yield ServerSentEventMessage(event="seats", id=f"{sent}-{said}", data=data)
+                continue
             if watch.version > sent or m.version > sent:
                 m = await watch.latest(matches)
                 for version, snapshot in m.past(sent + 1):

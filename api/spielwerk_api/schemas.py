@@ -216,9 +216,17 @@ class BotMove(Struct):
 # -- matches -------------------------------------------------------------------------
 
 
+# A name a person shows (a guest's, chosen per match): 2 to 24 characters (players.py).
+DisplayName = Annotated[str, Meta(min_length=1, max_length=64)]
+
+
 class PersonSeat(Struct, tag="person", tag_field="kind", forbid_unknown_fields=True):
     # Open: no token now; anyone may take the seat from the lobby (GET /v1/matches).
     open: bool = False
+    # The seat of whoever creates the match: it belongs to the logged-in player (the
+    # session cookie), or shows `name`, a guest's name.
+    me: bool = False
+    name: DisplayName | None = None
 
 
 class BotSeat(Struct, tag="bot", tag_field="kind", forbid_unknown_fields=True):
@@ -271,6 +279,8 @@ class SeatOut(Struct):
 class JoinBody(Struct, forbid_unknown_fields=True):
     # The seat's token; without it, an open seat is taken (and its token handed out).
     token: Annotated[str, Meta(min_length=1, max_length=200)] | None = None
+    # A guest's name for the seat (a logged-in player's seat shows the player's name).
+    name: DisplayName | None = None
 
 
 class Joined(Struct):
@@ -341,6 +351,12 @@ class MatchOut(Struct):
     # The person seats still open while the match waits for them (it begins, and its
     # clocks run, once every one is taken); empty once it has begun.
     open_seats: list[int] = []
+    # Who sits where, as people read it: a player's or a guest's name (null: none given,
+    # or a bot, whose name is its seat's `bot`), and which seats are registered players'.
+    names: list[str | None] = []
+    players: list[bool] = []
+    # Each seat's bot (a level's name such as "strong", or a bot's), null for a person.
+    bots: list[str | None] = []
 
 
 class PlayBody(Struct, forbid_unknown_fields=True):
@@ -393,6 +409,82 @@ class Replay(Struct):
     final_state: JSONObject
     actions: list[ReplayAction]
     result: MatchResult | None
+
+
+# -- players, sessions and ratings ------------------------------------------------------
+
+
+class Credentials(Struct, forbid_unknown_fields=True):
+    name: Annotated[str, Meta(min_length=1, max_length=64)]
+    password: Annotated[str, Meta(min_length=1, max_length=256)]
+
+
+class PlayerOut(Struct):
+    name: str
+
+
+class SessionOut(Struct):
+    # The logged-in player's name; null: nobody (a guest).
+    player: str | None
+
+
+class RatingOut(Struct):
+    game: str
+    pool: Literal["people", "bots"]
+    # On the Elo scale of the bots' ladder (heuristic = 1500); 95 % lie within ± interval.
+    rating: int
+    interval: int
+    matches: int
+
+
+class RatingStep(Struct):
+    game: str
+    pool: Literal["people", "bots"]
+    match_id: str
+    outcome: Literal["win", "loss", "draw"]
+    rating: int
+    at: float
+
+
+class PlayedMatch(Struct):
+    id: str
+    game: str
+    status: str
+    created_at: float
+    seat: int
+    names: list[str | None]
+    returns: list[float] | None
+
+
+class Profile(Struct):
+    name: str
+    ratings: list[RatingOut]
+    # The rating after each rated match, oldest first (the profile's chart).
+    history: list[RatingStep]
+    # The latest matches, newest first.
+    matches: list[PlayedMatch]
+
+
+class BoardPlayer(Struct):
+    name: str
+    rating: int
+    interval: int
+    matches: int
+
+
+class BoardBot(Struct):
+    # The level's name ("stark") as a seat takes it, the bot behind it and its ladder Elo.
+    name: str
+    bot: str
+    rating: float | None
+
+
+class Leaderboard(Struct):
+    game: str
+    pool: Literal["people", "bots"]
+    # Best first by the rating less three deviations (openskill's ordinal).
+    players: list[BoardPlayer]
+    bots: list[BoardBot]
 
 
 def encode(value: Any) -> bytes:

@@ -54,10 +54,13 @@ def channel(match_id: str) -> str:
 class Watch:
     """The streams of one match on this worker."""
 
-    def __init__(self, match_id: str, version: int) -> None:
+    def __init__(self, match_id: str, version: int, open_seats: int = 0) -> None:
         self.match_id = match_id
         # The newest version heard of (stored here, noted by another worker, or polled).
         self.version = version
+        # The fewest open seats heard of: a person who takes an open lobby seat stores no
+        # version, yet every seat's page must learn at once that the match has begun.
+        self.open_seats = open_seats
         # The id of the newest message of the table talk heard of (0: none).
         self.chat = 0
         self.streams = 0
@@ -135,12 +138,13 @@ class Streams:
                 " so viele, wie sie darf",
             )
         if watch is None:
-            watch = self.watches[m.id] = Watch(m.id, m.version)
+            watch = self.watches[m.id] = Watch(m.id, m.version, len(m.free_seats()))
             if self.channels is not None:
                 watch.listening = asyncio.create_task(self._listen(watch))
             else:
                 watch.ready.set()
         watch.version = max(watch.version, m.version)
+        watch.open_seats = min(watch.open_seats, len(m.free_seats()))
         watch.streams += 1
         self.total += 1
         return Ticket(self, watch)
@@ -166,19 +170,25 @@ class Streams:
     # -- notes ------------------------------------------------------------------------
 
     def heard(self, match_id: str, note: dict[str, Any]) -> None:
-        """A note of a new version or of table talk (in process or from another worker)."""
+        """A note of a new version, of a seat taken or of table talk (in process or from
+        another worker)."""
         watch = self.watches.get(match_id)
         if watch is None:
             return
+        news = False
         if note.get("kind") == "chat":
-            if not isinstance(note.get("chat"), int) or note["chat"] <= watch.chat:
-                return
-            watch.chat = note["chat"]
-        elif isinstance(note.get("version"), int) and note["version"] > watch.version:
-            watch.version = note["version"]
+            if isinstance(note.get("chat"), int) and note["chat"] > watch.chat:
+                watch.chat = note["chat"]
+                news = True
         else:
-            return
-        watch.wake()
+            if isinstance(note.get("version"), int) and note["version"] > watch.version:
+                watch.version = note["version"]
+                news = True
+            if isinstance(note.get("open_seats"), int) and note["open_seats"] < watch.open_seats:
+                watch.open_seats = note["open_seats"]
+                news = True
+        if news:
+            watch.wake()
 
     def note(self, payload: dict[str, Any]) -> bytes:
         """The note other workers hear (they know it is not their own)."""
@@ -221,7 +231,9 @@ class Streams:
         ids = list(self.watches) if ids is None else ids
         for start in range(0, len(ids), POLL_BATCH):
             batch = ids[start : start + POLL_BATCH]
-            query = select(MATCHES.c.id, MATCHES.c.version).where(MATCHES.c.id.in_(batch))
+            query = select(MATCHES.c.id, MATCHES.c.version, MATCHES.c.open_seats).where(
+                MATCHES.c.id.in_(batch)
+            )
             said = (
                 select(CHAT.c.match_id, func.max(CHAT.c.id))
                 .where(CHAT.c.match_id.in_(batch))
@@ -230,7 +242,7 @@ class Streams:
             async with self.matches.store.engine.connect() as conn:
                 rows = (await conn.execute(query)).all()
                 chats = (await conn.execute(said)).all()
-            for match_id, version in rows:
-                self.heard(match_id, {"kind": "version", "version": version})
+            for match_id, version, open_seats in rows:
+                self.heard(match_id, {"kind": "version", "version": version, "open_seats": open_seats})
             for match_id, chat in chats:
                 self.heard(match_id, {"kind": "chat", "chat": chat})

@@ -50,7 +50,7 @@ def test_a_whole_game_against_the_random_bot(page: Page, server: str) -> None:
             # A reload keeps the seat: the token is in this tab's sessionStorage.
             page.reload()
             settled(page)
-            expect(page.locator(".seat-line")).to_have_text("Du sitzt auf Sitz 0.")
+            expect(page.locator(".seat-line")).to_have_text("Du sitzt auf Sitz 1.")
     else:
         raise AssertionError("the game did not end")
     # Colours are not the only mark: every card on the board shows its value, its

@@ -6,7 +6,7 @@ import json
 
 from playwright.sync_api import Browser, Page, expect
 
-from .play import api, settled, start_match
+from .play import api, match_of, settled, start_match
 
 
 def test_the_page_stream_is_an_event_source_with_the_seat_cookie_and_ends_with_the_end(
@@ -100,21 +100,21 @@ def test_the_lobby_lists_open_and_finished_matches_and_a_free_seat_is_taken(page
     )
     page.goto("/")
     entry = page.locator(f'#open-matches li[data-match="{waiting["id"]}"]')
-    expect(entry).to_contain_text("Schotten Totten · ohne Uhr Sitz 1 nehmen")
+    expect(entry).to_contain_text("Schotten Totten · ohne Uhr Sitz 2 nehmen")
     # A variant makes a match unranked (C10): the engine says so, the lobby shows it.
     listed = next(m for m in api(server, "/v1/matches")["open"] if m["id"] == unranked["id"])
     assert listed["ranked"] is False
     expect(page.locator(f'#open-matches li[data-match="{unranked["id"]}"]')).to_contain_text(
         "Caravan · 1,5 Minuten + 2 s pro Zug · ungewertet"
     )
-    expect(entry.locator("button.join")).to_have_text("Sitz 1 nehmen")
+    expect(entry.locator("button.join")).to_have_text("Sitz 2 nehmen")
     finished = page.locator(f'#finished-matches li[data-match="{done["id"]}"]')
-    expect(finished.locator("a.replay")).to_have_attribute("href", f"/v1/matches/{done['id']}/replay")
+    expect(finished.locator("a.replay")).to_have_attribute("href", f"#/match/{done['id']}/replay")
     entry.locator("button.join").click()
     page.wait_for_url(f"**/#/match/{waiting['id']}")
     out = settled(page)
     assert out["seat"] == "1"  # (the screen's data attribute)
-    expect(page.locator(".seat-line")).to_have_text("Du sitzt auf Sitz 1.")
+    expect(page.locator(".seat-line")).to_have_text("Du sitzt auf Sitz 2.")
     # The seat is taken: the lobby no longer offers it.
     assert waiting["id"] not in [m["id"] for m in api(server, "/v1/matches")["open"]]
 
@@ -153,3 +153,37 @@ def test_the_lobby_offers_the_levels_with_their_ratings_and_each_bot_by_name(pag
     assert sent["seats"][1] == {"kind": "bot", "bot": "easy"}
     page.wait_for_url("**/#/match/*")
     expect(page.locator("#turn")).to_have_text("Du bist am Zug.")
+
+
+def test_the_creator_learns_at_once_that_a_guest_took_the_open_seat(
+    page: Page, browser: Browser, server: str
+) -> None:
+    """Seen on the site: after a guest took the seat "offen für die Lobby", the creator's page
+    kept waiting until the first-move rule (C11) ended the match. The join is a `seats` event."""
+    page.goto("/")
+    page.check("#game-schotten_totten")
+    page.select_option("#seat-0", "you")
+    page.select_option("#seat-1", "open")
+    page.fill("#seed", "")
+    page.click("#start")
+    page.wait_for_url("**/#/match/*")
+    settled(page)
+    match_id, _ = match_of(page)
+    expect(page.locator("#turn")).to_have_text(
+        "Die Partie beginnt, sobald jeder Platz vergeben ist (offen: 2)."
+    )
+    expect(page).to_have_title("Schotten Totten · spielwerk")
+    guest_context = browser.new_context(base_url=server, viewport={"width": 1280, "height": 900})
+    try:
+        guest = guest_context.new_page()
+        guest.goto("/")
+        guest.locator(f'#open-matches li[data-match="{match_id}"] button.join').click()
+        guest.wait_for_url(f"**/#/match/{match_id}")
+        settled(guest)
+        expect(guest.locator(".seat-line")).to_have_text("Du sitzt auf Sitz 2.")
+        # The creator's page, without a reload: the match has begun and seat 1 moves first.
+        expect(page.locator("#turn")).to_have_text("Du bist am Zug.", timeout=5_000)
+        expect(page).to_have_title("Du bist dran · Schotten Totten")
+        expect(page.locator(".seat-line")).to_have_text("Du sitzt auf Sitz 1.")
+    finally:
+        guest_context.close()

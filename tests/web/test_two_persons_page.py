@@ -31,7 +31,7 @@ def test_a_second_person_joins_by_link_and_sees_the_moves_live(
         guest.goto(link.replace(server, line.url))
         guest.wait_for_url(f"{line.url}/#/match/{match_id}")  # the token left the address bar
         settled(guest)
-        expect(guest.locator(".seat-line")).to_have_text("Du sitzt auf Sitz 1.")
+        expect(guest.locator(".seat-line")).to_have_text("Du sitzt auf Sitz 2.")
         guest_id, kept = match_of(guest)
         # The guest's page holds no token at all: its seat cookie (HttpOnly) names the seat.
         assert guest_id == match_id and kept is None and guest_token != token
@@ -54,7 +54,7 @@ def test_a_second_person_joins_by_link_and_sees_the_moves_live(
         assert not set(hands[0]) & set(
             guest.locator(".card").evaluate_all("cs => cs.map(c => c.dataset.card)")
         )
-        expect(guest.locator("#turn")).to_have_text("Am Zug: Sitz 0.")
+        expect(guest.locator("#turn")).to_have_text("Am Zug: Sitz 1.")
 
         # The host plays; the guest's screen shows it through the event stream, no reload.
         version = settled(page)["version"]

@@ -8,6 +8,8 @@
 - ``bot_driving``: the bots of each match and the search pool;
 - ``lifecycle``: heartbeat, outages, resuming, the sweep and the retention rule;
 - ``lobby``: the lobby's read;
+- ``players``: players, their passwords (Argon2id) and profiles;
+- ``ratings``: openskill ratings of ranked matches, the leaderboards;
 - ``held``: what the rooms that act on their own ask of the service (a protocol);
 - ``service``: ``Matches``, the thin service the routes call.
 """

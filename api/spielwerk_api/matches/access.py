@@ -66,17 +66,21 @@ def own_origin(request: Connection) -> str:
     return f"{request.url.scheme}://{request.headers.get('host', '')}"
 
 
-def refuse_cross_site(request: Connection) -> None:
-    """A write that names its seat by the cookie comes from this site's pages only (or from
-    an origin the operator allowed: ``Settings.cors_origins``)."""
+def refuse_cross_site(request: Connection, what: str = "seat") -> None:
+    """A write that names its seat by the cookie (or acts for a player by the session
+    cookie, ``what="session"``) comes from this site's pages only (or from an origin the
+    operator allowed: ``Settings.cors_origins``)."""
+    cookie_en, cookie_de = (
+        ("seat cookie", "Platz-Cookie") if what == "seat" else ("session cookie", "Sitzungs-Cookie")
+    )
     fetch_site = request.headers.get("sec-fetch-site")
     if fetch_site is not None and fetch_site not in ("same-origin", "none"):
         raise Problem(
             403,
             "cross_site",
-            "a write with the seat cookie must come from this site's own pages"
+            f"a write with the {cookie_en} must come from this site's own pages"
             f" (Sec-Fetch-Site: {fetch_site[:20]}); programs send 'Authorization: Bearer <token>'",
-            de="ein Zug mit dem Platz-Cookie muss von den Seiten dieser Website kommen"
+            de=f"ein Zug mit dem {cookie_de} muss von den Seiten dieser Website kommen"
             f" (Sec-Fetch-Site: {fetch_site[:20]}); Programme senden 'Authorization: Bearer <Token>'",
         )
     origin = request.headers.get("origin")
@@ -85,9 +89,9 @@ def refuse_cross_site(request: Connection) -> None:
         raise Problem(
             403,
             "cross_site",
-            f"a write with the seat cookie must come from this site's own pages, not from '{origin[:80]}';"
+            f"a write with the {cookie_en} must come from this site's own pages, not from '{origin[:80]}';"
             " programs send 'Authorization: Bearer <token>'",
-            de="ein Zug mit dem Platz-Cookie muss von den Seiten dieser Website kommen, nicht von"
+            de=f"ein Zug mit dem {cookie_de} muss von den Seiten dieser Website kommen, nicht von"
             f" '{origin[:80]}'; Programme senden 'Authorization: Bearer <Token>'",
         )
 

@@ -53,3 +53,9 @@ class Limits:
     # Matches with a seat open to the lobby one client may have waiting at once (429): one
     # client cannot push everyone else's off the lobby's page.
     open_matches_per_client: int = 3
+    # Passwords hashed or checked at once (Argon2id: 64 MiB and tens of milliseconds each,
+    # off the event loop), and how many may wait for that; beyond, 429 too_many_logins.
+    password_hashes_at_once: int = 2
+    password_hash_queue: int = 16
+    # Logins and registrations one client may try per minute (429 too_many_logins).
+    logins_per_client_per_minute: int = 10

@@ -89,10 +89,18 @@ class Match:
     # When the match began: at its creation, or, with open seats, once the last of them was
     # taken (``None`` while one is free: the match waits, and no rule's time runs).
     started_at: float | None = None
+    # Who sits where, as people read it: per seat ``{"name", "player"}`` (a registered
+    # player's name, or a guest's as chosen) or ``None`` (a bot, or no name given).
+    names: list[dict[str, Any] | None] = field(default_factory=list)
 
     @property
     def n(self) -> int:
         return len(self.seats)
+
+    def named(self, seat: int, name: str, *, player: bool) -> None:
+        if len(self.names) < self.n:
+            self.names = [*self.names, *([None] * (self.n - len(self.names)))]
+        self.names[seat] = {"name": name, "player": player}
 
     def persons(self) -> list[int]:
         return [s for s, spec in enumerate(self.seats) if spec["kind"] == "person"]
@@ -413,7 +421,13 @@ class Match:
             open_seats=self.free_seats() if waiting else [],
             ranked=self.ranked(),
             seed_chosen=self.seed_chosen(),
+            names=[n["name"] if n else None for n in self.seat_names()],
+            players=[bool(n and n.get("player")) for n in self.seat_names()],
+            bots=[spec.get("bot") if spec["kind"] == "bot" else None for spec in self.seats],
         )
+
+    def seat_names(self) -> list[dict[str, Any] | None]:
+        return [self.names[s] if s < len(self.names) else None for s in range(self.n)]
 
 
 def action_texts(state: spielwerk.State, action: int) -> Texts:

@@ -75,13 +75,19 @@ class Seats:
         self.presence_written: dict[tuple[str, int], float] = {}
 
     async def taken(self, m: Match) -> None:
-        """The open seats of ``m`` taken meanwhile (on any worker): their tokens' hashes."""
+        """The open seats of ``m`` taken meanwhile (on any worker): their tokens' hashes, and
+        the names of whoever took a seat (from the lobby or by its invitation)."""
         async with self.store.sessions() as session:
             rows = (await session.execute(select(SeatJoinRow).where(SeatJoinRow.match_id == m.id))).scalars()
             joined = {}
             for r in rows:
-                m.token_hashes[r.seat] = r.token_hash
-                joined[r.seat] = r.at
+                if m.seats[r.seat].get("open"):
+                    # (A seat with a token has a row only to name the player who opened
+                    # its invitation: it began with the match.)
+                    m.token_hashes[r.seat] = r.token_hash
+                    joined[r.seat] = r.at
+                if r.name is not None:
+                    m.named(r.seat, r.name, player=r.player_id is not None)
         m.seats_taken(joined)
 
     async def seat_for(self, m: Match, authorization: str | None, *, required: bool) -> int | None:

@@ -11,7 +11,9 @@ rooms of their own (``seats.py``, ``chat.py``, ``bot_driving.py``, ``lifecycle.p
 from __future__ import annotations
 
 import asyncio
+import logging
 import secrets
+import time
 from collections import OrderedDict
 from typing import Any
 
@@ -21,7 +23,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from .. import bots, engine, schemas
 from ..clock import Clock
-from ..db import MatchRow, PresenceRow, SeatJoinRow
+from ..db import MatchPlayerRow, MatchRow, PresenceRow, SeatJoinRow
 from ..problems import Problem
 from .bot_driving import BotDriver
 from .chat import Chat
@@ -29,8 +31,14 @@ from .lifecycle import Lifecycle
 from .limits import Limits
 from .lobby import read_lobby
 from .match import Match, Ply, replay_of, require_begun, require_running, require_version
+from .players import Player, Players, checked_name
+from .ratings import Ratings
 from .seats import Seats, hash_token
 from .store import Publish, Store
+
+log = logging.getLogger("spielwerk_api")
+# How often a worker rates the ended matches nobody rated and forgets expired sessions.
+UPKEEP_S = 60.0
 
 
 class Matches:
@@ -53,6 +61,9 @@ class Matches:
         self.locks: dict[str, asyncio.Lock] = {}
         self.seats = Seats(self.store, clock)
         self.talk = Chat(self.store, clock, self.limits, publish)
+        self.players = Players(self.store, clock, self.limits)
+        self.ratings = Ratings(self.store, clock)
+        self.upkept_at = 0.0
         self.bots = BotDriver(self)
         self.life = Lifecycle(self, self.bots)
 
@@ -78,7 +89,10 @@ class Matches:
                     de=f"keine Partie mit der Kennung '{match_id[:40]}'",
                 )
             m = self._build(record)
-        if m.status == "running" and m.free_seats():
+            # Cached before anything is awaited: requests reading it at once share one match.
+            self._keep(m)
+            await self.seats.taken(m)  # (and who took a seat by its invitation)
+        elif m.status == "running" and m.free_seats():
             # Seats taken meanwhile (on any worker), read after the plies: every join
             # stored before a ply read here is seen, so the match began before its first ply.
             await self.seats.taken(m)
@@ -128,6 +142,7 @@ class Matches:
             created_at=r.created_at,
             state=game.new_initial_state(r.seed),
             pauses=[p for p in self.life.outages if p[1] > r.created_at],
+            names=list(r.names or []),
         )
         m.start()
         return m
@@ -148,10 +163,14 @@ class Matches:
 
     # -- seats ----------------------------------------------------------------------
 
-    async def join(self, match_id: str, seat: int) -> str:
+    async def join(
+        self, match_id: str, seat: int, player: Player | None = None, name: str | None = None
+    ) -> str:
         """Takes the open seat ``seat`` of the match: its new token. First come first served:
         the primary key of ``seat_joins`` lets exactly one of two joins at once win, on any
-        number of workers; the other gets 409."""
+        number of workers; the other gets 409. The seat belongs to ``player`` (logged in),
+        else shows the guest's ``name``."""
+        shown = player.name if player is not None else (checked_name(name) if name is not None else None)
         m = await self.current(match_id)
         if not 0 <= seat < m.n or not m.seats[seat].get("open"):
             raise Problem(
@@ -170,8 +189,19 @@ class Matches:
         now = self.clock.now()
         try:
             async with self.store.writing() as session:
-                session.add(SeatJoinRow(match_id=match_id, seat=seat, token_hash=hash_token(token), at=now))
+                session.add(
+                    SeatJoinRow(
+                        match_id=match_id,
+                        seat=seat,
+                        token_hash=hash_token(token),
+                        at=now,
+                        name=shown,
+                        player_id=player.id if player is not None else None,
+                    )
+                )
                 await session.flush()
+                if player is not None:
+                    session.add(MatchPlayerRow(match_id=match_id, seat=seat, player_id=player.id))
                 m.token_hashes[seat] = hash_token(token)
                 m.seats_taken({seat: now})
                 values: dict[str, Any] = {"open_seats": MatchRow.open_seats - 1}
@@ -191,15 +221,50 @@ class Matches:
                 await self.seats.taken(m)
                 raise taken from None
             raise
+        if shown is not None:
+            m.named(seat, shown, player=player is not None)
+        # Every page of the match learns at once that a seat was taken (its stream sends
+        # the view anew): the match may have begun, and its clocks with it.
+        await self.publish(match_id, {"kind": "seats", "open_seats": len(m.free_seats())})
         if not m.waiting():
             await self.advance_bots(m)  # bots to move first move now
         return token
 
+    async def claim(self, m: Match, seat: int, player: Player) -> None:
+        """The seat whose invitation a logged-in player opened belongs to that player (once:
+        a seat already named keeps its name)."""
+        if seat < len(m.names) and m.names[seat] is not None:
+            return
+        token_hash = m.token_hashes[seat]
+        if token_hash is None or m.seats[seat].get("open"):
+            return
+        try:
+            async with self.store.writing() as session:
+                session.add(
+                    SeatJoinRow(
+                        match_id=m.id,
+                        seat=seat,
+                        token_hash=token_hash,
+                        at=self.clock.now(),
+                        name=player.name,
+                        player_id=player.id,
+                    )
+                )
+                session.add(MatchPlayerRow(match_id=m.id, seat=seat, player_id=player.id))
+        except IntegrityError:
+            await self.seats.taken(m)  # claimed meanwhile: its name as stored
+            return
+        m.named(seat, player.name, player=True)
+        await self.publish(m.id, {"kind": "seats", "open_seats": -1})
+
     # -- creating -------------------------------------------------------------------
 
-    async def create(self, spec: schemas.NewMatch, client: str | None = None) -> schemas.MatchCreated:
+    async def create(
+        self, spec: schemas.NewMatch, client: str | None = None, player: Player | None = None
+    ) -> schemas.MatchCreated:
         """A new match; ``client`` (its address) counts the matches of search bots alone
-        each client runs at once on this worker."""
+        each client runs at once on this worker. The seat marked ``me`` belongs to ``player``
+        (logged in); a person seat may show a guest's ``name``."""
         game = engine.load_game(spec.game, spec.options)
         if len(spec.seats) != game.num_players():
             raise Problem(
@@ -225,6 +290,7 @@ class Matches:
                 seats.append({"kind": "bot", "bot": seat_spec.bot, "params": seat_spec.params})
             else:
                 seats.append({"kind": "person", "open": True} if seat_spec.open else {"kind": "person"})
+        names = self._names(spec, player)
         tokens = [
             secrets.token_urlsafe(24) if s["kind"] == "person" and not s.get("open") else None for s in seats
         ]
@@ -270,6 +336,7 @@ class Matches:
             rules=rules,
             created_at=now,
             state=game.new_initial_state(seed),
+            names=names,
         )
         m.start()
         async with self.store.writing() as session:
@@ -292,9 +359,18 @@ class Matches:
                     bots_only=bots_only,
                     open_seats=open_seats,
                     creator=creator,
+                    names=names,
+                    # Rated once it ends, if every person seat then belongs to a player.
+                    rating_due=m.ranked() and bool(m.persons()),
                 )
             )
             await session.flush()
+            if player is not None:
+                session.add_all(
+                    MatchPlayerRow(match_id=match_id, seat=s, player_id=player.id)
+                    for s, spec_seat in enumerate(spec.seats)
+                    if isinstance(spec_seat, schemas.PersonSeat) and spec_seat.me
+                )
             # An open seat is present from when it is taken on (``join``).
             session.add_all(
                 PresenceRow(match_id=match_id, seat=p, last_seen=now)
@@ -323,6 +399,30 @@ class Matches:
             ],
         )
 
+    @staticmethod
+    def _names(spec: schemas.NewMatch, player: Player | None) -> list[dict[str, Any] | None]:
+        """The name each seat shows from the start: the creator's own seat (``me``) the
+        player's name or the guest's, another person seat a name the creator gave it."""
+        mine = [s for s, seat in enumerate(spec.seats) if isinstance(seat, schemas.PersonSeat) and seat.me]
+        if len(mine) > 1:
+            raise Problem(
+                422,
+                "two_seats_mine",
+                f"only one seat can be yours ('me'); seats {', '.join(map(str, mine))} say so",
+                de=f"nur ein Platz kann deiner sein ('me'); die Plätze {', '.join(map(str, mine))} sagen es",
+            )
+        names: list[dict[str, Any] | None] = []
+        for seat in spec.seats:
+            if not isinstance(seat, schemas.PersonSeat) or seat.open:
+                names.append(None)
+            elif seat.me and player is not None:
+                names.append({"name": player.name, "player": True})
+            elif seat.name is not None:
+                names.append({"name": checked_name(seat.name), "player": False})
+            else:
+                names.append(None)
+        return names
+
     async def _admit_open_match(self, creator: str) -> None:
         """A client has at most ``open_matches_per_client`` matches waiting in the lobby."""
         most = self.limits.open_matches_per_client
@@ -346,8 +446,6 @@ class Matches:
 
     # -- writing --------------------------------------------------------------------
 
-    # -- writing --------------------------------------------------------------------
-
     async def commit(self, m: Match, probe: Match) -> None:
         """Stores what ``probe`` (a fork of ``m``: ``m.after(plies)``) made where the match
         still has version ``m.version`` (else 409 ``stale_version``), then takes it over and
@@ -358,6 +456,18 @@ class Matches:
         m.stored_here = m.version
         for version in range(first, m.version + 1):
             await self.publish(m.id, {"kind": "version", "version": version})
+        if m.status != "running":
+            await self.rate(m)
+
+    async def rate(self, m: Match) -> None:
+        """Rates an ended match (``ratings.py``); a failure leaves it due for the sweep and
+        never fails the move that ended it."""
+        if not (m.ranked() and m.persons()):
+            return  # (never due: no write for a match of bots alone)
+        try:
+            await self.ratings.rate(m)
+        except Exception:
+            log.exception("rating match %s failed; the sweep tries again", m.id)
 
     async def play(self, match_id: str, seat: int, version: int, move: bytes | dict[str, Any]) -> Match:
         """Makes ``seat``'s ``move`` (JSON-like, or the JSON text a client sent) against
@@ -442,7 +552,16 @@ class Matches:
         await self.life.open()
 
     async def sweep(self) -> int:
-        return await self.life.sweep()
+        ended = await self.life.sweep()
+        now = time.monotonic()
+        if now - self.upkept_at >= UPKEEP_S:
+            self.upkept_at = now
+            # Ended matches whose worker stopped before it rated them, and sessions past
+            # their time.
+            for match_id in await self.ratings.due():
+                await self.rate(await self.get(match_id))
+            await self.players.forget_sessions()
+        return ended
 
     async def resume_bots(self) -> int:
         return await self.bots.resume()

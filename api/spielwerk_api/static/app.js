@@ -7,6 +7,7 @@ import { h } from "./dom.js";
 import { GAME_NAMES, lang, setLang, t } from "./i18n.js";
 import { renderLobby } from "./lobby.js";
 import { MatchScreen } from "./match.js";
+import { account, accountNav, loadAccount, renderBoard, renderLogin, renderProfile } from "./players.js";
 import { TutorialScreen } from "./tutorial.js";
 
 const root = document.getElementById("app");
@@ -29,6 +30,14 @@ function renderHeader() {
   button.setAttribute("aria-label", t("switch_language_hint"));
   button.lang = lang() === "de" ? "en" : "de";
   document.getElementById("lobby-link").textContent = t("lobby");
+  document.getElementById("ratings-link").textContent = t("leaderboards");
+  document.getElementById("account").replaceChildren(accountNav(accountChanged));
+}
+
+// Logged in or out: the header, and the screen (a lobby's seat choices depend on it).
+function accountChanged() {
+  renderHeader();
+  if (!screen) route();
 }
 
 async function route() {
@@ -41,13 +50,27 @@ async function route() {
     root.replaceChildren(h("p", { class: "notice refused", role: "alert" }, t("error", { detail: error.message })));
     return;
   }
-  const match = location.hash.match(/^#\/match\/([^/]+)$/);
+  if (!account.known) {
+    await loadAccount();
+    renderHeader();
+  }
+  const match = location.hash.match(/^#\/match\/([^/]+?)(\/replay)?$/);
   const tutorial = location.hash.match(/^#\/tutorial\/([a-z_]+)$/);
-  if (tutorial) {
+  const board = location.hash.match(/^#\/ratings(?:\/([a-z_]+))?(?:\/(people|bots))?$/);
+  const profile = location.hash.match(/^#\/players\/([^/]+)$/);
+  if (location.hash === "#/login") {
+    renderLogin(root, accountChanged);
+  } else if (board) {
+    await renderBoard(root, board[1] || "schotten_totten", board[2] || "people").catch((error) =>
+      root.replaceChildren(h("p", { class: "notice refused", role: "alert" }, t("error", { detail: error.message }))),
+    );
+  } else if (profile) {
+    await renderProfile(root, decodeURIComponent(profile[1]));
+  } else if (tutorial) {
     screen = new TutorialScreen(root, tutorial[1]);
     await screen.start();
   } else if (match) {
-    screen = new MatchScreen(root, decodeURIComponent(match[1]), games);
+    screen = new MatchScreen(root, decodeURIComponent(match[1]), games, { replay: Boolean(match[2]) });
     await screen.start();
   } else {
     renderLobby(root, games);

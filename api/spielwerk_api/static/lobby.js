@@ -3,8 +3,9 @@
 
 import { api, botChoices } from "./api.js";
 import { h } from "./dom.js";
-import { gameName, lang, t } from "./i18n.js";
+import { gameName, lang, levelName, t } from "./i18n.js";
 import { seatKey, storeSeat } from "./match.js";
+import { account } from "./players.js";
 import { hasTutorial } from "./tutorial.js";
 
 const CLOCKS = [
@@ -36,17 +37,11 @@ function resetSeats(info) {
 
 // A level in words, with its measured rating where the engine has one ("Bot: stark · Elo 1720");
 // a level the page has no words for is shown as the API names it.
-function levelName(choice) {
-  const words = strengthName(choice.level);
+function levelLabel(choice) {
+  const words = levelName(choice.level);
   return choice.elo === null ? t("bot_level", { strength: words }) : t("bot_level_elo", { strength: words, elo: Math.round(choice.elo) });
 }
 
-// A level's name in words.
-function strengthName(strength) {
-  const key = `strength_${strength}`;
-  const words = t(key);
-  return words === key ? strength : words;
-}
 
 // A time control in words: minutes (one minute in the singular), and the increment.
 function clockWords(minutes, increment) {
@@ -164,7 +159,7 @@ export function renderLobby(root, games) {
       h(
         "div",
         { class: "field" },
-        h("label", { for: `seat-${s}` }, t("seat_n", { n: s })),
+        h("label", { for: `seat-${s}` }, t("seat_n", { n: s + 1 })),
         " ",
         h(
           "select",
@@ -183,7 +178,7 @@ export function renderLobby(root, games) {
             h(
               "option",
               { value: b.value, selected: choice === b.value },
-              b.level ? levelName(b) : t("bot", { name: b.bot }),
+              b.level ? levelLabel(b) : t("bot", { name: b.bot }),
             ),
           ),
           h("option", { value: "person", selected: choice === "person" }, t("person")),
@@ -212,6 +207,22 @@ export function renderLobby(root, games) {
     // Seeds stay below 2^53, so JavaScript's numbers carry them exactly.
     h("input", { id: "seed", type: "number", min: 0, max: Number.MAX_SAFE_INTEGER, value: draft.seed, oninput: (e) => (draft.seed = e.target.value) }),
   );
+  // A guest may give a name (a logged-in player's seats show the player's name).
+  const guest = account.player
+    ? null
+    : h(
+        "p",
+        { class: "field guest" },
+        h("label", { for: "guest-name" }, t("guest_name")),
+        " ",
+        h("input", {
+          id: "guest-name",
+          maxlength: 24,
+          autocomplete: "nickname",
+          value: account.guestName,
+          oninput: (e) => (account.guestName = e.target.value.trim()),
+        }),
+      );
   const notice = h("p", { id: "lobby-notice", class: "notice", role: "status", "aria-live": "polite" });
 
   const form = h(
@@ -239,6 +250,7 @@ export function renderLobby(root, games) {
     plain.length ? h("fieldset", { class: "options" }, h("legend", {}, t("options")), plain.map(field)) : null,
     variantSpecs.length ? h("fieldset", { class: "variants" }, h("legend", {}, t("variants_unranked")), variantSpecs.map(field)) : null,
     seatChoice,
+    guest,
     h("fieldset", { class: "more" }, h("legend", {}, t("clock_and_seed")), clock, seed),
     h("p", {}, h("button", { type: "submit", id: "start", class: "primary" }, t("start"))),
     notice,
@@ -252,7 +264,10 @@ async function start(info) {
   const seats = draft.seats.map((c) => {
     const bot = bots.get(c);
     if (bot) return Object.keys(bot.params).length ? { kind: "bot", bot: bot.bot, params: bot.params } : { kind: "bot", bot: bot.bot };
-    return c === "open" ? { kind: "person", open: true } : { kind: "person" };
+    if (c === "open") return { kind: "person", open: true };
+    // The creator's own seat: the logged-in player's, or the guest's name if one was given.
+    if (c === "you") return account.player || !account.guestName ? { kind: "person", me: true } : { kind: "person", me: true, name: account.guestName };
+    return { kind: "person" };
   });
   const options = {};
   for (const [name, value] of Object.entries(draft.options)) {
@@ -310,7 +325,7 @@ function lobbyLists(root) {
                       class: "join",
                       onclick: async () => {
                         try {
-                          await api.join(m.id, seat, {});
+                          await api.join(m.id, seat, !account.player && account.guestName ? { name: account.guestName } : {});
                           storeSeat(m.id, { game: m.game, token: null, seat, seats: m.seats, invites: [] });
                           location.hash = `#/match/${m.id}`;
                         } catch (error) {
@@ -318,7 +333,7 @@ function lobbyLists(root) {
                         }
                       },
                     },
-                    t("join_seat", { n: seat }),
+                    t("join_seat", { n: seat + 1 }),
                   ),
                 ),
               ),
@@ -333,7 +348,8 @@ function lobbyLists(root) {
                 { dataset: { match: m.id } },
                 h("a", { href: `#/match/${m.id}` }, `${gameName(m.game)}: ${m.result ? m.result.text : t(m.status)}`),
                 " ",
-                h("a", { href: m.replay, class: "replay" }, t("replay")),
+                // The match's page, which opens its replay (the API's JSON is `m.replay`).
+                h("a", { href: `#/match/${m.id}/replay`, class: "replay" }, t("replay")),
               ),
             )
           : [h("li", {}, t("no_matches"))]),
@@ -357,7 +373,7 @@ function yourMatches() {
       continue;
     }
     if (!record || record.seat === null || record.seat === undefined) continue;
-    items.push(h("li", {}, h("a", { href: `#/match/${id}` }, t("resume", { game: gameName(record.game || ""), n: record.seat }))));
+    items.push(h("li", {}, h("a", { href: `#/match/${id}` }, t("resume", { game: gameName(record.game || ""), n: record.seat + 1 }))));
   }
   return h(
     "section",

@@ -6,7 +6,7 @@
 
 import { api, ApiError, canonical } from "./api.js";
 import { h } from "./dom.js";
-import { gameName, t } from "./i18n.js";
+import { gameName, levelName, t } from "./i18n.js";
 import { openStream } from "./stream.js";
 import { replayViewer } from "./replay.js";
 import { screenFor } from "./screens.js";
@@ -31,8 +31,9 @@ export function storeSeat(id, record) {
 }
 
 export class MatchScreen {
-  constructor(root, id, games) {
+  constructor(root, id, games, { replay = false } = {}) {
     this.root = root;
+    this.openReplay = replay; // #/match/ID/replay: the replay opens at once
     this.id = id;
     this.games = games; // GET /v1/games by name, for the game's utility
     const record = storedSeat(id);
@@ -80,6 +81,7 @@ export class MatchScreen {
     if (this.stopped) return; // left for another screen while loading
     if (this.hasTableTalk()) await this.loadChat();
     if (this.out && this.out.status === "running") this.openStream();
+    else if (this.openReplay) this.section.querySelector("#replay-open")?.click();
     this.clockTimer = setInterval(() => this.tickClocks(), 1000);
   }
 
@@ -113,14 +115,15 @@ export class MatchScreen {
           }
           return;
         }
-        if (message.event !== "version") return;
+        if (message.event !== "version" && message.event !== "seats") return;
         let out;
         try {
           out = JSON.parse(message.data);
         } catch {
           return;
         }
-        this.accept(out).catch((error) => this.showError(error));
+        // `seats`: a person took an open seat; same version, but the match may have begun.
+        this.accept(out, { force: message.event === "seats" }).catch((error) => this.showError(error));
       },
     });
   }
@@ -131,12 +134,13 @@ export class MatchScreen {
   }
 
   // A newer version of the match (from a response or the stream): draw it with its moves.
-  async accept(out) {
+  async accept(out, { force = false } = {}) {
     // The seat the API says the token or the cookie names (null: a spectator).
     if (out.seat !== undefined) this.seat = out.seat;
     if (out.last_move) this.history.set(out.version, out.last_move);
     const current = this.out;
-    if (current && (out.version < current.version || (out.version === current.version && out.status === current.status))) {
+    const same = out.version === current?.version && out.status === current?.status && !force;
+    if (current && (out.version < current.version || same)) {
       this.renderHistory();
       return;
     }
@@ -287,12 +291,15 @@ export class MatchScreen {
     }
   }
 
-  // Who sits where, as the page can name them: you, a bot by name, or a seat number.
+  // Who sits where, as a person reads it: you, a player's or guest's name, a bot by its
+  // level ("Bot stark"), else the seat counted from 1.
   who(seat) {
     if (seat === this.seat) return t("you");
-    const info = this.seats && this.seats[seat];
-    if (info && info.kind === "bot") return `${t("bot_seat", { name: info.bot })} (${t("seat_n", { n: seat })})`;
-    return t("other_person", { n: seat });
+    const name = this.out && this.out.names && this.out.names[seat];
+    if (name) return name;
+    const bot = this.out && this.out.bots && this.out.bots[seat];
+    if (bot) return t("bot_seat", { name: levelName(bot) });
+    return t("other_person", { n: seat + 1 });
   }
 
   render() {
@@ -305,6 +312,9 @@ export class MatchScreen {
     s.dataset.version = String(out.version);
     s.dataset.status = out.status;
     s.dataset.seat = this.seat === null ? "" : String(this.seat);
+    // The tab's title says whose turn it is, so a player in another tab sees it.
+    const myTurn = this.seat !== null && out.status === "running" && !out.open_seats?.length && out.seats_to_move.includes(this.seat);
+    document.title = myTurn ? `${t("tab_your_turn")} · ${gameName(out.game)}` : `${gameName(out.game)} · ${t("title")}`;
 
     const board = h("div", { id: "board", class: `board board-${out.game}` });
     const ctx = {
@@ -350,7 +360,7 @@ export class MatchScreen {
     let turn;
     if (out.status !== "running") turn = t("match_over");
     else if (out.open_seats && out.open_seats.length)
-      turn = t("waiting_for_players", { seats: out.open_seats.join(", ") });
+      turn = t("waiting_for_players", { seats: out.open_seats.map((s) => s + 1).join(", ") });
     else if (this.seat !== null && out.seats_to_move.includes(this.seat)) turn = t("your_turn");
     else if (out.seats_to_move.length) turn = t("to_move", { who: out.seats_to_move.map((s) => this.who(s)).join(", ") });
     else turn = t("nobody_to_move");
@@ -366,7 +376,7 @@ export class MatchScreen {
       "header",
       { class: "match-head" },
       h("h2", { id: "match-title" }, gameName(out.game), out.ranked === false ? h("small", { class: "unranked" }, ` (${t(out.seed_chosen ? "unranked_seed" : "unranked")})`) : null),
-      h("p", { class: "seat-line" }, this.seat === null ? t("spectator") : t("you_sit", { n: this.seat })),
+      h("p", { class: "seat-line" }, this.seat === null ? t("spectator") : t("you_sit", { n: this.seat + 1 })),
       h("p", { id: "turn", class: "turn", "aria-live": "polite" }, turn),
       h("p", { class: "last" }, `${t("last_move")}: `, h("span", { id: "last-move" }, out.last_move || t("none_yet"))),
       clocks,
@@ -394,7 +404,7 @@ export class MatchScreen {
         this.invites.map((inv) => {
           // The API's invitation link: opening it sets that seat's cookie and opens the match.
           const link = `${location.origin}${inv.invitation}`;
-          return h("li", {}, `${t("seat_n", { n: inv.seat })}: `, h("input", { readonly: true, value: link, size: 60, "aria-label": t("seat_n", { n: inv.seat }) }));
+          return h("li", {}, `${t("seat_n", { n: inv.seat + 1 })}: `, h("input", { readonly: true, value: link, size: 60, "aria-label": t("seat_n", { n: inv.seat + 1 }) }));
         }),
       ),
     );

@@ -138,7 +138,7 @@ export class TutorialScreen {
       moves: done ? [] : this.moves,
       seat: this.seat,
       ui: this.ui,
-      who: (s) => (s === this.seat ? t("you") : t("seat_n", { n: s })),
+      who: (s) => (s === this.seat ? t("you") : t("seat_n", { n: s + 1 })),
       play: (move) => this.play(move),
       attempt: (move) => this.attempt(move),
       rerender: () => this.render(),

@@ -1,0 +1,86 @@
+"""Players on the page (issue 35): registering and logging in, a ranked match against a bot
+that moves the player's rating, the profile's chart, the leaderboard, names instead of
+seat numbers, logging out."""
+
+from __future__ import annotations
+
+import re
+import secrets
+
+from playwright.sync_api import Page, expect
+
+from .conftest import screenshot
+from .play import match_of, settled
+
+
+def test_a_player_registers_plays_a_ranked_match_and_finds_it_on_profile_and_leaderboard(
+    page: Page, server: str
+) -> None:
+    name = f"Anna{secrets.token_hex(3)}"
+    page.goto("/")
+    expect(page.locator("#login-link")).to_have_text("Anmelden")
+    page.click("#login-link")
+    page.fill("#login-name", name)
+    page.fill("#login-password", "geheim-123")
+    page.click("#register")
+    page.wait_for_url(f"**/#/players/{name}")
+    expect(page.locator("#profile-title")).to_have_text(name)
+    expect(page.locator("#account-name")).to_have_text(name)
+    expect(page.locator("#profile")).to_contain_text("Noch keine gewertete Partie.")
+
+    # A ranked match (no seed) against the engine's weakest level, resigned at once.
+    page.goto("/#/")
+    page.check("#game-schotten_totten")
+    page.select_option("#seat-0", "you")
+    page.select_option("#seat-1", "bot:easy")
+    expect(page.locator("#guest-name")).to_have_count(0)  # a player's seat shows the player's name
+    page.fill("#seed", "")
+    page.click("#start")
+    page.wait_for_url("**/#/match/*")
+    settled(page)
+    match_id, _ = match_of(page)
+    expect(page.locator("#match-title")).to_have_text("Schotten Totten")  # ranked: no "ungewertet"
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("#resign")
+    expect(page.locator("#result")).to_be_visible()
+
+    page.goto(f"/#/players/{name}")
+    card = page.locator('#profile .rating[data-game="schotten_totten"][data-pool="bots"]')
+    expect(card).to_contain_text("Schotten Totten · mit Bots am Tisch")
+    expect(card).to_contain_text("gewertete Partien: 1")
+    expect(card.locator("svg.rating-chart")).to_have_attribute(
+        "aria-label", re.compile(r"^Wertungsverlauf: von \d+ auf \d+, gewertete Partien: 1$")
+    )
+    expect(page.locator(f'#profile-matches a[href="#/match/{match_id}"]')).to_contain_text(name)
+    screenshot(page, "profile")
+
+    page.goto("/#/ratings/schotten_totten/bots")
+    expect(page.locator("#board-title")).to_have_text("Rangliste: Schotten Totten")
+    expect(page.locator("#board-players")).to_contain_text(name)
+    expect(page.locator("#board-bots")).to_contain_text("Bot: stark")
+    screenshot(page, "leaderboard")
+
+    page.click("#logout")
+    expect(page.locator("#login-link")).to_have_text("Anmelden")
+    page.goto("/#/login")
+    page.fill("#login-name", name)
+    page.fill("#login-password", "falsch-123")
+    page.click("#login-submit")
+    expect(page.locator("#login-notice")).to_have_text("kein Spieler hat diesen Namen und dieses Passwort")
+
+
+def test_a_guest_name_shows_on_the_other_seat_and_bots_by_their_level(page: Page, server: str) -> None:
+    page.goto("/")
+    page.check("#game-schotten_totten")
+    page.select_option("#seat-0", "bot:normal")
+    page.select_option("#seat-1", "you")
+    page.fill("#guest-name", "Gast Fritz")
+    page.fill("#seed", "5")
+    page.click("#start")
+    page.wait_for_url("**/#/match/*")
+    settled(page)
+    expect(page.locator(".seat-line")).to_have_text("Du sitzt auf Sitz 2.")
+    out = page.evaluate("() => fetch(`/v1/matches/${location.hash.split('/')[2]}`).then(r => r.json())")
+    assert out["names"] == [None, "Gast Fritz"] and out["bots"] == ["normal", None]
+    # The page names the bot by its level, never by a seat number.
+    expect(page.locator("#board")).to_contain_text("Bot normal")
