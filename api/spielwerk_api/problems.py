@@ -254,7 +254,21 @@ GERMAN: dict[str, tuple[str, str]] = {
         "Die Zahl der Plätze passt nicht zum Spiel mit diesen Optionen",
     ),
     "invalid_rules": ("Ungültige Partieregeln", "Eine Regel der Partie passt nicht zu diesem Spiel"),
-    "no_table_talk": ("Kein Tischgespräch", "Tischgespräch gehört zu The Game (T7)"),
+    # Players and sessions.
+    "name_taken": ("Name vergeben", "Diesen Namen hat schon ein Spieler; wähle einen anderen"),
+    "invalid_name": (
+        "Ungültiger Name",
+        "Ein Name hat 2 bis 24 Buchstaben, Ziffern, Leerzeichen, '-', '_' oder '.'",
+    ),
+    "invalid_password": ("Ungültiges Passwort", "Ein Passwort hat 8 bis 128 Zeichen"),
+    "wrong_login": ("Anmeldung fehlgeschlagen", "Kein Spieler hat diesen Namen und dieses Passwort"),
+    "too_many_logins": (
+        "Zu viele Anmeldungen",
+        "Zu viele Anmeldeversuche; Retry-After sagt, wann es wieder geht",
+    ),
+    "unknown_player": ("Unbekannter Spieler", "Keinen Spieler gibt es unter diesem Namen"),
+    "unknown_pool": ("Unbekannte Wertung", "Die Wertungen heißen people und bots"),
+    "two_seats_mine": ("Zwei eigene Plätze", "Nur ein Platz einer Partie kann deiner sein ('me')"),
     "too_many_searches": (
         "Zu viele Suchen",
         "Dieser Client hat schon die höchste Zahl an Bot-Suchen wartend oder laufend",

@@ -452,7 +452,9 @@ class PlayedMatch(Struct):
     status: str
     created_at: float
     seat: int
+    # Each seat's name (null: none given) and bot (null: a person), as in MatchOut.
     names: list[str | None]
+    bots: list[str | None]
     returns: list[float] | None
 
 

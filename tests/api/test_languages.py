@@ -35,7 +35,7 @@ def problem(r: Any, status: int, code: str) -> dict[str, Any]:
 
 def test_the_catalogue_names_every_code_the_api_raises() -> None:
     # Every Problem(status, "code", …) in the API's source, and the codes its handlers set.
-    source = "\n".join(p.read_text() for p in API.glob("*.py"))
+    source = "\n".join(p.read_text() for p in API.rglob("*.py"))
     raised = set(re.findall(r'Problem\(\s*\d{3},\s*"([a-z_]+)"', source))
     raised |= set(re.findall(r'code="([a-z_]+)"', source))
     raised |= set(re.findall(r'"code": "([a-z_]+)"', source))
@@ -123,11 +123,14 @@ def requests_for_every_code(client: Client) -> list[tuple[str, int, Any]]:
             ),
         ),
         (
-            "no_table_talk",
+            "unknown_player",
+            404,
+            lambda h: client.get("/v1/players/Niemand", headers=h),
+        ),
+        (
+            "invalid_name",
             422,
-            lambda h: client.post(
-                f"/v1/matches/{match_id}/chat", json={"text": "hallo"}, headers={**h, **t0}
-            ),
+            lambda h: client.post("/v1/players", json={"name": "x", "password": "geheim-123"}, headers=h),
         ),
         # The engine's errors, each with its message from the engine in both languages.
         (

@@ -57,22 +57,15 @@ class Chat:
         self.publish = publish
 
     async def say(self, m: Match, seat: int, text: str, lang: str) -> schemas.ChatOut:
-        """Stores what ``seat`` said at the match ``m`` (as read now), if the game has table
-        talk and the engine allows it (T7); every stream of the match hears of it."""
+        """Stores what ``seat`` said at the match ``m`` (as read now); every stream of the
+        match hears of it. Every game has free table talk, except where the engine says its
+        rules restrict it (The Game's T7: no numbers, in any form)."""
         match_id = m.id
-        if not m.game.has_table_talk():
-            # The engine says which games have table talk (The Game's T7).
-            raise Problem(
-                422,
-                "no_table_talk",
-                f"{m.game.name} has no table talk (T7 is The Game's)",
-                de=f"{m.game.name} hat kein Tischgespräch (T7 gilt für The Game)",
-            )
         require_running(m)
         unseen = unseen_text(text)
         if unseen is not None:
             raise unseen
-        refused = check_talk(text)
+        refused = check_talk(text) if m.game.has_table_talk() else None
         if refused is not None:
             reason = engine_fields(refused, lang)["reason"]
             raise Problem(422, refused.code, f"{refused.rule}: {reason}", rule=refused.rule)

@@ -24,7 +24,7 @@ from sqlalchemy.exc import IntegrityError
 
 from .. import schemas
 from ..clock import Clock
-from ..db import MatchPlayerRow, MatchRow, PlayerRow, RatingEventRow, RatingRow, SessionRow
+from ..db import MatchPlayerRow, MatchRow, PlayerRow, RatingEventRow, RatingRow, SeatJoinRow, SessionRow
 from ..problems import Problem
 from .chat import unseen_text
 from .limits import Limits
@@ -278,6 +278,7 @@ class Players:
                         MatchRow.status,
                         MatchRow.created_at,
                         MatchRow.names,
+                        MatchRow.seats,
                         MatchPlayerRow.seat,
                         MatchRow.result,
                     )
@@ -287,6 +288,17 @@ class Players:
                     .limit(PROFILE_MATCHES)
                 )
             ).all()
+            # Who took a seat after the match was created (from the lobby, or by its link).
+            joined: dict[tuple[str, int], str] = {
+                (j.match_id, j.seat): j.name
+                for j in (
+                    await session.execute(
+                        select(SeatJoinRow.match_id, SeatJoinRow.seat, SeatJoinRow.name).where(
+                            SeatJoinRow.match_id.in_([r.id for r in played]), SeatJoinRow.name.is_not(None)
+                        )
+                    )
+                ).all()
+            }
         matches = [
             schemas.PlayedMatch(
                 id=r.id,
@@ -294,7 +306,11 @@ class Players:
                 status=r.status,
                 created_at=r.created_at,
                 seat=r.seat,
-                names=r.names or [],
+                names=[
+                    joined.get((r.id, s)) or ((r.names or [None] * len(r.seats))[s] or {}).get("name")
+                    for s in range(len(r.seats))
+                ],
+                bots=[spec.get("bot") if spec.get("kind") == "bot" else None for spec in r.seats],
                 returns=(r.result or {}).get("returns"),
             )
             for r in played

@@ -9,6 +9,7 @@ import { h } from "./dom.js";
 import { gameName, levelName, t } from "./i18n.js";
 import { openStream } from "./stream.js";
 import { replayViewer } from "./replay.js";
+import { scrollToNewest, talkBox } from "./talk.js";
 import { screenFor } from "./screens.js";
 
 
@@ -219,10 +220,15 @@ export class MatchScreen {
     this.chat.set(said.id, said);
     const list = this.section && this.section.querySelector("#talk-list");
     if (list) list.append(h("li", {}, `${this.who(said.seat)}: `, said.text));
+    scrollToNewest(this.section);
   }
 
-  // Whether the engine says this game has table talk (GET /v1/games: The Game's T7).
+  // Every game has table talk; the engine says where T7 restricts it (The Game).
   hasTableTalk() {
+    return Boolean(this.out);
+  }
+
+  talkRestricted() {
     const info = this.out && this.games[this.out.game];
     return Boolean(info && info.table_talk);
   }
@@ -342,9 +348,11 @@ export class MatchScreen {
       h("p", { id: "notice", class: `notice ${this.noticeKind}`, role: "status", "aria-live": "polite" }, this.noticeText),
       this.renderResult(),
       board,
+      talkBox(ctx, this.talkRestricted()),
       h("details", { id: "history", class: "history", open: historyOpen }, h("summary", {}, t("history")), h("ol", { id: "history-list" })),
     ];
     s.replaceChildren(...parts.filter(Boolean));
+    scrollToNewest(s);
     this.renderHistory();
     this.tickClocks();
 

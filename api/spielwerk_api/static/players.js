@@ -220,7 +220,13 @@ export async function renderProfile(root, name) {
     h(
       "li",
       {},
-      h("a", { href: `#/match/${m.id}` }, `${gameName(m.game)}: ${m.names.map((n, s) => n || t("seat_n", { n: s + 1 })).join(" – ")}`),
+      h(
+        "a",
+        { href: `#/match/${m.id}` },
+        `${gameName(m.game)}: ${m.names
+          .map((n, s) => n || (m.bots[s] ? t("bot_seat", { name: levelName(m.bots[s]) }) : t("seat_n", { n: s + 1 })))
+          .join(" – ")}`,
+      ),
       ` · ${t(m.status)}`,
     ),
   );

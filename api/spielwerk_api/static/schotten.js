@@ -132,7 +132,7 @@ export function renderSchotten(board, ctx) {
             pickStone(i);
           },
         },
-        h("div", { class: "side theirs", "aria-label": `${ctx.who(theirs)}, ${t("stone_n", { n: i + 1 })}` }, stone.cards[theirs].map(card)),
+        h("div", { class: "side theirs", role: "group", "aria-label": `${ctx.who(theirs)}, ${t("stone_n", { n: i + 1 })}` }, stone.cards[theirs].map(card)),
         h(
           "button",
           {
@@ -150,7 +150,7 @@ export function renderSchotten(board, ctx) {
             ? h("span", { class: "badge settled", dataset: { step: String(settled.step), by: settled.by }, "aria-hidden": "true" }, `${t("settlement")} ${settled.step}`)
             : null,
         ),
-        h("div", { class: "side mine", "aria-label": `${ctx.who(mine)}, ${t("stone_n", { n: i + 1 })}` }, stone.cards[mine].map(card)),
+        h("div", { class: "side mine", role: "group", "aria-label": `${ctx.who(mine)}, ${t("stone_n", { n: i + 1 })}` }, stone.cards[mine].map(card)),
         h(
           "div",
           { class: "claim-slot" },

@@ -135,40 +135,8 @@ export function renderTheGame(board, ctx) {
       ctx.seat === null ? null : h("h3", { class: "hand-title" }, t("your_hand")),
       ctx.seat === null ? null : handRow,
       otherMoves(ctx, rest),
-      talkBox(ctx),
     ].filter(Boolean),
   );
   escapeKey(board, ctx);
 }
 
-// The table talk (T7): what was said, and a box to say something; the engine refuses texts
-// with numbers and the page shows its reason.
-function talkBox(ctx) {
-  const input = h("input", { id: "talk-input", type: "text", maxlength: 500, "aria-label": t("talk_say"), autocomplete: "off" });
-  const form = h(
-    "form",
-    {
-      class: "talk-form",
-      onsubmit: async (event) => {
-        event.preventDefault();
-        const text = input.value.trim();
-        if (!text) return;
-        if (await ctx.say(text)) input.value = "";
-      },
-    },
-    input,
-    " ",
-    h("button", { type: "submit", id: "talk-send" }, t("talk_send")),
-  );
-  return h(
-    "section",
-    { class: "talk", "aria-labelledby": "talk-title" },
-    h("h3", { id: "talk-title" }, t("talk")),
-    h(
-      "ol",
-      { id: "talk-list", "aria-live": "polite" },
-      ctx.chat.map((said) => h("li", {}, `${ctx.who(said.seat)}: `, said.text)),
-    ),
-    ctx.seat !== null && ctx.running ? form : null,
-  );
-}
