@@ -6,14 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import Browser, Page
+from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
+from playwright.sync_api import Browser, Page, ViewportSize
 
 from .conftest import screenshot
 from .play import api, settled
 
 SEATS = {"schotten_totten": 2, "caravan": 2, "the_game": 3, "dog": 4}
-PHONE = {"width": 390, "height": 844}
+PHONE: ViewportSize = {"width": 390, "height": 844}
 AXE = Axe()
 
 
