@@ -73,6 +73,8 @@ CATCH_UP_VERSIONS = 50
 # Messages per page of `GET …/chat`: unless asked, and at most.
 CHAT_PAGE = 100
 CHAT_PAGE_MAX = 500
+# Plies a match's log answers at most (its latest): rebuilt from the plies, so bounded.
+LOG_MAX = 200
 # How long a browser keeps the seat cookie (a match with clocks ends long before).
 SEAT_COOKIE_S = 7 * 86_400
 
@@ -371,6 +373,21 @@ class MatchRoutes(Controller):
     ) -> list[schemas.ChatOut]:
         await matches.known(id)
         return await matches.talk.log(id, after, limit)
+
+    @get(
+        "/{id:str}/log",
+        summary="What happened: the latest plies with who made them and their texts, as the seat may read them",
+        responses=SEAT_PROBLEMS,
+        dependencies=VIEWER,
+    )
+    async def log(
+        self,
+        request: Request[Any, Any, Any],
+        id: MatchId,
+        seat: NamedDependency[Seat],
+        limit: Annotated[int, Parameter(ge=1, le=LOG_MAX, description="plies, the latest")] = LOG_MAX,
+    ) -> schemas.MatchLog:
+        return seat.match.log(seat.number, language(request), limit)
 
     @get(
         "/{id:str}/replay",

@@ -329,6 +329,12 @@ class MatchResult(Struct):
     points: list[int] | None = None
 
 
+class RuleDue(Struct):
+    rule: Literal["aborted", "no_move", "withdrawn"]
+    seat: int | None
+    in_s: float
+
+
 class MatchOut(Struct):
     id: str
     game: str
@@ -357,6 +363,12 @@ class MatchOut(Struct):
     players: list[bool] = []
     # Each seat's bot (a level's name such as "strong", or a bot's), null for a person.
     bots: list[str | None] = []
+    # The seat whose ply made this version (null: none, or a match rule naming no seat).
+    last_seat: int | None = None
+    # The match rules that will end the match unless someone acts (C11: the first move,
+    # "aborted"; a move without a clock, "no_move"; an open seat nobody takes, "withdrawn"),
+    # each with the seat it concerns and the seconds left from this answer.
+    rules_due: list[RuleDue] = []
 
 
 class PlayBody(Struct, forbid_unknown_fields=True):
@@ -370,6 +382,19 @@ class CheckBody(Struct, forbid_unknown_fields=True):
 
 class ChatBody(Struct, forbid_unknown_fields=True):
     text: Annotated[str, Meta(min_length=1, max_length=500)]
+
+
+class LogEntry(Struct):
+    version: int
+    # Who made the ply (null: a match rule that names nobody) and its text as this seat may
+    # read it (null: an action this seat did not see, such as a card given to a partner, D4).
+    seat: int | None
+    text: str | None
+
+
+class MatchLog(Struct):
+    # The latest plies, oldest first (at most `limit`).
+    entries: list[LogEntry]
 
 
 class ChatOut(Struct):

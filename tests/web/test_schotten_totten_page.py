@@ -83,7 +83,11 @@ def test_a_whole_game_against_the_random_bot(page: Page, server: str) -> None:
     # The page's own moves and the bot's answers between them reached it through the event
     # stream (a move's answer carries only the newest version): the history has every ply
     # since the reload, in order, as the replay has them.
-    replay = [a["text"] for a in api(server, f"/v1/matches/{match_id}/replay")["actions"]]
+    # Each ply names who made it ("Du", the bot by its name).
+    who = {0: "Du", 1: "Bot random"}
+    replay = [
+        f"{who[a['seat']]}: {a['text']}" for a in api(server, f"/v1/matches/{match_id}/replay")["actions"]
+    ]
     page.locator("#history summary").click()  # the history is folded away until asked for
     history = page.locator("#history-list li")
     expect(history.last).to_have_text(replay[-1])

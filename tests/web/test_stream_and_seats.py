@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 from playwright.sync_api import Browser, Page, expect
 
@@ -173,6 +174,10 @@ def test_the_creator_learns_at_once_that_a_guest_took_the_open_seat(
         "Die Partie beginnt, sobald jeder Platz vergeben ist (offen: 2)."
     )
     expect(page).to_have_title("Schotten Totten · spielwerk")
+    # The open seat's rule, counted down (Limits.open_match_s: an hour).
+    expect(page.locator("#rule-clock")).to_have_text(
+        re.compile(r"^Die Partie wartet noch (60|59) min auf Mitspieler, dann wird sie zurückgezogen\.$")
+    )
     guest_context = browser.new_context(base_url=server, viewport={"width": 1280, "height": 900})
     try:
         guest = guest_context.new_page()
@@ -185,5 +190,14 @@ def test_the_creator_learns_at_once_that_a_guest_took_the_open_seat(
         expect(page.locator("#turn")).to_have_text("Du bist am Zug.", timeout=5_000)
         expect(page).to_have_title("Du bist dran · Schotten Totten")
         expect(page.locator(".seat-line")).to_have_text("Du sitzt auf Sitz 1.")
+        # C11: the first move's minute, counted down for the creator, named for the guest.
+        expect(page.locator("#rule-clock")).to_have_text(
+            re.compile(r"^Dein erster Zug: noch [1-6]?[0-9] s, sonst wird die Partie abgebrochen\.$")
+        )
+        expect(guest.locator("#rule-clock")).to_have_text(
+            re.compile(
+                r"^Sitz 1: noch [1-6]?[0-9] s für den ersten Zug, sonst wird die Partie abgebrochen\.$"
+            )
+        )
     finally:
         guest_context.close()

@@ -65,7 +65,9 @@ def test_a_second_person_joins_by_link_and_sees_the_moves_live(
         settled(guest, after_version=version)
         assert page_stones(guest)[4] == [[played], []]
         expect(guest.locator("#turn")).to_have_text("Du bist am Zug.")
-        expect(guest.locator("#last-move")).to_have_text(api(server, f"/v1/matches/{match_id}")["last_move"])
+        # The last move names who made it: the creator, who gave no name, is seat 1.
+        last = api(server, f"/v1/matches/{match_id}")["last_move"]
+        expect(guest.locator("#last-move")).to_have_text(f"Sitz 1: {last}")
 
         version = settled(guest)["version"]
         answer = hands[1][0]

@@ -424,7 +424,36 @@ class Match:
             names=[n["name"] if n else None for n in self.seat_names()],
             players=[bool(n and n.get("player")) for n in self.seat_names()],
             bots=[spec.get("bot") if spec["kind"] == "bot" else None for spec in self.seats],
+            last_seat=self.seat_of_ply(self.version if version is None else version),
+            rules_due=self.rules_due(now) if latest and status == "running" else [],
         )
+
+    def rules_due(self, now: float) -> list[schemas.RuleDue]:
+        """The match rules a page counts down (``due``), earliest first: the page warns
+        before one ends the match."""
+        shown = ("aborted", "no_move", "withdrawn")
+        return [
+            schemas.RuleDue(rule=kind, seat=seat, in_s=round(max(0.0, at - now), 1))  # type: ignore[arg-type]
+            for at, kind, seat in sorted(self.due(), key=lambda d: d[0])
+            if kind in shown
+        ]
+
+    def seat_of_ply(self, version: int) -> int | None:
+        """The seat whose ply made ``version`` (``None`` for the deal)."""
+        return self.plies[version - 1].seat if 0 < version <= len(self.plies) else None
+
+    def log(self, seat: int | None, lang: str, limit: int) -> schemas.MatchLog:
+        """The latest ``limit`` plies with their texts in ``lang`` as ``seat`` may read them
+        (an action it did not see has no text). Rebuilt from the plies where the versions are
+        no longer kept: at most ``limit`` of them."""
+        entries = []
+        for version, (state, texts, is_action) in self.past(max(1, self.version - limit + 1)):
+            if version == 0:
+                continue
+            seen = texts is not None and (not is_action or sees_last_action(state, seat))
+            text = texts.get(lang, texts["en"]) if seen and texts is not None else None
+            entries.append(schemas.LogEntry(version=version, seat=self.seat_of_ply(version), text=text))
+        return schemas.MatchLog(entries=entries)
 
     def seat_names(self) -> list[dict[str, Any] | None]:
         return [self.names[s] if s < len(self.names) else None for s in range(self.n)]

@@ -49,6 +49,7 @@ export const api = {
     request(`/v1/matches/${encodeURIComponent(id)}/check`, { method: "POST", token, body: { move } }),
   resign: (id, token) => request(`/v1/matches/${encodeURIComponent(id)}/resign`, { method: "POST", token }),
   lobby: () => request("/v1/matches"),
+  log: (id, token) => request(`/v1/matches/${encodeURIComponent(id)}/log`, { token }),
   join: (id, seat, body) =>
     request(`/v1/matches/${encodeURIComponent(id)}/seats/${seat}/join`, { method: "POST", body }),
   // One page of the table talk: the messages after message `after`, at most `limit`.

@@ -45,7 +45,7 @@ export class MatchScreen {
     this.out = null;
     this.moves = [];
     this.movesFor = -1;
-    this.history = new Map(); // version -> the text of the move that made it
+    this.history = new Map(); // version -> { seat, text }: who made it and what (null: unseen)
     this.ui = {}; // what a screen keeps between renders (the selected card)
     this.pending = 0;
     this.streamStatus = "";
@@ -80,6 +80,12 @@ export class MatchScreen {
       this.busy(-1);
     }
     if (this.stopped) return; // left for another screen while loading
+    this.busy(+1);
+    try {
+      await this.loadLog();
+    } finally {
+      this.busy(-1);
+    }
     if (this.hasTableTalk()) await this.loadChat();
     if (this.out && this.out.status === "running") this.openStream();
     else if (this.openReplay) this.section.querySelector("#replay-open")?.click();
@@ -138,7 +144,7 @@ export class MatchScreen {
   async accept(out, { force = false } = {}) {
     // The seat the API says the token or the cookie names (null: a spectator).
     if (out.seat !== undefined) this.seat = out.seat;
-    if (out.last_move) this.history.set(out.version, out.last_move);
+    if (out.last_move && out.version > 0) this.history.set(out.version, { seat: out.last_seat ?? null, text: out.last_move });
     const current = this.out;
     const same = out.version === current?.version && out.status === current?.status && !force;
     if (current && (out.version < current.version || same)) {
@@ -180,6 +186,50 @@ export class MatchScreen {
 
   async reload() {
     await this.accept(await api.match(this.id, this.token));
+    await this.loadLog();
+  }
+
+  // The game log from the server (GET …/log): every recent ply with who made it, in the
+  // page's language, so a reload or a language switch keeps it whole.
+  async loadLog() {
+    try {
+      const { entries } = await api.log(this.id, this.token);
+      this.history = new Map(entries.map((e) => [e.version, { seat: e.seat, text: e.text }]));
+      this.renderHistory();
+      this.renderLastMove();
+    } catch {
+      // the log is a convenience: the moves still arrive one by one
+    }
+  }
+
+  // A ply as people read it: "Bot stark: legt Rot 7 an Stein 3" (an unseen one: who, and
+  // that it was hidden).
+  plyText(entry) {
+    const text = entry.text ?? t("hidden_move");
+    return entry.seat === null || entry.seat === undefined ? text : `${this.who(entry.seat)}: ${text}`;
+  }
+
+  // The last turn: the plies the same seat made one after the other up to now ("Letzter
+  // Zug: Bot stark: spielt 34; spielt 37; beendet den Zug").
+  lastTurn() {
+    const versions = [...this.history.keys()].sort((a, b) => b - a);
+    if (!versions.length || !this.out || versions[0] !== this.out.version) {
+      return this.out && this.out.last_move ? this.plyText({ seat: this.out.last_seat ?? null, text: this.out.last_move }) : null;
+    }
+    const seat = this.history.get(versions[0]).seat;
+    const turn = [];
+    for (const [i, v] of versions.entries()) {
+      const entry = this.history.get(v);
+      if (entry.seat !== seat || (i > 0 && versions[i - 1] !== v + 1) || turn.length >= 8) break;
+      turn.unshift(entry.text ?? t("hidden_move"));
+    }
+    const text = turn.join("; ");
+    return seat === null ? text : `${this.who(seat)}: ${text}`;
+  }
+
+  renderLastMove() {
+    const el = this.section && this.section.querySelector("#last-move");
+    if (el) el.textContent = this.lastTurn() || t("none_yet");
   }
 
   // Sends a legal move (one of GET …/moves) against the version on screen.
@@ -386,8 +436,9 @@ export class MatchScreen {
       h("h2", { id: "match-title" }, gameName(out.game), out.ranked === false ? h("small", { class: "unranked" }, ` (${t(out.seed_chosen ? "unranked_seed" : "unranked")})`) : null),
       h("p", { class: "seat-line" }, this.seat === null ? t("spectator") : t("you_sit", { n: this.seat + 1 })),
       h("p", { id: "turn", class: "turn", "aria-live": "polite" }, turn),
-      h("p", { class: "last" }, `${t("last_move")}: `, h("span", { id: "last-move" }, out.last_move || t("none_yet"))),
+      h("p", { class: "last" }, `${t("last_move")}: `, h("span", { id: "last-move" }, this.lastTurn() || t("none_yet"))),
       clocks,
+      h("p", { id: "rule-clock", class: "rule-clock", role: "status" }),
       h("p", { id: "stream-status", class: "stream" }, this.streamStatus === "live" ? t("stream_live") : ""),
       h(
         "p",
@@ -446,10 +497,11 @@ export class MatchScreen {
     const list = this.section && this.section.querySelector("#history-list");
     if (!list) return;
     const versions = [...this.history.keys()].sort((a, b) => a - b);
-    list.replaceChildren(...versions.map((v) => h("li", { value: v }, this.history.get(v))));
+    list.replaceChildren(...versions.map((v) => h("li", { value: v }, this.plyText(this.history.get(v)))));
   }
 
   tickClocks() {
+    this.tickRules();
     if (!this.out || !this.out.clocks || !this.section) return;
     const elapsed = (performance.now() - this.receivedAt) / 1000;
     for (const el of this.section.querySelectorAll(".clock")) {
@@ -461,5 +513,24 @@ export class MatchScreen {
       el.textContent = `${this.who(seat)} ${m}:${String(sec).padStart(2, "0")}`;
       el.classList.toggle("running", this.out.seats_to_move.includes(seat));
     }
+  }
+
+  // The match rules that end a match unless someone acts, counted down (the API's
+  // `rules_due`): the first move, a move without a clock, the open seat. Under 20 s, a warning.
+  tickRules() {
+    const el = this.section && this.section.querySelector("#rule-clock");
+    if (!el || !this.out) return;
+    const due = (this.out.rules_due || [])[0];
+    if (!due || this.out.status !== "running") {
+      el.textContent = "";
+      el.classList.remove("warning");
+      return;
+    }
+    const left = Math.max(0, Math.ceil(due.in_s - (performance.now() - this.receivedAt) / 1000));
+    const time = left >= 120 ? t("minutes_n", { n: Math.ceil(left / 60) }) : t("seconds_n", { n: left });
+    const mine = due.seat !== null && due.seat === this.seat;
+    const key = { aborted: mine ? "due_first_move_mine" : "due_first_move", no_move: mine ? "due_move_mine" : "due_move", withdrawn: "due_withdrawn" }[due.rule];
+    el.textContent = t(key, { time, who: due.seat === null ? "" : this.who(due.seat) });
+    el.classList.toggle("warning", left < 20);
   }
 }
