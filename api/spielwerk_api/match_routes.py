@@ -376,7 +376,7 @@ class MatchRoutes(Controller):
 
     @get(
         "/{id:str}/log",
-        summary="What happened: the latest plies with who made them and their texts, as the seat may read them",
+        summary="What happened: the latest plies, who made them and their texts as the seat may read them",
         responses=SEAT_PROBLEMS,
         dependencies=VIEWER,
     )
