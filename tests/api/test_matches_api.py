@@ -309,6 +309,11 @@ def test_table_talk_in_a_match(client: Client) -> None:
         "names_number",
     )
     assert body["rule"] == "T7" and "Zahlen" in body["detail"]
+    # The refusal names the word; spelled umlauts and Roman numerals are numbers too.
+    assert "„zweiundvierzig“" in body["detail"]
+    for hidden, word in (("f ü n f", "fuenf"), ("die XLVII passt", "XLVII")):
+        r = client.post(f"/v1/matches/{match_id}/chat", headers=bearer(tokens[0]), json={"text": hidden})
+        assert f"'{word}' names a number" in problem(r, 422, "names_number")["detail"], hidden
     r = client.post(
         f"/v1/matches/{match_id}/chat",
         headers=bearer(tokens[1]),

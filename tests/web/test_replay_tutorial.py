@@ -32,6 +32,11 @@ def test_the_replay_shows_the_board_of_each_step_and_every_seats_view(page: Page
     page.click("#replay-open")
     board = page.locator("#replay-board")
     total = len(replay["actions"])
+    # It opens at the deal; the slider goes to any step, End to the last.
+    expect(board).to_have_attribute("data-step", "0")
+    page.locator("#replay-slider").fill("2")
+    expect(board).to_have_attribute("data-step", "2")
+    page.locator("#replay-next").press("End")
     expect(board).to_have_attribute("data-step", str(total))
     # The engine's own state after each step, as the public view shows it: the cards on the
     # stones there and nowhere else.
@@ -55,6 +60,13 @@ def test_the_replay_shows_the_board_of_each_step_and_every_seats_view(page: Page
         expect(board).to_have_attribute("data-seat", str(seat))
         hand = api(server, f"/v1/matches/{match_id}", tokens[seat])["view"]["hand"]
         expect(board.locator(".hand [data-card]")).to_have_count(len(hand))
+    # Autoplay from the deal: a step a second, the button pressed meanwhile.
+    page.locator("#replay-slider").fill("0")
+    page.click("#replay-play")
+    expect(page.locator("#replay-play")).to_have_attribute("aria-pressed", "true")
+    expect(board).to_have_attribute("data-step", "1", timeout=3000)
+    page.click("#replay-play")
+    expect(page.locator("#replay-play")).to_have_attribute("aria-pressed", "false")
     screenshot(page, "replay-board")
 
 

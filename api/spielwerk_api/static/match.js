@@ -304,6 +304,7 @@ export class MatchScreen {
   async say(text) {
     try {
       this.heard(await api.say(this.id, this.token, text));
+      this.notice(""); // an earlier refusal no longer stands once a message is said
       return true;
     } catch (error) {
       await this.refused(error);

@@ -63,7 +63,8 @@ export function replayViewer(id, who) {
 
 function show(box, replay, who) {
   const steps = replay.actions;
-  let at = steps.length; // starts at the end: the last step
+  let at = 0; // starts at the deal: step 1 is the first move
+  let playing = null; // the autoplay's timer
   let seat = null; // whose view the board shows (null: the public view)
   let asked = 0; // the latest board request: an older answer arriving late is dropped
   const line = h("p", { id: "replay-step", "aria-live": "polite" });
@@ -115,18 +116,56 @@ function show(box, replay, who) {
     list.querySelectorAll("li").forEach((li, i) => li.classList.toggle("current", i === at - 1));
     prev.disabled = at <= 0;
     next.disabled = at >= steps.length;
+    slider.value = String(at);
     drawStep();
   };
-  const go = (delta) => {
-    at = Math.max(0, Math.min(steps.length, at + delta));
+  const go = (delta) => jump(at + delta);
+  const jump = (step) => {
+    at = Math.max(0, Math.min(steps.length, step));
+    if (at >= steps.length) stop();
     draw();
+  };
+  const stop = () => {
+    clearInterval(playing);
+    playing = null;
+    play.textContent = t("replay_play");
+    play.setAttribute("aria-pressed", "false");
   };
   const prev = h("button", { type: "button", id: "replay-prev", onclick: () => go(-1) }, t("replay_prev"));
   const next = h("button", { type: "button", id: "replay-next", onclick: () => go(+1) }, t("replay_next"));
-  const controls = h("div", { class: "replay-controls" }, prev, next, whose, line);
+  // Autoplay: a step a second, until the end or a click.
+  const play = h(
+    "button",
+    {
+      type: "button",
+      id: "replay-play",
+      "aria-pressed": "false",
+      onclick: () => {
+        if (playing !== null) return stop();
+        if (at >= steps.length) jump(0);
+        playing = setInterval(() => (box.isConnected ? go(+1) : stop()), 1000);
+        play.textContent = t("replay_pause");
+        play.setAttribute("aria-pressed", "true");
+      },
+    },
+    t("replay_play"),
+  );
+  const slider = h("input", {
+    type: "range",
+    id: "replay-slider",
+    min: 0,
+    max: steps.length,
+    value: 0,
+    "aria-label": t("replay_slider"),
+    oninput: (event) => jump(Number(event.target.value)),
+  });
+  const controls = h("div", { class: "replay-controls" }, prev, play, next, slider, whose, line);
   controls.addEventListener("keydown", (event) => {
+    if (event.target === slider) return; // the slider moves by its own keys
     if (event.key === "ArrowLeft") go(-1);
     else if (event.key === "ArrowRight") go(+1);
+    else if (event.key === "Home") jump(0);
+    else if (event.key === "End") jump(steps.length);
     else return;
     event.preventDefault();
   });

@@ -43,7 +43,7 @@ pub use cards::Hand;
 pub use codec::{END_TURN, NUM_ACTIONS, play_action};
 pub use rules::{NUM_PILES, TheGame};
 pub use state::{Outcome, State};
-pub use talk::{check_talk, mentions_number};
+pub use talk::{check_talk, mentions_number, number_named};
 pub use text::pile_name;
 pub use view::{Direction, GameName, Move, PileView, View, ViewOutcome};
 

@@ -18,8 +18,10 @@
 //! the soft hyphen, …) are dropped inside words and also read as word breaks, letters
 //! spelled out ("z w e i", "s-e-c-h-s", "d.r.e.i") are joined, a word cut by hyphens
 //! or dots ("dr-ei") is read whole, and accents, full-width letters and look-alike
-//! Cyrillic or Greek letters are read as the Latin letter they show. The work is linear
-//! in the length of the message.
+//! Cyrillic or Greek letters are read as the Latin letter they show; a spelled umlaut
+//! counts as one letter ("f ü n f"). Roman numerals of two letters or more in capitals
+//! ("XLVII") are numbers too. The work is linear in the length of the message, and a
+//! refusal names the word it refused.
 
 /// German number morphemes after folding umlauts (ü → ue, ß → ss), longest first
 /// where one is a prefix of another, so the segmentation tries the whole word first.
@@ -383,30 +385,85 @@ fn fold(text: &str, split: bool) -> String {
 }
 
 /// T7: does `text` name a number in any form (digits, German or English number words,
-/// cardinal or ordinal, also hidden)?
+/// cardinal or ordinal, Roman numerals, also hidden)?
 pub fn mentions_number(text: &str) -> bool {
-    if text.chars().any(char::is_numeric) {
-        return true;
-    }
-    has_number_word(&fold(text, false))
-        || (text.chars().any(is_invisible) && has_number_word(&fold(text, true)))
+    number_named(text).is_some()
 }
 
-/// T7 as the referee says it: why `text` may not be said at the table, `None` if it may.
+/// The first word of `text` that names a number (as the test read it: a number word
+/// folded, "fuenf" for "f ü n f"), `None` if none does.
+pub fn number_named(text: &str) -> Option<String> {
+    if let Some(token) = text.split_whitespace().find(|t| t.chars().any(char::is_numeric)) {
+        return Some(token.to_string());
+    }
+    if let Some(token) = text
+        .split(|c: char| !c.is_alphanumeric())
+        .find(|t| is_roman_numeral(t))
+    {
+        return Some(token.to_string());
+    }
+    number_word_in(&fold(text, false)).or_else(|| {
+        text.chars()
+            .any(is_invisible)
+            .then(|| number_word_in(&fold(text, true)))
+            .flatten()
+    })
+}
+
+/// A Roman numeral as numbers are written ("XLVII", "MMXXVI"): upper-case, at least two
+/// letters, and well formed (so "IL" or "VV" are not). A single letter is not read as one
+/// ("I", "X" stand for themselves), nor is lower case ("mix", "vi" are words).
+fn is_roman_numeral(token: &str) -> bool {
+    if token.len() < 2 || !token.bytes().all(|b| b"IVXLCDM".contains(&b)) {
+        return false;
+    }
+    // Thousands, then hundreds, tens and ones, each as one of its well-formed spellings.
+    let mut rest = token.trim_start_matches('M');
+    if token.len() - rest.len() > 3 {
+        return false;
+    }
+    for (one, five, ten) in [('C', 'D', 'M'), ('X', 'L', 'C'), ('I', 'V', 'X')] {
+        let forms: [String; 9] = [
+            format!("{one}{ten}"),
+            format!("{one}{five}"),
+            format!("{five}{one}{one}{one}"),
+            format!("{five}{one}{one}"),
+            format!("{five}{one}"),
+            five.to_string(),
+            format!("{one}{one}{one}"),
+            format!("{one}{one}"),
+            one.to_string(),
+        ];
+        if let Some(form) = forms.iter().find(|f| rest.starts_with(f.as_str())) {
+            rest = &rest[form.len()..];
+        }
+    }
+    rest.is_empty()
+}
+
+/// T7 as the referee says it: why `text` may not be said at the table (naming the word),
+/// `None` if it may.
 pub fn check_talk(text: &str) -> Option<crate::error::IllegalAction> {
-    mentions_number(text).then(|| {
-        crate::error::IllegalAction::new(
+    number_named(text).map(|word| {
+        let word: String = word.chars().take(40).collect();
+        let mut refusal = crate::error::IllegalAction::new(
             "T7",
             "names_number",
-            "no numbers may be named at the table, neither as digits nor as words",
-            "über Zahlen darf nicht gesprochen werden, auch nicht als Zahlwort oder Ziffer",
-        )
+            format!(
+                "'{word}' names a number: no numbers may be named at the table, neither as digits nor as words"
+            ),
+            format!(
+                "„{word}“ nennt eine Zahl: über Zahlen darf nicht gesprochen werden, auch nicht als Zahlwort oder Ziffer"
+            ),
+        );
+        refusal.params.insert("word".into(), word.into());
+        refusal
     })
 }
 
 /// The test on a folded text: its words, its words cut by punctuation read whole, and
-/// its runs of single letters.
-fn has_number_word(folded: &str) -> bool {
+/// its runs of single letters; the first number word found.
+fn number_word_in(folded: &str) -> Option<String> {
     // Words are runs of letters; a group is what stands between two spaces
     // ("sixty-three", "d.r.e.i", "Zehner-Sprung").
     let mut words: Vec<&str> = Vec::new();
@@ -423,7 +480,7 @@ fn has_number_word(folded: &str) -> bool {
             joined.clear();
             words[first..].iter().for_each(|w| joined.push_str(w));
             if is_number_word(&joined) {
-                return true;
+                return Some(joined);
             }
         }
     }
@@ -443,23 +500,24 @@ fn has_number_word(folded: &str) -> bool {
         }
         is_number_word(word)
     };
-    if (0..words.len()).any(flagged) {
-        return true;
+    if let Some(i) = (0..words.len()).find(|&i| flagged(i)) {
+        return Some(words[i].to_string());
     }
-    // Letters spelled out one by one ("z w e i", "d.r.e.i"): the run is searched for
-    // any number word inside it, as a spelled-out word has no edges to trust.
+    // Letters spelled out one by one ("z w e i", "d.r.e.i", "f ü n f": an umlaut folds to
+    // two letters but was spelled as one): the run is searched for any number word inside
+    // it, as a spelled-out word has no edges to trust.
     let mut run = String::new();
     for word in words.iter().chain(std::iter::once(&"end of text")) {
-        if word.chars().nth(1).is_none() {
+        if word.chars().nth(1).is_none() || matches!(*word, "ae" | "oe" | "ue" | "ss") {
             run.push_str(word);
         } else {
             if run.len() >= 3 && spelled_number(&run) {
-                return true;
+                return Some(run);
             }
             run.clear();
         }
     }
-    false
+    None
 }
 
 /// Whether a run of spelled-out letters holds a number word (not the article "ein" or a
@@ -479,6 +537,17 @@ mod tests {
     /// (phrase, mentions a number)
     const PHRASES: &[(&str, bool)] = &[
         ("63", true),
+        // Spelled with an umlaut, and Roman numerals (issue 35).
+        ("f ü n f", true),
+        ("z w ö l f", true),
+        ("XLVII", true),
+        ("ich habe die XLVII", true),
+        ("MMXXVI", true),
+        ("die IV ist weg", true),
+        ("I think so", false),
+        ("mix it", false),
+        ("Team X gewinnt", false),
+        ("IL", false),
         ("ich habe die 63", true),
         ("dreiundsechzig", true),
         ("Dreiundsechzig!", true),
