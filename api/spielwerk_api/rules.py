@@ -7,6 +7,7 @@ turned into problem details by ``problems.py``.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated, Any
 
 import spielwerk
@@ -42,6 +43,10 @@ def legal_moves(state: spielwerk.State, seat: int | None = None, lang: str = "en
     return schemas.Moves(moves=[schemas.LegalMove(**m) for m in state.legal_moves(seat, lang)])
 
 
+# The rule texts the engine implements (German: they are the law; RULINGS.md makes them exact).
+RULES_TEXTS = Path(__file__).parent / "rules_texts"
+
+
 class GameRules(Controller):
     path = "/v1/games"
     tags = ("rule checks",)
@@ -64,6 +69,16 @@ class GameRules(Controller):
     async def game(self, game: GameName) -> schemas.GameInfo:
         name = engine.load_game(game).name
         return schemas.GameInfo(**engine.game_info(name))
+
+    @get(
+        "/{game:str}/rules",
+        summary="The game's rules as players read them (German: the text the engine implements)",
+        responses=GAME_PROBLEMS,
+        media_type="text/plain; charset=utf-8",
+    )
+    async def rules(self, game: GameName) -> str:
+        name = engine.load_game(game).name
+        return (RULES_TEXTS / f"{name}.de.txt").read_text(encoding="utf-8")
 
     @get("/{game:str}/schema", summary="JSON Schemas of the game's views and moves", responses=GAME_PROBLEMS)
     async def schema(self, game: GameName) -> schemas.GameSchemas:

@@ -63,7 +63,7 @@ def test_each_board_fits_a_phone_and_has_no_serious_accessibility_violation(
         context.close()
 
 
-SCREENS = ["/#/", "/#/login", "/#/ratings/schotten_totten", "/#/tutorial/schotten_totten"]
+SCREENS = ["/#/", "/#/login", "/#/ratings/schotten_totten", "/#/tutorial/schotten_totten", "/#/rules/dog"]
 
 
 @pytest.mark.parametrize("screen", SCREENS)

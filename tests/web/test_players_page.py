@@ -84,3 +84,17 @@ def test_a_guest_name_shows_on_the_other_seat_and_bots_by_their_level(page: Page
     assert out["names"] == [None, "Gast Fritz"] and out["bots"] == ["normal", None]
     # The page names the bot by its level, never by a seat number.
     expect(page.locator("#board")).to_contain_text("Bot normal")
+
+
+def test_each_game_has_its_rules_page_in_german_and_a_summary_in_english(page: Page) -> None:
+    page.goto("/")
+    page.click("#rules-schotten_totten")
+    expect(page.locator("#rules-title")).to_have_text("Regeln: Schotten Totten")
+    # The rule text itself: the claim's proof counts one's own hand as available (S5).
+    expect(page.locator(".rules-text")).to_contain_text(
+        "Deine eigenen Handkarten zählen dabei ausdrücklich nicht"
+    )
+    page.click("#lang")
+    expect(page.locator("#rules-title")).to_have_text("Rules: Schotten Totten")
+    expect(page.locator(".rules-summary")).to_contain_text("Your own hand counts as available")
+    page.click("#lang")  # (German again for the tests that follow in this browser)

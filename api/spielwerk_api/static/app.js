@@ -8,6 +8,7 @@ import { GAME_NAMES, lang, setLang, t } from "./i18n.js";
 import { renderLobby } from "./lobby.js";
 import { MatchScreen } from "./match.js";
 import { account, accountNav, loadAccount, renderBoard, renderLogin, renderProfile } from "./players.js";
+import { renderRules } from "./rules.js";
 import { TutorialScreen } from "./tutorial.js";
 
 const root = document.getElementById("app");
@@ -58,7 +59,10 @@ async function route() {
   const tutorial = location.hash.match(/^#\/tutorial\/([a-z_]+)$/);
   const board = location.hash.match(/^#\/ratings(?:\/([a-z_]+))?(?:\/(people|bots))?$/);
   const profile = location.hash.match(/^#\/players\/([^/]+)$/);
-  if (location.hash === "#/login") {
+  const rules = location.hash.match(/^#\/rules\/([a-z_]+)$/);
+  if (rules) {
+    await renderRules(root, rules[1]);
+  } else if (location.hash === "#/login") {
     renderLogin(root, accountChanged);
   } else if (board) {
     await renderBoard(root, board[1] || "schotten_totten", board[2] || "people").catch((error) =>
@@ -82,7 +86,7 @@ document.getElementById("lang").addEventListener("click", () => {
   renderHeader();
   // Everything the engine says (moves, reasons, results) is asked for again in the new language.
   if (screen) screen.relabel();
-  else renderLobby(root, games);
+  else route(); // the lobby, a leaderboard, a profile or the rules, drawn anew
 });
 
 window.addEventListener("hashchange", route);

@@ -396,5 +396,11 @@ function tutorialLinks(games) {
       {},
       names.map((name) => h("li", {}, h("a", { href: `#/tutorial/${name}`, id: `tutorial-${name}` }, `${t("tutorial")}: ${gameName(name)}`))),
     ),
+    h("h2", {}, t("rules")),
+    h(
+      "ul",
+      {},
+      Object.keys(games).map((name) => h("li", {}, h("a", { href: `#/rules/${name}`, id: `rules-${name}` }, t("rules_of", { game: gameName(name) })))),
+    ),
   );
 }

@@ -435,6 +435,7 @@ export class MatchScreen {
       "header",
       { class: "match-head" },
       h("h2", { id: "match-title" }, gameName(out.game), out.ranked === false ? h("small", { class: "unranked" }, ` (${t(out.seed_chosen ? "unranked_seed" : "unranked")})`) : null),
+      h("p", { class: "rules-link" }, h("a", { href: `#/rules/${out.game}` }, t("rules"))),
       h("p", { class: "seat-line" }, this.seat === null ? t("spectator") : t("you_sit", { n: this.seat + 1 })),
       h("p", { id: "turn", class: "turn", "aria-live": "polite" }, turn),
       h("p", { class: "last" }, `${t("last_move")}: `, h("span", { id: "last-move" }, this.lastTurn() || t("none_yet"))),
