@@ -10,7 +10,7 @@ import secrets
 from playwright.sync_api import Page, expect
 
 from .conftest import screenshot
-from .play import match_of, settled
+from .play import api, match_of, settled, start_match
 
 
 def test_a_player_registers_plays_a_ranked_match_and_finds_it_on_profile_and_leaderboard(
@@ -98,3 +98,25 @@ def test_each_game_has_its_rules_page_in_german_and_a_summary_in_english(page: P
     expect(page.locator("#rules-title")).to_have_text("Rules: Schotten Totten")
     expect(page.locator(".rules-summary")).to_contain_text("Your own hand counts as available")
     page.click("#lang")  # (German again for the tests that follow in this browser)
+
+
+def test_the_last_move_is_marked_on_the_board_and_named_with_the_whole_turn(page: Page, server: str) -> None:
+    match_id, token = start_match(page, "schotten_totten", ["you", "bot:random"], seed=9)
+    before = {
+        c
+        for s in api(server, f"/v1/matches/{match_id}", token)["view"]["stones"]
+        for side in s["cards"]
+        for c in side
+    }
+    assert page.locator(".just-played").count() == 0  # nothing happened yet
+    version = settled(page)["version"]
+    card = page.locator(".hand button.card").first.get_attribute("data-card")
+    page.locator(f'.hand button.card[data-card="{card}"]').click()
+    page.locator('button.stone[data-stone="4"]').click()
+    settled(page, after_version=version)
+    out = api(server, f"/v1/matches/{match_id}", token)
+    now = {c for s in out["view"]["stones"] for side in s["cards"] for c in side}
+    marked = set(page.locator(".stones .just-played").evaluate_all("es => es.map(e => e.dataset.card)"))
+    # Marked: the cards that came onto the stones since the screen before, the bot's among them.
+    assert marked and marked <= now - before and (now - before - {card}) <= marked
+    expect(page.locator("#last-move")).to_have_text(f"Bot random: {out['last_move']}")

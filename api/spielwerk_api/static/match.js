@@ -391,6 +391,7 @@ export class MatchScreen {
       myTurn: this.seat !== null && out.seats_to_move.includes(this.seat),
     };
     screenFor(out.game)(board, ctx);
+    this.markJustPlayed(board, out.version);
 
     const historyOpen = Boolean(s.querySelector("#history")?.open);
     const parts = [
@@ -535,4 +536,39 @@ export class MatchScreen {
     el.textContent = t(key, { time, who: due.seat === null ? "" : this.who(due.seat) });
     el.classList.toggle("warning", left < 20);
   }
+
+  // What changed on the board since the version this page showed before (a card on a stone
+  // or a caravan, a pile's top, a marble's place) is marked until the next version.
+  markJustPlayed(board, version) {
+    const marks = boardMarks(board);
+    if (!this.marksAt || this.marksAt.version !== version) {
+      const before = this.marksAt ? this.marksAt.keys : null;
+      const keys = new Set(marks.keys());
+      this.justPlayed = before && version > this.marksAt.version ? new Set([...keys].filter((k) => !before.has(k))) : new Set();
+      this.marksAt = { version, keys };
+    }
+    for (const [key, el] of marks) if (this.justPlayed.has(key)) el.classList.add("just-played");
+  }
+}
+
+// The things on a board a move changes, by a key that changes with them: cards on the table
+// (not in a hand), each pile with its top card, each marble with where it stands.
+function boardMarks(board) {
+  const marks = new Map();
+  const seen = new Map();
+  for (const el of board.querySelectorAll("[data-card]")) {
+    if (el.closest(".hand, .other-moves, button")) continue;
+    const n = (seen.get(el.dataset.card) || 0) + 1;
+    seen.set(el.dataset.card, n);
+    const place = el.closest("[data-stone], [data-caravan], .stone-col, .caravan");
+    marks.set(`card:${el.dataset.card}:${n}:${place ? place.dataset.stone ?? place.dataset.caravan ?? "" : ""}`, el);
+  }
+  for (const el of board.querySelectorAll(".pile[data-pile]")) {
+    marks.set(`pile:${el.dataset.pile}:${el.querySelector(".pile-top")?.textContent ?? ""}`, el);
+  }
+  for (const el of board.querySelectorAll("[data-marble]")) {
+    const circle = el.querySelector("circle:not([fill='none'])") || el.querySelector("circle");
+    marks.set(`marble:${el.dataset.marble}:${circle?.getAttribute("cx")}:${circle?.getAttribute("cy")}`, el);
+  }
+  return marks;
 }
