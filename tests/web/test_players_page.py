@@ -120,3 +120,23 @@ def test_the_last_move_is_marked_on_the_board_and_named_with_the_whole_turn(page
     # Marked: the cards that came onto the stones since the screen before, the bot's among them.
     assert marked and marked <= now - before and (now - before - {card}) <= marked
     expect(page.locator("#last-move")).to_have_text(f"Bot random: {out['last_move']}")
+
+
+def test_one_hover_note_at_a_time_just_below_its_stone_and_saying_the_hand_counts(page: Page) -> None:
+    start_match(page, "schotten_totten", ["you", "bot:random"], seed=9)
+    version = settled(page)["version"]
+    page.locator(".hand button.card").first.click()
+    page.locator('button.stone[data-stone="4"]').click()  # (the click leaves focus in column 4)
+    settled(page, after_version=version)
+    notes = page.locator(".stone-col .best")
+    for stone in (2, 6):
+        page.locator(f'button.stone[data-stone="{stone}"]').hover()
+        shown = [n for n in notes.all() if n.is_visible()]
+        assert len(shown) == 1, stone
+        note, rock = (
+            shown[0].bounding_box(),
+            page.locator(f'button.stone[data-stone="{stone}"]').bounding_box(),
+        )
+        assert note is not None and rock is not None
+        assert 0 <= note["y"] - (rock["y"] + rock["height"]) <= 40, (note, rock)
+        expect(shown[0]).to_contain_text("Deine eigenen Handkarten zählen dabei als noch verfügbar")

@@ -48,7 +48,10 @@ def shown_best(page: Page, stone: int, by_focus: bool) -> dict[str, Any] | None:
     """The best formation the page shows at ``stone`` on hover (or focus), from its data."""
     button = page.locator(f'button.stone[data-stone="{stone}"]')
     if by_focus:
+        # A keyboard user's focus (a key pressed there): a focus a click left behind shows
+        # no note, so that two never show at once (issue 35).
         button.focus()
+        page.keyboard.press("Shift")
     else:
         button.hover()
     note = page.locator(f'.stone-col[data-stone="{stone}"] .best')

@@ -57,7 +57,8 @@ function bestNote(stone, i, mine, theirs, ctx) {
         cards: best.cards.map(cardLabel).join(", "),
       })
     : t("best_none", { who });
-  return h("div", { class: "best", id: `best-${i}`, role: "tooltip", dataset: data }, text);
+  // S5: the proof counts the seat's own hand as cards the other side could still get.
+  return h("div", { class: "best", id: `best-${i}`, role: "tooltip", dataset: data }, text, h("span", { class: "best-hand" }, t("best_own_hand")));
 }
 
 export function renderSchotten(board, ctx) {
