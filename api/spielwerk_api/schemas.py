@@ -365,6 +365,9 @@ class MatchOut(Struct):
     bots: list[str | None] = []
     # The seat whose ply made this version (null: none, or a match rule naming no seat).
     last_seat: int | None = None
+    # The time control the match was created with (null: none), as POST /v1/matches takes
+    # it: enough to start the same match again (a rematch).
+    clock: ClockSpec | None = None
     # The match rules that will end the match unless someone acts (C11: the first move,
     # "aborted"; a move without a clock, "no_move"; an open seat nobody takes, "withdrawn"),
     # each with the seat it concerns and the seconds left from this answer.

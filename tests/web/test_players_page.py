@@ -140,3 +140,18 @@ def test_one_hover_note_at_a_time_just_below_its_stone_and_saying_the_hand_count
         assert note is not None and rock is not None
         assert 0 <= note["y"] - (rock["y"] + rock["height"]) <= 40, (note, rock)
         expect(shown[0]).to_contain_text("Deine eigenen Handkarten zählen dabei als noch verfügbar")
+
+
+def test_a_rematch_starts_the_same_match_again_with_the_same_seats(page: Page, server: str) -> None:
+    match_id, _ = start_match(page, "caravan", ["bot:normal", "you"], seed=4, clock="5")
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("#resign")
+    page.click("#rematch")
+    page.wait_for_function("id => !location.hash.includes(id)", arg=match_id)
+    settled(page)
+    again, token = match_of(page)
+    out = api(server, f"/v1/matches/{again}", token)
+    assert out["game"] == "caravan" and out["bots"] == ["normal", None] and out["seat"] == 1
+    assert out["clock"] == api(server, f"/v1/matches/{match_id}")["clock"] and out["clock"] is not None
+    assert out["ranked"] is True  # the server dealt: no seed carried over
+    expect(page.locator(".seat-line")).to_have_text("Du sitzt auf Sitz 2.")

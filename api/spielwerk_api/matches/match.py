@@ -425,6 +425,7 @@ class Match:
             players=[bool(n and n.get("player")) for n in self.seat_names()],
             bots=[spec.get("bot") if spec["kind"] == "bot" else None for spec in self.seats],
             last_seat=self.seat_of_ply(self.version if version is None else version),
+            clock=schemas.ClockSpec(**self.clock) if self.clock is not None else None,
             rules_due=self.rules_due(now) if latest and status == "running" else [],
         )
 

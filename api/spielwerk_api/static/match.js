@@ -492,8 +492,36 @@ export class MatchScreen {
       Array.isArray(out.result.points)
         ? h("p", { id: "team-points" }, t("team_points", { a: out.result.points[0], b: out.result.points[1] }))
         : null,
+      this.seat !== null ? h("p", {}, h("button", { type: "button", id: "rematch", onclick: () => this.rematch() }, t("rematch"))) : null,
       replayViewer(this.id, (seat) => this.who(seat)),
     );
+  }
+
+  // The same match again: the game, its options and time control, the same bots; this seat
+  // is yours again, the other persons get new invitation links. (A deal chosen before is not
+  // repeated: the server deals, so the rematch can count.)
+  async rematch() {
+    const out = this.out;
+    const seats = out.bots.map((bot, s) => (bot ? { kind: "bot", bot } : s === this.seat ? { kind: "person", me: true } : { kind: "person" }));
+    const body = { game: out.game, options: out.options, seats };
+    if (out.clock) body.clock = out.clock;
+    try {
+      const created = await api.create(body);
+      const mine = created.seats.find((s) => s.seat === this.seat);
+      if (mine && mine.token) await api.join(created.id, mine.seat, { token: mine.token });
+      storeSeat(created.id, {
+        game: out.game,
+        token: mine ? mine.token : null,
+        seat: this.seat,
+        seats: created.seats.map(({ seat, kind, bot }) => ({ seat, kind, bot })),
+        invites: created.seats
+          .filter((s) => s.kind === "person" && s.seat !== this.seat && s.invitation)
+          .map(({ seat, invitation }) => ({ seat, invitation })),
+      });
+      location.hash = `#/match/${created.id}`;
+    } catch (error) {
+      await this.refused(error);
+    }
   }
 
   renderHistory() {
