@@ -72,9 +72,11 @@ class Settings:
     # after its headers (408).
     head_timeout_s: float = 10.0
     body_timeout_s: float = 10.0
-    # Event streams one worker holds, in all and per match; more are refused (503).
+    # Spectators' event streams one worker holds, in all and per match; more are refused (503).
     max_streams: int = 4096
     max_streams_per_match: int = 512
+    # Spectators' event streams one client (its address) may hold on a worker (429 beyond).
+    max_streams_per_client: int = 64
     # How many workers serve the database (`spielwerk serve --workers`): on SQLite, notes
     # of new versions reach only the streams of the worker that stored them, so with
     # several workers each worker looks at its watched matches' versions every
@@ -121,6 +123,7 @@ class Settings:
             body_timeout_s=float(os.environ.get("SPIELWERK_BODY_TIMEOUT_S", 10.0)),
             max_streams=int(os.environ.get("SPIELWERK_MAX_STREAMS", 4096)),
             max_streams_per_match=int(os.environ.get("SPIELWERK_MAX_STREAMS_PER_MATCH", 512)),
+            max_streams_per_client=int(os.environ.get("SPIELWERK_MAX_STREAMS_PER_CLIENT", 64)),
             workers=int(os.environ.get("SPIELWERK_WORKERS", 1)),
             stream_poll_s=float(os.environ.get("SPIELWERK_STREAM_POLL_S", 1.0)),
             stream_heartbeat_s=float(os.environ.get("SPIELWERK_STREAM_HEARTBEAT_S", 15.0)),
@@ -264,6 +267,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             service,
             max_streams=settings.max_streams,
             max_per_match=settings.max_streams_per_match,
+            max_per_client=settings.max_streams_per_client,
             channels=channels,
             poll_s=stream_poll_s(settings),
             heartbeat_s=settings.stream_heartbeat_s,

@@ -426,7 +426,7 @@ class MatchRoutes(Controller):
     ) -> ServerSentEvent:
         after = last_event_id(last_seen)
         # Refused here, before the stream's answer begins, when the worker holds its most.
-        ticket = streams.open(seat.match)
+        ticket = streams.open(seat.match, request.client.host if request.client else "", seat.number)
         return ServerSentEvent(
             stream(matches, streams, ticket, seat.match, seat.number, after, language(request))
         )

@@ -15,8 +15,11 @@ what it sends (its seat's view, the message) itself. Notes arrive
   on SQLite stores every version itself: nothing polls.
 
 A stream reads the database only for a version its worker does not have, and one read per
-match serves all its streams. The worker holds at most ``max_streams`` streams and
-``max_streams_per_match`` per match; more are refused with 503 and ``Retry-After``.
+match serves all its streams. The worker holds at most ``max_streams`` spectators' streams,
+``max_streams_per_match`` per match and ``max_streams_per_client`` per client; more are
+refused (503, or 429 for the client's own, with ``Retry-After``). A seat's own stream is
+never crowded out by spectators: it is refused only past ``SEAT_STREAMS`` for the seat (its
+tabs) or twice ``max_streams`` on the worker.
 """
 
 from __future__ import annotations
@@ -41,6 +44,8 @@ log = logging.getLogger("spielwerk_api")
 
 # Messages a stream reads at once (it reads on until it has them all).
 CHAT_BATCH = 100
+# Event streams one seat may hold on a worker (a player's tabs and devices).
+SEAT_STREAMS = 8
 # Matches per query of the fallback look at versions.
 POLL_BATCH = 500
 RETRY_AFTER_S = 10
@@ -64,6 +69,8 @@ class Watch:
         # The id of the newest message of the table talk heard of (0: none).
         self.chat = 0
         self.streams = 0
+        # Of them, spectators' (no seat): the ones the per-match cap counts.
+        self.spectators = 0
         self.changed = asyncio.Event()
         self.listening: asyncio.Task[None] | None = None
         self.reading: asyncio.Future[Match] | None = None
@@ -90,9 +97,11 @@ class Ticket:
     """A stream's place on the worker, given back when the stream ends (or, if it never
     started, when it is dropped)."""
 
-    def __init__(self, streams: Streams, watch: Watch) -> None:
+    def __init__(
+        self, streams: Streams, watch: Watch, client: str | None, seat: tuple[str, int] | None
+    ) -> None:
         self.watch = watch
-        self._release = weakref.finalize(self, streams._release, watch)
+        self._release = weakref.finalize(self, streams._release, watch, client, seat)
 
     def release(self) -> None:
         self._release()
@@ -105,6 +114,7 @@ class Streams:
         *,
         max_streams: int,
         max_per_match: int,
+        max_per_client: int = 64,
         channels: ChannelsPlugin | None = None,
         poll_s: float = 0.0,
         heartbeat_s: float = 15.0,
@@ -113,30 +123,46 @@ class Streams:
         # An idle stream sends a comment this often: proxies and browsers keep it open, and a
         # page sees a dead link within that time.
         self.heartbeat_s = heartbeat_s
+        # Spectators' streams: in all, per match and per client (its address). A seat's own
+        # stream is not counted there, so no stranger can lock a player out of their match:
+        # a seat holds at most SEAT_STREAMS (its tabs), and the worker at most twice
+        # max_streams in all.
         self.max_streams = max_streams
         self.max_per_match = max_per_match
+        self.max_per_client = max_per_client
         self.channels = channels
         self.poll_s = poll_s
         self.watches: dict[str, Watch] = {}
         self.total = 0
+        self.spectators = 0
+        self.by_client: dict[str, int] = {}
+        self.by_seat: dict[tuple[str, int], int] = {}
         # Notes this worker publishes come back from PostgreSQL too: they were heard already.
         self.origin = secrets.token_hex(8)
 
     # -- places -----------------------------------------------------------------------
 
-    def open(self, m: Match) -> Ticket:
+    def open(self, m: Match, client: str = "", seat: int | None = None) -> Ticket:
         watch = self.watches.get(m.id)
-        if self.total >= self.max_streams:
-            raise self._full(
-                f"this worker holds {self.total} event streams, as many as it may",
-                f"dieser Worker hält {self.total} Ereignisströme, so viele, wie er darf",
-            )
-        if watch is not None and watch.streams >= self.max_per_match:
-            raise self._full(
-                f"match '{m.id}' has {watch.streams} event streams on this worker, as many as it may",
-                f"Partie '{m.id}' hat auf diesem Worker {watch.streams} Ereignisströme,"
-                " so viele, wie sie darf",
-            )
+        if seat is None:
+            self._admit_spectator(m, watch, client)
+        else:
+            held = self.by_seat.get((m.id, seat), 0)
+            if held >= SEAT_STREAMS:
+                raise Problem(
+                    429,
+                    "too_many_streams",
+                    f"seat {seat} of match '{m.id}' holds {held} event streams on this worker, as many as a"
+                    " seat may; close one (a tab) first",
+                    headers={"Retry-After": str(RETRY_AFTER_S)},
+                    de=f"Platz {seat} der Partie '{m.id}' hält auf diesem Worker {held} Ereignisströme,"
+                    " so viele, wie ein Platz darf; schließe zuerst einen (einen Tab)",
+                )
+            if self.total >= 2 * self.max_streams:
+                raise self._full(
+                    f"this worker holds {self.total} event streams, as many as it may",
+                    f"dieser Worker hält {self.total} Ereignisströme, so viele, wie er darf",
+                )
         if watch is None:
             watch = self.watches[m.id] = Watch(m.id, m.version, len(m.free_seats()))
             if self.channels is not None:
@@ -147,7 +173,38 @@ class Streams:
         watch.open_seats = min(watch.open_seats, len(m.free_seats()))
         watch.streams += 1
         self.total += 1
-        return Ticket(self, watch)
+        if seat is None:
+            watch.spectators += 1
+            self.spectators += 1
+            self.by_client[client] = self.by_client.get(client, 0) + 1
+            return Ticket(self, watch, client, None)
+        self.by_seat[(m.id, seat)] = self.by_seat.get((m.id, seat), 0) + 1
+        return Ticket(self, watch, None, (m.id, seat))
+
+    def _admit_spectator(self, m: Match, watch: Watch | None, client: str) -> None:
+        if self.spectators >= self.max_streams:
+            raise self._full(
+                f"this worker holds {self.spectators} spectators' event streams, as many as it may",
+                f"dieser Worker hält {self.spectators} Ereignisströme von Zuschauern, so viele, wie er darf",
+            )
+        if watch is not None and watch.spectators >= self.max_per_match:
+            raise self._full(
+                f"match '{m.id}' has {watch.spectators} spectators' event streams on this worker,"
+                " as many as it may",
+                f"Partie '{m.id}' hat auf diesem Worker {watch.spectators} Ereignisströme von Zuschauern,"
+                " so viele, wie sie darf",
+            )
+        mine = self.by_client.get(client, 0)
+        if mine >= self.max_per_client:
+            raise Problem(
+                429,
+                "too_many_streams",
+                f"this client holds {mine} spectators' event streams on this worker, as many as a client may;"
+                " close one first",
+                headers={"Retry-After": str(RETRY_AFTER_S)},
+                de=f"dieser Client hält auf diesem Worker {mine} Ereignisströme als Zuschauer, so viele,"
+                " wie ein Client darf; schließe zuerst einen",
+            )
 
     @staticmethod
     def _full(detail: str, de: str) -> Problem:
@@ -159,9 +216,23 @@ class Streams:
             de=f"{de}; versuche es später",
         )
 
-    def _release(self, watch: Watch) -> None:
+    def _release(self, watch: Watch, client: str | None, seat: tuple[str, int] | None) -> None:
         watch.streams -= 1
         self.total -= 1
+        if client is not None:
+            watch.spectators -= 1
+            self.spectators -= 1
+            left = self.by_client.get(client, 1) - 1
+            if left > 0:
+                self.by_client[client] = left
+            else:
+                self.by_client.pop(client, None)
+        if seat is not None:
+            left = self.by_seat.get(seat, 1) - 1
+            if left > 0:
+                self.by_seat[seat] = left
+            else:
+                self.by_seat.pop(seat, None)
         if watch.streams == 0 and self.watches.get(watch.match_id) is watch:
             del self.watches[watch.match_id]
             if watch.listening is not None:

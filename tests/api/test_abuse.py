@@ -340,6 +340,52 @@ def test_a_worker_holds_a_bounded_number_of_streams(tmp_path: Path) -> None:
                 r.close()
 
 
+def test_a_seat_always_opens_its_stream_and_one_client_holds_a_bounded_share(tmp_path: Path) -> None:
+    """Issue 34, item 2: one client opened every stream of a worker, and 512 spectators locked
+    the seats out of their own match. Spectators count against the caps, per client too; a
+    seat's own stream opens whatever the spectators hold (up to its tabs)."""
+    settings = Settings(
+        database_url=f"sqlite:///{tmp_path / 'seats.db'}",
+        clock=ManualClock(),
+        sweep_interval_s=3600,
+        max_streams=3,
+        max_streams_per_match=2,
+        max_streams_per_client=2,
+    )
+    app = create_app(settings)
+    with serve_in_thread(app) as url, httpx.Client(base_url=url, timeout=10) as http:
+        match_id, tokens = new_match(http, "schotten_totten", ["p", "p"], seed=1)
+        other_id, _ = new_match(http, "schotten_totten", ["p", "p"], seed=2)
+        # Each open stream with its events (dropping the reader would close the stream).
+        opened: list[tuple[httpx.Response, Iterator[Any]]] = []
+
+        def stream(match_id: str, token: str | None = None) -> httpx.Response:
+            request = http.build_request("GET", f"/v1/matches/{match_id}/events", headers=bearer(token))
+            r = http.send(request, stream=True)
+            if r.status_code == 200:
+                received = events(r.iter_lines())
+                assert next(received)[0] == "version"
+                opened.append((r, received))
+            else:
+                r.read()
+            return r
+
+        try:
+            assert [stream(match_id).status_code for _ in range(2)] == [200, 200]
+            # The match's spectators are full, and so is this client's share...
+            assert stream(match_id).status_code == 503
+            mine = stream(other_id)
+            assert mine.status_code == 429 and mine.json()["code"] == "too_many_streams"
+            assert "client" in mine.json()["detail"]
+            # ...but both seats open their own streams, each in two tabs.
+            for token in tokens:
+                assert [stream(match_id, token).status_code for _ in range(2)] == [200, 200]
+            assert app.state.streams.total == 6
+        finally:
+            for r, _ in opened:
+                r.close()
+
+
 def test_streams_on_sqlite_with_several_workers_hear_of_the_others_versions(tmp_path: Path) -> None:
     """Two workers on one SQLite file: their notes cannot reach each other, so each worker
     looks at the versions of the matches its streams watch (once for all of them)."""
