@@ -35,7 +35,7 @@ from .matches.access import (
 from .problems import Problem, language, problem_responses
 from .rules import legal_moves, rejection
 from .sessions import session_player
-from .streams import CHAT_BATCH, Streams, Ticket
+from .streams import Streams, Ticket
 
 # What a route that reads a seat's token may answer besides its own problems.
 SEAT_PROBLEMS = problem_responses(401, 403, 404)
@@ -505,11 +505,13 @@ async def stream(
                     yield ServerSentEventMessage(event="version", id=f"{sent}-{said}", data=data)
                 continue
             if watch.chat > said:
-                for msg in await matches.talk.log(m.id, said, CHAT_BATCH):
+                # One read per new message for every stream of the match (``Watch.messages``).
+                messages = await watch.messages(matches, said)
+                for msg in messages:
                     said = msg.id
                     data = schemas.encode(msg).decode()
                     yield ServerSentEventMessage(event="chat", id=f"{sent}-{said}", data=data)
-                if said < watch.chat and not await matches.talk.log(m.id, said, 1):
+                if not messages:
                     said = watch.chat  # (a note of a message whose match was deleted)
                 continue
             if m.status != "running":

@@ -35,6 +35,7 @@ from typing import Any
 from litestar.channels import ChannelsPlugin
 from sqlalchemy import func, select
 
+from . import schemas
 from .matches import MATCHES, Match, Matches
 from .problems import Problem
 
@@ -44,6 +45,8 @@ log = logging.getLogger("spielwerk_api")
 
 # Messages a stream reads at once (it reads on until it has them all).
 CHAT_BATCH = 100
+# Messages a watch keeps for its streams (one read per new message serves them all).
+CHAT_KEPT = 256
 # Event streams one seat may hold on a worker (a player's tabs and devices).
 SEAT_STREAMS = 8
 # Matches per query of the fallback look at versions.
@@ -71,11 +74,46 @@ class Watch:
         self.streams = 0
         # Of them, spectators' (no seat): the ones the per-match cap counts.
         self.spectators = 0
+        # The latest messages read, shared by the streams (``messages``).
+        self.said: list[schemas.ChatOut] = []
+        self.said_from = 0
+        self.said_upto = 0
+        self.chat_reading: asyncio.Future[bool] | None = None
         self.changed = asyncio.Event()
         self.listening: asyncio.Task[None] | None = None
         self.reading: asyncio.Future[Match] | None = None
         # Set once notes of other workers reach the watch (at once where none can).
         self.ready = asyncio.Event()
+
+    async def messages(self, matches: Matches, after: int) -> list[schemas.ChatOut]:
+        """The messages after ``after`` (at most ``CHAT_BATCH``), read once for every stream
+        of the match: the watch keeps the latest ones it read (``said``: every message of the
+        match with an id in ``(said_from, said_upto]``), and a stream behind them reads on its
+        own."""
+        if not self.said and self.said_upto < after:
+            self.said_from = self.said_upto = after  # (nothing kept yet: from here on)
+        if after < self.said_from:
+            return await matches.talk.log(self.match_id, after, CHAT_BATCH)
+        while self.said_upto < self.chat and not [m for m in self.said if m.id > after][:1]:
+            if self.chat_reading is None or self.chat_reading.done():
+                self.chat_reading = asyncio.ensure_future(self._read_on(matches))
+            # Shielded: a stream that closes meanwhile does not cancel the others' read.
+            if not await asyncio.shield(self.chat_reading):
+                break  # (nothing more to read: a note of a message whose match was deleted)
+        return [m for m in self.said if m.id > after][:CHAT_BATCH]
+
+    async def _read_on(self, matches: Matches) -> bool:
+        heard = self.chat
+        read = await matches.talk.log(self.match_id, self.said_upto, CHAT_BATCH)
+        self.said.extend(read)
+        if read:
+            self.said_upto = read[-1].id
+        if len(read) < CHAT_BATCH:
+            self.said_upto = max(self.said_upto, heard)
+        if len(self.said) > CHAT_KEPT:
+            self.said_from = self.said[-CHAT_KEPT - 1].id
+            del self.said[:-CHAT_KEPT]
+        return bool(read)
 
     def wake(self) -> None:
         changed, self.changed = self.changed, asyncio.Event()

@@ -386,6 +386,48 @@ def test_a_seat_always_opens_its_stream_and_one_client_holds_a_bounded_share(tmp
                 r.close()
 
 
+def test_table_talk_is_read_once_per_message_for_all_streams_of_a_match(tmp_path: Path) -> None:
+    """Issue 34, item 3: every stream read every message itself (500 streams, 200 messages:
+    115 s of CPU). Now the match's watch reads each new message once for all its streams."""
+    settings = Settings(
+        database_url=f"sqlite:///{tmp_path / 'talk.db'}", sweep_interval_s=3600, client_rate_per_s=0
+    )
+    app = create_app(settings)
+    with serve_in_thread(app) as url, httpx.Client(base_url=url, timeout=10) as http:
+        match_id, tokens = new_match(http, "caravan", ["p", "p"], seed=1)
+        talk = app.state.matches.talk
+        reads = 0
+        read = talk.log
+
+        async def counted(*args: Any, **kwargs: Any) -> Any:
+            nonlocal reads
+            reads += 1
+            return await read(*args, **kwargs)
+
+        talk.log = counted
+        opened: list[tuple[httpx.Response, Iterator[Any]]] = []
+        try:
+            for _ in range(12):
+                r = http.send(http.build_request("GET", f"/v1/matches/{match_id}/events"), stream=True)
+                received = events(r.iter_lines())
+                assert next(received)[0] == "version"
+                opened.append((r, received))
+            for n in range(5):
+                said = http.post(
+                    f"/v1/matches/{match_id}/chat", headers=bearer(tokens[0]), json={"text": f"Nachricht {n}"}
+                )
+                assert said.status_code == 201, said.text
+                for _, received in opened:
+                    kind, data = next(received)
+                    assert (kind, data["text"]) == ("chat", f"Nachricht {n}")
+            # One read per message (and at most one more where a read met a message said
+            # meanwhile), not one per stream and message (60).
+            assert reads <= 10, reads
+        finally:
+            for r, _ in opened:
+                r.close()
+
+
 def test_streams_on_sqlite_with_several_workers_hear_of_the_others_versions(tmp_path: Path) -> None:
     """Two workers on one SQLite file: their notes cannot reach each other, so each worker
     looks at the versions of the matches its streams watch (once for all of them)."""

@@ -167,6 +167,6 @@ def test_body_schemas_are_closed_as_the_server_is(client: TestClient[Litestar]) 
     assert r.status_code == 400 and "colour" in r.json()["detail"]
     r = client.post(
         "/v1/matches",
-        json={"game": "schotten_totten", "seats": [{"kind": "person", "name": "x"}, {"kind": "person"}]},
+        json={"game": "schotten_totten", "seats": [{"kind": "person", "colour": "red"}, {"kind": "person"}]},
     )
     assert r.status_code == 400
