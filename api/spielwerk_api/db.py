@@ -219,6 +219,8 @@ class PlyRow(Base):
     seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
     action: Mapped[int | None] = mapped_column(Integer, nullable=True)
     at: Mapped[float] = mapped_column(Float)
+    # A search bot's move: the seconds it searched, all its clock is charged (match.Ply).
+    thought_s: Mapped[float | None] = mapped_column(Float, nullable=True)
 
 
 class ChatRow(Base):

@@ -74,3 +74,27 @@ def test_adopting_a_fork_takes_its_plies_once() -> None:
     m.adopt(fork)
     assert m.version == 1 and len(m.plies) == 1 and m.state == fork.state
     assert m.last_move is not None and set(m.last_move) == {"de", "en"}
+
+
+def test_a_search_bot_is_charged_its_search_never_its_wait_for_a_thread() -> None:
+    """Issue 34, item 1: a bot's 10 s clock ran out while its search waited in the queue."""
+    game = spielwerk.load_game("schotten_totten")
+    m = Match(
+        id="b",
+        game=game,
+        seed=5,
+        seats=[{"kind": "bot", "bot": "strong"}, {"kind": "person"}],
+        token_hashes=[None, None],
+        clock={"initial_s": 10.0, "increment_s": 0.0},
+        rules=RULES,
+        created_at=100.0,
+        state=game.new_initial_state(5),
+    )
+    m.start()
+    # Seat 0 (the bot) is to move; however long it waits, no clock rule ends the match...
+    assert m.to_move() == [0] and m.ended_by(500.0) is None
+    # ...and its move, made 40 s later after 0.3 s of search, costs it 0.3 s.
+    played = m.after([Ply("move", 0, m.state.legal_actions()[0], 140.0, thought=0.3)])
+    assert played.clocks == [pytest.approx(9.7), 10.0]
+    # A person's clock runs as before.
+    assert played.ended_by(150.0) == ("time", 1)

@@ -132,7 +132,8 @@ class BotDriver:
             if await self.service.settle(m):
                 return True
             try:
-                await self.service.commit(m, m.after([Ply("move", seat, action, self.service.clock.now())]))
+                ply = Ply("move", seat, action, self.service.clock.now(), thought=took)
+                await self.service.commit(m, m.after([ply]))
             except Problem as stale:
                 if stale.code != "stale_version":
                     raise

@@ -49,6 +49,9 @@ class Ply:
     seat: int | None
     action: int | None
     at: float
+    # A search bot's move: the seconds it searched. Its clock is charged that, not the time
+    # its search waited on the server for a thread (issue 34: no seat pays for the queue).
+    thought: float | None = None
 
 
 @dataclass
@@ -145,7 +148,7 @@ class Match:
         if ply.kind == "move":
             assert ply.action is not None and ply.seat is not None
             before = set(self.to_move())
-            self.charge(ply.at)
+            self.charge(ply.at, ply.seat, ply.thought)
             self.last_move = action_texts(self.state, ply.action)
             self.last_is_action = True
             self.state.apply_action(ply.action, ply.seat)
@@ -182,12 +185,13 @@ class Match:
         self.version += 1
         self.remember()
 
-    def charge(self, at: float) -> None:
-        """The time since the last ply runs on the clock of every seat to move."""
+    def charge(self, at: float, seat: int | None = None, thought: float | None = None) -> None:
+        """The time since the last ply runs on the clock of every seat to move; a search bot's
+        seat (``thought``: its move's search) is charged only the seconds it searched."""
         if self.clocks is not None and not self.waiting():
             spent = self.elapsed(self.since(self.last_at), at)
             for s in self.to_move():
-                self.clocks[s] -= spent
+                self.clocks[s] -= thought if s == seat and thought is not None else spent
         self.last_at = max(self.last_at, at)
 
     def elapsed(self, start: float, end: float) -> float:
@@ -331,8 +335,11 @@ class Match:
             if s not in persons:
                 # A bot moves at once; it is due here only if its worker stopped before it did.
                 out.append((last + BOT_STALLED_S, "bot", s))
-            if self.clocks is not None:
+            if self.clocks is not None and s in persons:
+                # (A bot's clock runs only while it searches: it is charged after its move.)
                 out.append((self.later(last, max(self.clocks[s], 0.0)), "time", s))
+            elif self.clocks is not None and self.clocks[s] <= 0:
+                out.append((last, "time", s))  # a bot whose search overran its clock
             if s not in persons:
                 continue
             if s not in self.moved and self.first_move_rule():

@@ -100,7 +100,7 @@ class Matches:
             # Several requests may catch up the same cached match at once (every event
             # stream wakes on the same note): a ply another one replayed meanwhile is done.
             if p.ply > m.version:
-                m.replay(Ply(p.kind, p.seat, p.action, p.at))
+                m.replay(Ply(p.kind, p.seat, p.action, p.at, p.thought_s))
         self._keep(m)
         return m
 

@@ -124,7 +124,7 @@ class Store:
         }
         rows = [
             {"match_id": m.id, "ply": m.version + i, "kind": p.kind, "seat": p.seat, "action": p.action}
-            | {"at": p.at}
+            | {"at": p.at, "thought_s": p.thought}
             for i, p in enumerate(probe.plies[len(m.plies) :], start=1)
         ]
 

@@ -1,5 +1,6 @@
 """Players with names and passwords, their sessions, the seats that belong to them, their
-ratings per game and pool with a history, and the names each match shows.
+ratings per game and pool with a history, and the names each match shows; a search bot's
+thinking time per ply (its clock is charged that alone).
 
 Revision ID: 0005
 Revises: 0004
@@ -21,6 +22,8 @@ def upgrade() -> None:
         batch.add_column(sa.Column("names", sa.JSON(), nullable=True))
         batch.add_column(sa.Column("rating_due", sa.Boolean(), server_default=sa.false(), nullable=False))
     op.create_index("ix_matches_rating_due", "matches", ["rating_due"])
+    with op.batch_alter_table("plies") as batch:
+        batch.add_column(sa.Column("thought_s", sa.Float(), nullable=True))
     with op.batch_alter_table("seat_joins") as batch:
         batch.add_column(sa.Column("name", sa.String(64), nullable=True))
         batch.add_column(sa.Column("player_id", sa.Integer(), nullable=True))
@@ -105,6 +108,8 @@ def downgrade() -> None:
     with op.batch_alter_table("seat_joins") as batch:
         batch.drop_column("player_id")
         batch.drop_column("name")
+    with op.batch_alter_table("plies") as batch:
+        batch.drop_column("thought_s")
     op.drop_index("ix_matches_rating_due", "matches")
     with op.batch_alter_table("matches") as batch:
         batch.drop_column("rating_due")
