@@ -106,3 +106,16 @@ def test_a_deal_the_creator_chose_is_unranked_and_open_seats_are_dealt_by_the_se
     )
     assert refused.status_code == 422 and refused.json()["code"] == "seed_with_open_seats"
     assert "teilt der Server aus" in refused.json()["detail"]
+
+
+def test_matches_of_bots_alone_of_every_kind_count_per_client_and_hour(client: TestClient[Litestar]) -> None:
+    """Issue 34, item 6: a Dog match of four random bots costs its playing and a day of storage;
+    rule-based ones finished at once and so never counted against the running matches."""
+    client.app.state.matches.limits.bot_matches_per_client_per_hour = 3
+    body = {"game": "dog", "seats": [{"kind": "bot", "bot": "random"}] * 4}
+    answers = [client.post("/v1/matches", json={**body, "seed": s}).status_code for s in range(4)]
+    assert answers == [201, 201, 201, 429]
+    refused = client.post("/v1/matches", json={**body, "seed": 9})
+    assert refused.json()["code"] == "too_many_bot_matches" and int(refused.headers["retry-after"]) > 0
+    # A person's match is no bots-alone match: it is created as ever.
+    assert client.post("/v1/matches", json={"game": "dog", "seats": [PERSON] * 4}).status_code == 201

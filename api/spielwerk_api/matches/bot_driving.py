@@ -15,7 +15,7 @@ from .. import bots
 from ..db import MatchRow
 from ..problems import Problem
 from .held import HeldMatches
-from .limits import FAST_PLIES, FAST_S
+from .limits import FAST_PLIES, FAST_S, Window
 from .match import Match, Ply
 
 log = logging.getLogger("spielwerk_api")
@@ -34,6 +34,8 @@ class BotDriver:
         # bots alone each client started here.
         self.spent: dict[str, float] = {}
         self.clients: dict[str, set[str]] = {}
+        # The matches of bots alone (any kind) each client created here in the last hour.
+        self.created = Window(limits.bot_matches_per_client_per_hour, 3600.0)
 
     async def advance(self, m: Match) -> None:
         """Bot seats move as soon as they may, each from its own seat's view, up to a
@@ -169,6 +171,24 @@ class BotDriver:
             if time.perf_counter() > stop:
                 break
         return trial
+
+    def admit_bots_alone_created(self, client: str | None) -> None:
+        """Every match of bots alone costs its playing and is stored a day: a client creates
+        at most ``bot_matches_per_client_per_hour`` of them on a worker (429)."""
+        most = self.service.limits.bot_matches_per_client_per_hour
+        if self.created.most != most:
+            self.created = Window(most, 3600.0)
+        wait = self.created.admit(client or "")
+        if wait is not None:
+            raise Problem(
+                429,
+                "too_many_bot_matches",
+                f"a client creates at most {most} matches of bots alone an hour; try again in {wait} s"
+                " (simulations run faster in the Python package: spielwerk.simulate)",
+                headers={"Retry-After": str(wait)},
+                de=f"ein Client legt höchstens {most} Partien nur zwischen Bots pro Stunde an; versuche es"
+                f" in {wait} s wieder (Simulationen laufen im Python-Paket schneller: spielwerk.simulate)",
+            )
 
     async def admit_bots_alone(self, client: str | None) -> None:
         """A match of search bots alone costs minutes of search: so many run at once."""

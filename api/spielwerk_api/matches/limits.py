@@ -3,6 +3,8 @@ environment, and the constants of the service's own pacing."""
 
 from __future__ import annotations
 
+import collections
+import time
 from dataclasses import dataclass
 
 # Presence is written at most this often per seat and worker (a request is a sign of life).
@@ -59,3 +61,31 @@ class Limits:
     password_hash_queue: int = 16
     # Logins and registrations one client may try per minute (429 too_many_logins).
     logins_per_client_per_minute: int = 10
+    # Matches of bots alone (of every kind: rule-based ones are played out at once, yet each is
+    # stored for bot_match_retention_s) one client may create an hour on a worker (429).
+    bot_matches_per_client_per_hour: int = 120
+
+
+class Window:
+    """At most ``most`` events per key in any ``window_s`` (a sliding window on this worker,
+    forgetting the least recently seen keys beyond ``keys``)."""
+
+    def __init__(self, most: int, window_s: float, keys: int = 10_000) -> None:
+        self.most = most
+        self.window_s = window_s
+        self.keys = keys
+        self.seen: collections.OrderedDict[str, collections.deque[float]] = collections.OrderedDict()
+
+    def admit(self, key: str) -> int | None:
+        """Counts an event of ``key``; ``None`` if admitted, else the seconds until one is."""
+        now = time.monotonic()
+        times = self.seen.pop(key, None) or collections.deque()
+        while times and times[0] <= now - self.window_s:
+            times.popleft()
+        self.seen[key] = times
+        while len(self.seen) > self.keys:
+            self.seen.popitem(last=False)
+        if len(times) >= self.most:
+            return max(1, int(times[0] + self.window_s - now) + 1)
+        times.append(now)
+        return None

@@ -11,7 +11,6 @@ registrations: a flood of them never delays a move.
 from __future__ import annotations
 
 import asyncio
-import collections
 import time
 import unicodedata
 from dataclasses import dataclass
@@ -27,7 +26,7 @@ from ..clock import Clock
 from ..db import MatchPlayerRow, MatchRow, PlayerRow, RatingEventRow, RatingRow, SeatJoinRow, SessionRow
 from ..problems import Problem
 from .chat import unseen_text
-from .limits import Limits
+from .limits import Limits, Window
 from .store import Store
 
 NAME_MIN, NAME_MAX = 2, 24
@@ -135,25 +134,16 @@ class Hashing:
         return ok
 
 
-class Pace:
-    """At most ``most`` attempts per client in any ``window_s`` on this worker (logins and
-    registrations: guessing passwords is slow work for a stranger)."""
+class Pace(Window):
+    """At most ``most`` logins and registrations per client a minute on this worker
+    (guessing passwords is slow work for a stranger)."""
 
     def __init__(self, most: int, window_s: float = 60.0) -> None:
-        self.most = most
-        self.window_s = window_s
-        self.seen: collections.OrderedDict[str, collections.deque[float]] = collections.OrderedDict()
+        super().__init__(most, window_s)
 
-    def admit(self, client: str) -> None:
-        now = time.monotonic()
-        times = self.seen.pop(client, None) or collections.deque()
-        while times and times[0] <= now - self.window_s:
-            times.popleft()
-        self.seen[client] = times
-        while len(self.seen) > 10_000:
-            self.seen.popitem(last=False)
-        if len(times) >= self.most:
-            wait = max(1, int(times[0] + self.window_s - now) + 1)
+    def check(self, client: str) -> None:
+        wait = self.admit(client)
+        if wait is not None:
             raise Problem(
                 429,
                 "too_many_logins",
@@ -162,7 +152,6 @@ class Pace:
                 de=f"höchstens {self.most} Anmeldungen und Registrierungen pro Minute je Client;"
                 f" versuche es in {wait} s wieder",
             )
-        times.append(now)
 
 
 class Players:
@@ -176,7 +165,7 @@ class Players:
         """A new player (409 ``name_taken`` if the name, whatever its case, is someone's)."""
         name = checked_name(name)
         checked_password(password)
-        self.pace.admit(client)
+        self.pace.check(client)
         taken = Problem(
             409,
             "name_taken",
@@ -200,7 +189,7 @@ class Players:
     async def login(self, name: str, password: str, client: str) -> Player:
         """The player whose name and password these are, else 401 ``wrong_login`` (the same
         for an unknown name and a wrong password)."""
-        self.pace.admit(client)
+        self.pace.check(client)
         async with self.store.sessions() as session:
             row = (
                 await session.execute(select(PlayerRow).where(PlayerRow.name_key == name_key(name.strip())))

@@ -297,6 +297,8 @@ class Matches:
         open_seats = sum(1 for s in seats if s.get("open"))
         bots_only = all(s["kind"] == "bot" for s in seats)
         searching = bots_only and any(bots.searches(game.name, s["bot"]) for s in seats)
+        if bots_only:
+            self.bots.admit_bots_alone_created(client)
         if searching:
             await self.bots.admit_bots_alone(client)
         creator = hash_token(client or "") if open_seats else None
