@@ -31,6 +31,7 @@ from litestar.openapi.plugins import JsonRenderPlugin, SwaggerRenderPlugin
 from litestar.openapi.spec import Components, Schema, SecurityScheme, Server
 from litestar.params import HeaderParameter
 from litestar.response import File
+from litestar.routes import HTTPRoute
 from litestar.static_files import create_static_files_router
 from litestar.types import ASGIApp, Receive, Scope, Send
 from openapi_ui_bundles import swagger_ui
@@ -415,7 +416,25 @@ def create_app(settings: Settings | None = None) -> Litestar:
         ),
     )
     app.max_header_bytes = settings.max_header_bytes
+    allow_every_method(app)
     return app
+
+
+def allow_every_method(app: Litestar) -> None:
+    """``OPTIONS`` names every method of a path. Litestar builds the automatic OPTIONS
+    handler for the first route of a path, whose methods it keeps, and merges the handlers
+    of later routes at the same path (``GET`` and ``POST /v1/matches``) into another
+    route object: the handler's ``Allow`` then names one of them. Pointed at the merged
+    route, it names them all."""
+    for route in app.routes:
+        if not isinstance(route, HTTPRoute):
+            continue
+        for handler in route.route_handlers:
+            fn = handler.fn
+            if handler.http_methods == {"OPTIONS"} and getattr(fn, "__name__", "") == "options_handler":
+                for cell in getattr(fn, "__closure__", None) or ():
+                    if isinstance(cell.cell_contents, HTTPRoute):
+                        cell.cell_contents = route
 
 
 async def sweep_forever(service: Matches, interval: float) -> None:

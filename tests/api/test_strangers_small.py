@@ -119,3 +119,18 @@ def test_matches_of_bots_alone_of_every_kind_count_per_client_and_hour(client: T
     assert refused.json()["code"] == "too_many_bot_matches" and int(refused.headers["retry-after"]) > 0
     # A person's match is no bots-alone match: it is created as ever.
     assert client.post("/v1/matches", json={"game": "dog", "seats": [PERSON] * 4}).status_code == 201
+
+
+def test_options_names_every_method_of_a_path(client: TestClient[Litestar]) -> None:
+    """Issue 34, item 7: OPTIONS named one of GET and POST (Litestar's automatic handler kept
+    the methods of the first route of a path)."""
+    expected = {
+        "/v1/matches": "GET, OPTIONS, POST",
+        "/v1/matches/x/moves": "GET, OPTIONS, POST",
+        "/v1/matches/x/seats/1/join": "GET, OPTIONS, POST",
+        "/v1/session": "DELETE, GET, OPTIONS, POST",
+        "/v1/games": "GET, OPTIONS",
+    }
+    for path, allow in expected.items():
+        r = client.options(path)
+        assert (r.status_code, r.headers["allow"]) == (204, allow), path
