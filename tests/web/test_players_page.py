@@ -155,3 +155,14 @@ def test_a_rematch_starts_the_same_match_again_with_the_same_seats(page: Page, s
     assert out["clock"] == api(server, f"/v1/matches/{match_id}")["clock"] and out["clock"] is not None
     assert out["ranked"] is True  # the server dealt: no seed carried over
     expect(page.locator(".seat-line")).to_have_text("Du sitzt auf Sitz 2.")
+
+
+def test_a_spectator_reads_who_won_by_name(page: Page, server: str) -> None:
+    body = {
+        "game": "schotten_totten",
+        "seats": [{"kind": "person", "name": "Gerd"}, {"kind": "person", "name": "Hanna"}],
+    }
+    created = api(server, "/v1/matches", body=body)
+    api(server, f"/v1/matches/{created['id']}/resign", created["seats"][1]["token"], body={})
+    page.goto(f"/#/match/{created['id']}")
+    expect(page.locator("#result .summary")).to_have_text("Gerd gewinnt.")

@@ -482,6 +482,12 @@ export class MatchScreen {
     if (this.seat !== null && info && info.utility !== "cooperative") {
       const mine = out.result.returns[this.seat];
       summary = mine > 0 ? t("won") : mine < 0 ? t("lost") : t("draw");
+    } else if (info && info.utility !== "cooperative") {
+      // A spectator reads who won, by name ("Anna gewinnt.", "Bot stark und Bert gewinnen.").
+      const best = Math.max(...out.result.returns);
+      const winners = out.result.returns.map((r, s) => (r === best ? s : null)).filter((s) => s !== null);
+      if (winners.length === out.result.returns.length) summary = t("draw");
+      else summary = t(winners.length > 1 ? "they_win" : "wins", { who: winners.map((s) => this.who(s)).join(t("and")) });
     }
     return h(
       "div",
