@@ -96,19 +96,30 @@ class RotatingBackend(ServerSideSessionBackend):
     """Litestar's server-side backend, which keeps the id a request's cookie names; a login
     (``ROTATE`` in the session) gets a fresh id, and the old one's data is deleted."""
 
+    async def load_from_connection(self, connection: ASGIConnection[Any, Any, Any, Any]) -> dict[str, Any]:
+        data = await super().load_from_connection(connection)
+        connection.scope["_spielwerk_loaded"] = dict(data)  # type: ignore[typeddict-unknown-key]
+        return data
+
     async def store_in_message(
         self, scope_session: ScopeSession, message: Message, connection: ASGIConnection[Any, Any, Any, Any]
     ) -> None:
-        if (
-            scope_session is not Empty
-            and isinstance(scope_session, dict)
-            and scope_session.pop(ROTATE, False)
-        ):
-            old = connection.cookies.get(self.config.key)
-            if old and old != "null":
-                await self.delete(old, store=self.config.get_store_from_app(connection.scope["app"]))
-            fresh = self.generate_session_id()
-            connection.scope["_spielwerk_session_id"] = fresh  # type: ignore[typeddict-unknown-key]
+        came = connection.cookies.get(self.config.key) not in (None, "", "null")
+        # Nothing to keep: no row and no cookie (a stranger's GETs and failed logins must not
+        # fill the table); an explicit logout (Empty) deletes the row as Litestar does.
+        if scope_session is not Empty and not scope_session:
+            return
+        if scope_session is Empty and not came:
+            return
+        if scope_session is not Empty and isinstance(scope_session, dict):
+            if not scope_session.get(ROTATE) and scope_session == connection.scope.get("_spielwerk_loaded"):
+                return  # unchanged: the row stays as it is (its expiry counts from the login)
+            if scope_session.pop(ROTATE, False):
+                old = connection.cookies.get(self.config.key)
+                if old and old != "null":
+                    await self.delete(old, store=self.config.get_store_from_app(connection.scope["app"]))
+                fresh = self.generate_session_id()
+                connection.scope["_spielwerk_session_id"] = fresh  # type: ignore[typeddict-unknown-key]
         await super().store_in_message(scope_session, message, connection)
 
     def get_session_id(self, connection: ASGIConnection[Any, Any, Any, Any]) -> str:

@@ -49,6 +49,9 @@ CHAT_BATCH = 100
 CHAT_KEPT = 256
 # Event streams one seat may hold on a worker (a player's tabs and devices).
 SEAT_STREAMS = 8
+# Seats' streams one client may hold, as a multiple of its spectators' share (a person at a
+# few matches in a few tabs).
+SEAT_STREAMS_PER_CLIENT_FACTOR = 4
 # Matches per query of the fallback look at versions.
 POLL_BATCH = 500
 RETRY_AFTER_S = 10
@@ -131,6 +134,14 @@ class Watch:
         return await asyncio.shield(self.reading)
 
 
+def _count_down(counts: dict[Any, int], key: Any) -> None:
+    left = counts.get(key, 1) - 1
+    if left > 0:
+        counts[key] = left
+    else:
+        counts.pop(key, None)
+
+
 class Ticket:
     """A stream's place on the worker, given back when the stream ends (or, if it never
     started, when it is dropped)."""
@@ -175,6 +186,9 @@ class Streams:
         self.spectators = 0
         self.by_client: dict[str, int] = {}
         self.by_seat: dict[tuple[str, int], int] = {}
+        # Seats' streams per client: a stranger with many matches of their own cannot fill
+        # the worker's hard cap either.
+        self.seats_by_client: dict[str, int] = {}
         # Notes this worker publishes come back from PostgreSQL too: they were heard already.
         self.origin = secrets.token_hex(8)
 
@@ -195,6 +209,17 @@ class Streams:
                     headers={"Retry-After": str(RETRY_AFTER_S)},
                     de=f"Platz {seat} der Partie '{m.id}' hält auf diesem Worker {held} Ereignisströme,"
                     " so viele, wie ein Platz darf; schließe zuerst einen (einen Tab)",
+                )
+            mine = self.seats_by_client.get(client, 0)
+            if mine >= SEAT_STREAMS_PER_CLIENT_FACTOR * self.max_per_client:
+                raise Problem(
+                    429,
+                    "too_many_streams",
+                    f"this client holds {mine} seats' event streams on this worker, as many as a client may;"
+                    " close one first",
+                    headers={"Retry-After": str(RETRY_AFTER_S)},
+                    de=f"dieser Client hält auf diesem Worker {mine} Ereignisströme von Plätzen, so viele,"
+                    " wie ein Client darf; schließe zuerst einen",
                 )
             if self.total >= 2 * self.max_streams:
                 raise self._full(
@@ -217,7 +242,8 @@ class Streams:
             self.by_client[client] = self.by_client.get(client, 0) + 1
             return Ticket(self, watch, client, None)
         self.by_seat[(m.id, seat)] = self.by_seat.get((m.id, seat), 0) + 1
-        return Ticket(self, watch, None, (m.id, seat))
+        self.seats_by_client[client] = self.seats_by_client.get(client, 0) + 1
+        return Ticket(self, watch, client, (m.id, seat))
 
     def _admit_spectator(self, m: Match, watch: Watch | None, client: str) -> None:
         if self.spectators >= self.max_streams:
@@ -257,20 +283,13 @@ class Streams:
     def _release(self, watch: Watch, client: str | None, seat: tuple[str, int] | None) -> None:
         watch.streams -= 1
         self.total -= 1
-        if client is not None:
+        if seat is None:
             watch.spectators -= 1
             self.spectators -= 1
-            left = self.by_client.get(client, 1) - 1
-            if left > 0:
-                self.by_client[client] = left
-            else:
-                self.by_client.pop(client, None)
-        if seat is not None:
-            left = self.by_seat.get(seat, 1) - 1
-            if left > 0:
-                self.by_seat[seat] = left
-            else:
-                self.by_seat.pop(seat, None)
+            _count_down(self.by_client, client or "")
+        else:
+            _count_down(self.by_seat, seat)
+            _count_down(self.seats_by_client, client or "")
         if watch.streams == 0 and self.watches.get(watch.match_id) is watch:
             del self.watches[watch.match_id]
             if watch.listening is not None:

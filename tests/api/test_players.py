@@ -105,27 +105,26 @@ def ratings(client: TestClient[Litestar], name: str) -> dict[tuple[str, str], di
 
 
 def two_players_match(client: TestClient[Litestar], **extra: Any) -> tuple[str, list[str]]:
-    """Anna creates a match (seat 0 hers), Bert opens seat 1's invitation logged in; Bert is
-    logged in afterwards."""
+    """Anna creates a match (seat 0 hers, seat 1 open to the lobby), Bert takes seat 1 from
+    the lobby logged in (its token is his alone); Bert is logged in afterwards."""
     client.cookies.clear()
     assert log_in(client, "Anna").status_code == 200
     r = client.post(
         "/v1/matches",
         json={
             "game": "schotten_totten",
-            "seats": [{"kind": "person", "me": True}, {"kind": "person"}],
+            "seats": [{"kind": "person", "me": True}, {"kind": "person", "open": True}],
             **extra,
         },
     )
     assert r.status_code == 201, r.text
     out = r.json()
-    tokens = [s["token"] for s in out["seats"]]
+    tokens = [out["seats"][0]["token"]]
     client.cookies.clear()
     assert log_in(client, "Bert").status_code == 200
-    r = client.get(
-        f"/v1/matches/{out['id']}/seats/1/join", params={"token": tokens[1]}, follow_redirects=False
-    )
-    assert r.status_code == 303, r.text
+    r = client.post(f"/v1/matches/{out['id']}/seats/1/join", json={})
+    assert r.status_code == 200, r.text
+    tokens.append(r.json()["token"])
     return out["id"], tokens
 
 
@@ -144,13 +143,32 @@ def test_ranked_matches_move_the_ratings_and_unranked_ones_do_not(client: TestCl
     assert anna[key]["matches"] == bert[key]["matches"] == 1
     after_first = (anna[key]["rating"], bert[key]["rating"])
 
-    # A deal the creator chose (C10's spirit: who chose it knows it) and a variant: unranked.
-    for extra in ({"seed": 7}, {"game": "caravan", "options": {"kings_add": True}}):
-        match_id, tokens = two_players_match(client, **extra)
-        assert client.get(f"/v1/matches/{match_id}").json()["ranked"] is False
-        play_to_the_end(client, match_id, tokens[1])
-        now = ratings(client, "Anna")[key]["rating"], ratings(client, "Bert")[key]["rating"]
-        assert now == after_first, extra
+    # A variant (C10): unranked, nobody's rating moves.
+    match_id, tokens = two_players_match(client, game="caravan", options={"kings_add": True})
+    assert client.get(f"/v1/matches/{match_id}").json()["ranked"] is False
+    play_to_the_end(client, match_id, tokens[1])
+    now = ratings(client, "Anna")[key]["rating"], ratings(client, "Bert")[key]["rating"]
+    assert now == after_first
+    # A seat claimed by its invitation: ranked as a game, but its creator knew its token (and
+    # could have played it), so the match moves no rating.
+    client.cookies.clear()
+    log_in(client, "Anna")
+    out = client.post(
+        "/v1/matches",
+        json={"game": "schotten_totten", "seats": [{"kind": "person", "me": True}, {"kind": "person"}]},
+    ).json()
+    client.cookies.clear()
+    log_in(client, "Bert")
+    invitation = client.get(
+        f"/v1/matches/{out['id']}/seats/1/join",
+        params={"token": out["seats"][1]["token"]},
+        follow_redirects=False,
+    )
+    assert invitation.status_code == 303
+    assert client.get(f"/v1/matches/{out['id']}").json()["names"] == ["Anna", "Bert"]
+    play_to_the_end(client, out["id"], out["seats"][1]["token"])
+    now = ratings(client, "Anna")[key]["rating"], ratings(client, "Bert")[key]["rating"]
+    assert now == after_first
 
     # Bert wins the next ranked one: the ratings move towards each other.
     match_id, tokens = two_players_match(client)
@@ -159,7 +177,7 @@ def test_ranked_matches_move_the_ratings_and_unranked_ones_do_not(client: TestCl
     assert anna[key]["rating"] < after_first[0] and bert[key]["rating"] > after_first[1]
     profile = client.get("/v1/players/Anna").json()
     assert [step["outcome"] for step in profile["history"]] == ["win", "loss"]
-    assert len(profile["matches"]) == 4
+    assert len(profile["matches"]) == 4  # (ended ones only)
     text = str(profile)
     assert "password" not in text and "token" not in text and "argon2" not in text
 
@@ -227,4 +245,39 @@ def test_profiles_and_boards_of_what_does_not_exist_are_404(client: TestClient[L
 @pytest.mark.parametrize("seats", [[{"kind": "person", "me": True}, {"kind": "person", "me": True}]])
 def test_only_one_seat_is_mine(client: TestClient[Litestar], seats: list[dict[str, Any]]) -> None:
     r = client.post("/v1/matches", json={"game": "schotten_totten", "seats": seats})
+    assert r.status_code == 422 and r.json()["code"] == "two_seats_mine"
+
+
+def test_a_stranger_reading_leaves_no_session_behind(client: TestClient[Litestar]) -> None:
+    """No session row and no cookie for a request that brought none (GETs, failed logins)."""
+    from spielwerk_api.db import SessionRow
+    from sqlalchemy import func, select
+
+    for path in ("/v1/session", "/v1/ratings/dog", "/v1/players/Niemand"):
+        r = client.get(path)
+        assert "set-cookie" not in r.headers, path
+    assert log_in(client, "Niemand", "falsch-123").status_code == 401
+    assert "set-cookie" not in client.get("/v1/session").headers
+
+    async def rows() -> int:
+        async with service(client).store.sessions() as session:
+            return int((await session.execute(select(func.count()).select_from(SessionRow))).scalar_one())
+
+    portal = client.blocking_portal
+    assert portal is not None
+    assert portal.call(rows) == 0
+    register(client, "Ines")
+    assert portal.call(rows) == 1
+    # A logged-in read stores nothing again.
+    assert "set-cookie" not in client.get("/v1/session").headers
+
+
+def test_an_open_seat_is_not_mine(client: TestClient[Litestar]) -> None:
+    r = client.post(
+        "/v1/matches",
+        json={
+            "game": "schotten_totten",
+            "seats": [{"kind": "person", "me": True, "open": True}, {"kind": "person"}],
+        },
+    )
     assert r.status_code == 422 and r.json()["code"] == "two_seats_mine"

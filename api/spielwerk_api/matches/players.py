@@ -272,7 +272,8 @@ class Players:
                         MatchRow.result,
                     )
                     .join(MatchPlayerRow, MatchPlayerRow.match_id == MatchRow.id)
-                    .where(MatchPlayerRow.player_id == player.id)
+                    # Ended matches only: a running one reached by its link is no one else's.
+                    .where(MatchPlayerRow.player_id == player.id, MatchRow.status != "running")
                     .order_by(MatchRow.created_at.desc())
                     .limit(PROFILE_MATCHES)
                 )

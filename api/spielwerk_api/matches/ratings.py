@@ -1,8 +1,10 @@
 """Ratings: openskill's Weng-Lin model (Plackett-Luce) over ranked matches, per game and pool.
 
 - Only a ranked match rates (C10: never a variant; never a deal its creator chose), and only
-  one whose every person seat belongs to a registered player (a guest has no rating to
-  move, and would let anyone feed a player wins). A match aborted before its first move
+  one whose every person seat belongs to a registered player who alone held its token: the
+  creator's own seat and seats taken from the lobby (a guest has no rating to move, and a
+  seat claimed by its invitation was known to its creator: either would let anyone feed a
+  player wins). A match aborted before its first move
   (C11) or withdrawn rates nobody.
 - Two pools per game: ``people`` (persons only) and ``bots`` (a bot at the table). A bot is
   a fixed rating from the engine's ladder (its Elo, ``heuristic`` at 1500): it moves a
@@ -36,7 +38,7 @@ from sqlalchemy import CursorResult, select, update
 from .. import bots as bot_levels
 from .. import schemas
 from ..clock import Clock
-from ..db import MatchPlayerRow, MatchRow, PlayerRow, RatingEventRow, RatingRow
+from ..db import MatchPlayerRow, MatchRow, PlayerRow, RatingEventRow, RatingRow, SeatJoinRow
 from ..problems import Problem
 from .match import Match
 from .store import Store
@@ -187,6 +189,18 @@ class Ratings:
             persons = m.persons()
             if not persons or any(s not in owners for s in persons):
                 return False  # a guest at the table: nobody's rating moves
+            invited = (
+                await session.execute(
+                    select(SeatJoinRow.seat).where(
+                        SeatJoinRow.match_id == m.id, SeatJoinRow.player_id.is_not(None)
+                    )
+                )
+            ).scalars()
+            if any(not m.seats[s].get("open") for s in invited):
+                # A seat claimed by its invitation: its creator knew its token and could play
+                # it. Rated matches between persons are made in the lobby (an open seat's
+                # token is its taker's alone).
+                return False
             if len(set(owners.values())) != len(owners):
                 return False  # one player on two seats plays against themself
             pool = "bots" if any(spec["kind"] == "bot" for spec in m.seats) else "people"

@@ -89,9 +89,10 @@ class Matches:
                     de=f"keine Partie mit der Kennung '{match_id[:40]}'",
                 )
             m = self._build(record)
-            # Cached before anything is awaited: requests reading it at once share one match.
-            self._keep(m)
             await self.seats.taken(m)  # (and who took a seat by its invitation)
+            # Requests reading it at once share one match: the first one built is kept.
+            m = self.cache.get(match_id) or m
+            self._keep(m)
         elif m.status == "running" and m.free_seats():
             # Seats taken meanwhile (on any worker), read after the plies: every join
             # stored before a ply read here is seen, so the match began before its first ply.
@@ -232,12 +233,14 @@ class Matches:
 
     async def claim(self, m: Match, seat: int, player: Player) -> None:
         """The seat whose invitation a logged-in player opened belongs to that player (once:
-        a seat already named keeps its name)."""
+        a seat already named keeps its name; not after it played). Its creator knew its token,
+        so such a match is never rated (``ratings.py``); the other pages learn the name with
+        the next version."""
         if seat < len(m.names) and m.names[seat] is not None:
             return
         token_hash = m.token_hashes[seat]
-        if token_hash is None or m.seats[seat].get("open"):
-            return
+        if token_hash is None or m.seats[seat].get("open") or m.status != "running" or seat in m.moved:
+            return  # (a seat that has played, or a match over, is no longer claimed)
         try:
             async with self.store.writing() as session:
                 session.add(
@@ -255,7 +258,6 @@ class Matches:
             await self.seats.taken(m)  # claimed meanwhile: its name as stored
             return
         m.named(seat, player.name, player=True)
-        await self.publish(m.id, {"kind": "seats", "open_seats": -1})
 
     # -- creating -------------------------------------------------------------------
 
@@ -413,6 +415,14 @@ class Matches:
                 f"only one seat can be yours ('me'); seats {', '.join(map(str, mine))} say so",
                 de=f"nur ein Platz kann deiner sein ('me'); die Plätze {', '.join(map(str, mine))} sagen es",
             )
+        if any(isinstance(seat, schemas.PersonSeat) and seat.me and seat.open for seat in spec.seats):
+            raise Problem(
+                422,
+                "two_seats_mine",
+                "a seat open to the lobby is whoever takes it, not yours ('me' with 'open')",
+                de="ein Platz, der für die Lobby offen ist, gehört dem, der ihn nimmt,"
+                " nicht dir ('me' mit 'open')",
+            )
         names: list[dict[str, Any] | None] = []
         for seat in spec.seats:
             if not isinstance(seat, schemas.PersonSeat) or seat.open:
@@ -561,8 +571,14 @@ class Matches:
             # Ended matches whose worker stopped before it rated them, and sessions past
             # their time.
             for match_id in await self.ratings.due():
-                await self.rate(await self.get(match_id))
-            await self.players.forget_sessions()
+                try:
+                    await self.rate(await self.get(match_id))
+                except Exception:  # one match that cannot be read holds up no other
+                    log.exception("rating match %s in the sweep failed", match_id)
+            try:
+                await self.players.forget_sessions()
+            except Exception:
+                log.exception("forgetting expired sessions failed")
         return ended
 
     async def resume_bots(self) -> int:
