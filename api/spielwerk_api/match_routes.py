@@ -309,8 +309,8 @@ class MatchRoutes(Controller):
     @post(
         "/{id:str}/chat",
         status_code=201,
-        summary="The Game's table talk: no numbers (T7)",
-        responses=problem_responses(401, 403, 404, 409, 413, 422),
+        summary="Table talk, in every game (The Game's without numbers, T7)",
+        responses=problem_responses(401, 403, 404, 409, 413, 422, 429),
         response_headers=[
             ResponseHeader(name="Location", description="the message said", documentation_only=True)
         ],
@@ -405,7 +405,7 @@ class MatchRoutes(Controller):
         description=EVENTS_DOC,
         # Documents the stream as what it is (the default would claim JSON).
         media_type="text/event-stream",
-        responses=problem_responses(401, 403, 404, 503),
+        responses=problem_responses(401, 403, 404, 429, 503),
         dependencies=VIEWER,
     )
     async def events(
