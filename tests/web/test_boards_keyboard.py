@@ -89,11 +89,14 @@ def test_the_game_by_keyboard_with_a_refusal_both_languages_and_the_replay(page:
     page.keyboard.press("Enter")
     replay = api(server, f"/v1/matches/{match_id}/replay")
     total = len(replay["actions"])
-    expect(page.locator("#replay-step")).to_contain_text(f"Schritt {total} von {total}")
-    tab_to(page, "#replay-prev")
+    # It opens at the deal; the next step by Enter, the last by End.
+    expect(page.locator("#replay-step")).to_contain_text(f"Schritt 0 von {total}")
+    tab_to(page, "#replay-next")
     page.keyboard.press("Enter")
-    expect(page.locator("#replay-step")).to_contain_text(f"Schritt {total - 1} von {total}")
-    expect(page.locator("#replay-step")).to_contain_text(replay["actions"][total - 2]["text"])
+    expect(page.locator("#replay-step")).to_contain_text(f"Schritt 1 von {total}")
+    expect(page.locator("#replay-step")).to_contain_text(replay["actions"][0]["text"])
+    page.keyboard.press("End")
+    expect(page.locator("#replay-step")).to_contain_text(f"Schritt {total} von {total}")
 
     # English on request: the page's labels and the engine's texts.
     page.click("#lang")
