@@ -291,6 +291,25 @@ def test_streams_read_only_a_version_their_worker_does_not_have() -> None:
     asyncio.run(run())
 
 
+def open_stream(
+    http: httpx.Client,
+    opened: list[tuple[httpx.Response, Iterator[Any]]],
+    match_id: str,
+    token: str | None = None,
+) -> httpx.Response:
+    """Opens a match's event stream; an opened one stays in ``opened`` with its reader
+    (dropping the reader would close the stream), a refused one is read to its end."""
+    request = http.build_request("GET", f"/v1/matches/{match_id}/events", headers=bearer(token))
+    r = http.send(request, stream=True)
+    if r.status_code == 200:
+        received = events(r.iter_lines())
+        assert next(received)[0] == "version"
+        opened.append((r, received))
+    else:
+        r.read()
+    return r
+
+
 def test_a_worker_holds_a_bounded_number_of_streams(tmp_path: Path) -> None:
     settings = Settings(
         database_url=f"sqlite:///{tmp_path / 'streams.db'}",
@@ -303,18 +322,10 @@ def test_a_worker_holds_a_bounded_number_of_streams(tmp_path: Path) -> None:
     with serve_in_thread(app) as url, httpx.Client(base_url=url, timeout=10) as http:
         first, _ = new_match(http, "schotten_totten", ["p", "p"], seed=1)
         second, _ = new_match(http, "schotten_totten", ["p", "p"], seed=2)
-        # Each open stream with its events (dropping the reader would close the stream).
         opened: list[tuple[httpx.Response, Iterator[Any]]] = []
 
         def stream(match_id: str) -> httpx.Response:
-            r = http.send(http.build_request("GET", f"/v1/matches/{match_id}/events"), stream=True)
-            if r.status_code == 200:
-                received = events(r.iter_lines())
-                assert next(received)[0] == "version"
-                opened.append((r, received))
-            else:
-                r.read()
-            return r
+            return open_stream(http, opened, match_id)
 
         try:
             assert stream(first).status_code == 200
@@ -356,19 +367,10 @@ def test_a_seat_always_opens_its_stream_and_one_client_holds_a_bounded_share(tmp
     with serve_in_thread(app) as url, httpx.Client(base_url=url, timeout=10) as http:
         match_id, tokens = new_match(http, "schotten_totten", ["p", "p"], seed=1)
         other_id, _ = new_match(http, "schotten_totten", ["p", "p"], seed=2)
-        # Each open stream with its events (dropping the reader would close the stream).
         opened: list[tuple[httpx.Response, Iterator[Any]]] = []
 
         def stream(match_id: str, token: str | None = None) -> httpx.Response:
-            request = http.build_request("GET", f"/v1/matches/{match_id}/events", headers=bearer(token))
-            r = http.send(request, stream=True)
-            if r.status_code == 200:
-                received = events(r.iter_lines())
-                assert next(received)[0] == "version"
-                opened.append((r, received))
-            else:
-                r.read()
-            return r
+            return open_stream(http, opened, match_id, token)
 
         try:
             assert [stream(match_id).status_code for _ in range(2)] == [200, 200]

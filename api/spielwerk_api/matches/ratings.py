@@ -61,6 +61,11 @@ def shown(mu: float) -> int:
     return round(1500 + (mu - MU) * ELO_PER_MU)
 
 
+def interval(sigma: float) -> int:
+    """The half-width of a rating's 95 % interval, on the shown scale."""
+    return round(1.96 * sigma * ELO_PER_MU)
+
+
 def mu_of(elo: float) -> float:
     return MU + (elo - 1500) / ELO_PER_MU
 
@@ -121,8 +126,7 @@ class Ratings:
             game=game,
             pool=pool,  # type: ignore[arg-type]
             rating=shown(mu),
-            # 95 % of the belief lies within this of the rating.
-            interval=round(1.96 * sigma * ELO_PER_MU),
+            interval=interval(sigma),
             matches=matches,
         )
 
@@ -151,7 +155,7 @@ class Ratings:
             schemas.BoardPlayer(
                 name=r.name,
                 rating=shown(r.mu),
-                interval=round(1.96 * r.sigma * ELO_PER_MU),
+                interval=interval(r.sigma),
                 matches=r.matches,
             )
             for r in rows
