@@ -18,9 +18,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-import msgspec
 from litestar import Litestar, Router, get
-from litestar._openapi.schema_generation.plugins.struct import StructSchemaPlugin
 from litestar.channels import ChannelsPlugin
 from litestar.channels.backends.base import ChannelsBackend
 from litestar.config.cors import CORSConfig
@@ -28,7 +26,7 @@ from litestar.di import Provide
 from litestar.enums import ScopeType
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import JsonRenderPlugin, SwaggerRenderPlugin
-from litestar.openapi.spec import Components, Schema, SecurityScheme, Server
+from litestar.openapi.spec import Components, SecurityScheme, Server
 from litestar.params import HeaderParameter
 from litestar.response import File
 from litestar.routes import HTTPRoute
@@ -41,8 +39,10 @@ from .clock import Clock, SystemClock
 from .front_door import SpielwerkApp
 from .match_routes import MatchRoutes
 from .matches import Limits, Matches
+from .openapi_doc import ExactStructs
 from .player_routes import PlayerRoutes
 from .problems import EXCEPTION_HANDLERS, Problem
+from .request_body import SpielwerkRequest
 from .rules import BotMoves, GameRules, SchottenTottenRules, TheGameRules
 from .sessions import SqlStore, session_config
 from .streams import Streams, channel
@@ -214,19 +214,6 @@ async def health() -> dict[str, str]:
     return {"status": "ok"}
 
 
-class ClosedStructs(StructSchemaPlugin):
-    """Litestar's schemas of msgspec Structs, with ``additionalProperties: false`` for those
-    that refuse unknown fields: the document says what the server refuses, so generated
-    clients (and schemathesis) send no field that is refused."""
-
-    def to_openapi_schema(self, field_definition: Any, schema_creator: Any) -> Schema:
-        schema = super().to_openapi_schema(field_definition, schema_creator)
-        info = msgspec.inspect.type_info(field_definition.type_)
-        if isinstance(info, msgspec.inspect.StructType) and info.forbid_unknown_fields:
-            schema.additional_properties = False
-        return schema
-
-
 def channels_backend(settings: Settings) -> ChannelsBackend | None:
     """Notes reach every worker through PostgreSQL's LISTEN/NOTIFY; on SQLite they stay in
     the worker (``streams.py`` says how streams of several workers hear of new versions)."""
@@ -349,12 +336,13 @@ def create_app(settings: Settings | None = None) -> Litestar:
             "matches": Provide(provide_matches, sync_to_thread=False),
             "streams": Provide(provide_streams, sync_to_thread=False),
         },
-        plugins=[ClosedStructs(), *([channels] if channels is not None else [])],
+        plugins=[ExactStructs(), *([channels] if channels is not None else [])],
         lifespan=[lifespan],
         on_startup=[open_matches],
         # The proxy's headers first: the rate limit counts the client they name.
         middleware=[proxy_headers, client_limit],
         exception_handlers=EXCEPTION_HANDLERS,
+        request_class=SpielwerkRequest,
         # Every route answers in German or English (texts of the engine, problems).
         parameters={
             "accept_language": HeaderParameter(

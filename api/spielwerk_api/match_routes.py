@@ -339,7 +339,7 @@ class MatchRoutes(Controller):
         self,
         matches: NamedDependency[Matches],
         id: MatchId,
-        message: Annotated[int, Parameter(ge=1, le=2**62)],
+        message: Annotated[int, Parameter(ge=1, le=2**53 - 1)],
     ) -> schemas.ChatOut:
         await matches.known(id)
         found = await matches.talk.log(id, message - 1, 1)
@@ -367,7 +367,7 @@ class MatchRoutes(Controller):
         matches: NamedDependency[Matches],
         id: MatchId,
         after: Annotated[
-            int, Parameter(ge=0, le=2**62, description="the last message id already received (0: none)")
+            int, Parameter(ge=0, le=2**53 - 1, description="the last message id already received (0: none)")
         ] = 0,
         limit: Annotated[int, Parameter(ge=1, le=CHAT_PAGE_MAX, description="messages per page")] = CHAT_PAGE,
     ) -> list[schemas.ChatOut]:

@@ -39,7 +39,7 @@ class PlayerRoutes(Controller):
         self,
         matches: NamedDependency[Matches],
         request: Request[Any, Any, Any],
-        data: JSONBody[schemas.Credentials],
+        data: JSONBody[schemas.Registration],
     ) -> Response[schemas.PlayerOut]:
         refuse_cross_site(request, what="session")
         player = await matches.players.register(data.name, data.password, client_of(request))

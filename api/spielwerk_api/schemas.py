@@ -18,16 +18,39 @@ EngineJSON = Annotated[
 ]
 # A serialized state: `state.serialize()` (readable JSON) or `state.serialize_compact()`.
 StateText = Annotated[str, Meta(max_length=60_000, description="state.serialize() of the engine")]
-Seed = Annotated[int, Meta(ge=0, description="any integer 0 to 2^64 - 1")]
+SEED_MAX = 2**64 - 1
+
+
+def digits_at_most(limit: int) -> str:
+    """A regular expression for the decimal numbers 0 to ``limit`` (leading zeros allowed up to
+    ``limit``'s length): shorter numbers are any digits, numbers as long as ``limit`` are at
+    most it, digit by digit."""
+    top = str(limit)
+    lines = [top] if len(top) == 1 else [f"[0-9]{{1,{len(top) - 1}}}", top]
+    for at, digit in enumerate(top):
+        if digit != "0":
+            below = "0" if digit == "1" else f"0-{int(digit) - 1}"
+            rest = len(top) - at - 1
+            lines.append(f"{top[:at]}[{below}]" + (f"[0-9]{{{rest}}}" if rest else ""))
+    return "^(" + "|".join(lines) + ")$"
+
+
+# msgspec checks no integer bound beyond int64, so check_seed checks the top; the document
+# says it all the same.
+Seed = Annotated[
+    int, Meta(ge=0, description="any integer 0 to 2^64 - 1", extra_json_schema={"maximum": SEED_MAX})
+]
 # The same as a string of digits: JavaScript rounds numbers above 2^53, so answers send seeds
 # as strings, and requests may too.
-SeedText = Annotated[str, Meta(pattern="^[0-9]{1,20}$", description="an integer 0 to 2^64 - 1 in digits")]
+SeedText = Annotated[
+    str, Meta(pattern=digits_at_most(SEED_MAX), description="an integer 0 to 2^64 - 1 in digits")
+]
 
 
 # -- stateless rule checks -----------------------------------------------------------
 
 
-def check_seed(seed: int | str | None, limit: int = 2**64) -> None:
+def check_seed(seed: int | str | None, limit: int = SEED_MAX + 1) -> None:
     # msgspec cannot bound integers beyond int64 in the schema, so the upper bound is here;
     # a ValueError in __post_init__ becomes a 400 naming the field.
     if seed is not None and int(seed) >= limit:
@@ -119,10 +142,19 @@ class Moves(Struct):
     moves: list[LegalMove]
 
 
+# A Schotten Totten card as the claim check reads it: a colour letter and a value ("B5"). The
+# engine names a wrong card in words (422 invalid_card), so the pattern is documented only.
+Card = Annotated[str, Meta(max_length=8, extra_json_schema={"pattern": "^[ROYGBP][1-9]$"})]
+
+
 class ClaimCheckBody(Struct, forbid_unknown_fields=True):
-    mine: Annotated[list[str], Meta(max_length=3)]
-    theirs: Annotated[list[str], Meta(max_length=3)]
-    table: Annotated[list[str], Meta(max_length=60)] = field(default_factory=list)
+    # A claim needs the claimant's three cards (S5); the engine refuses fewer in words, so
+    # msgspec checks only the top and the document says both.
+    mine: Annotated[list[Card], Meta(max_length=3, extra_json_schema={"minItems": 3, "uniqueItems": True})]
+    theirs: Annotated[list[Card], Meta(max_length=3, extra_json_schema={"uniqueItems": True})]
+    table: Annotated[list[Card], Meta(max_length=60, extra_json_schema={"uniqueItems": True})] = field(
+        default_factory=list
+    )
     mine_completed_first: bool = True
 
 
@@ -216,8 +248,19 @@ class BotMove(Struct):
 # -- matches -------------------------------------------------------------------------
 
 
-# A name a person shows (a guest's, chosen per match): 2 to 24 characters (players.py).
-DisplayName = Annotated[str, Meta(min_length=1, max_length=64)]
+# A name as players.checked_name takes it: 2 to 24 letters or digits (Python's `\\w`, any
+# script), single spaces, '-', '_' and '.', beginning with a letter or a digit, and not read as
+# a bot's ("Bot …"). The server says what is wrong in words (422 invalid_name), so the rule is
+# only documented here: msgspec would refuse in its own English words (and a bound written in
+# Meta would overrule the document's). The body's size limit bounds the text.
+NAME_MIN, NAME_MAX = 2, 24
+PASSWORD_MIN, PASSWORD_MAX = 8, 128
+NAME_RULE: dict[str, Any] = {
+    "minLength": NAME_MIN,
+    "maxLength": NAME_MAX,
+    "pattern": r"^(?![Bb][Oo][Tt](?:$|[ _-]))[^\W_](?:[\w.-]| (?=[\w.-]))*$",
+}
+DisplayName = Annotated[str, Meta(extra_json_schema=NAME_RULE)]
 
 
 class PersonSeat(Struct, tag="person", tag_field="kind", forbid_unknown_fields=True):
@@ -443,8 +486,20 @@ class Replay(Struct):
 
 
 class Credentials(Struct, forbid_unknown_fields=True):
+    """A login: any name and password within the lengths (a wrong one is 401)."""
+
     name: Annotated[str, Meta(min_length=1, max_length=64)]
     password: Annotated[str, Meta(min_length=1, max_length=256)]
+
+
+class Registration(Struct, forbid_unknown_fields=True):
+    """A new player: a name by the name rule, a password of 8 to 128 characters (players.py)."""
+
+    name: DisplayName
+    password: Annotated[
+        str,
+        Meta(extra_json_schema={"minLength": PASSWORD_MIN, "maxLength": PASSWORD_MAX}),
+    ]
 
 
 class PlayerOut(Struct):

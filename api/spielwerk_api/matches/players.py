@@ -25,12 +25,11 @@ from .. import schemas
 from ..clock import Clock
 from ..db import MatchPlayerRow, MatchRow, PlayerRow, RatingEventRow, RatingRow, SeatJoinRow, SessionRow
 from ..problems import Problem
+from ..schemas import NAME_MAX, NAME_MIN, PASSWORD_MAX, PASSWORD_MIN
 from .chat import unseen_text
 from .limits import Limits, Window
 from .store import Store
 
-NAME_MIN, NAME_MAX = 2, 24
-PASSWORD_MIN, PASSWORD_MAX = 8, 128
 # How a profile lists matches and the rating's history, at most.
 PROFILE_MATCHES = 50
 PROFILE_HISTORY = 200
