@@ -1,6 +1,7 @@
 """The store of matches: the hot path's statements, reads and writes on a worker's
 connections, and the conditional commit that stores a fork's plies only where the match
-still has the version they were made against."""
+still has the version they were made against (a row each while the match runs; packed into
+its record by the commit that ends it, ``packed.py``)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, TypeVar
 
-from sqlalchemy import bindparam, insert, select, update
+from sqlalchemy import bindparam, delete, insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
@@ -17,6 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from ..db import Base, inline_sqlite
 from ..problems import Problem
 from .match import Match
+from .packed import pack, unpack
 
 T = TypeVar("T")
 # Tells the streams of every worker what happened at a match (``app.py`` wires it).
@@ -27,6 +29,7 @@ PLIES = Base.metadata.tables["plies"]
 # The hot path's statements, built once (building one costs as much as running it on SQLite).
 READ_RECORD = select(MATCHES).where(MATCHES.c.id == bindparam("match_id"))
 READ_VERSION = select(MATCHES.c.version).where(MATCHES.c.id == bindparam("match_id"))
+READ_PACKED = select(MATCHES.c.plies_packed).where(MATCHES.c.id == bindparam("match_id"))
 READ_PLIES = (
     select(PLIES)
     .where(PLIES.c.match_id == bindparam("match_id"), PLIES.c.ply > bindparam("after"))
@@ -44,16 +47,32 @@ STORE_VERSION = (
     )
 )
 STORE_PLIES = insert(PLIES)
+# The commit that ends a match: its plies packed into its record, their rows gone.
+STORE_PACKED = (
+    update(MATCHES).where(MATCHES.c.id == bindparam("match_id")).values(plies_packed=bindparam("packed"))
+)
+DELETE_PLIES = delete(PLIES).where(PLIES.c.match_id == bindparam("match_id"))
 
 
 def read_match(conn: Connection, match_id: str, known: int | None) -> tuple[Any, list[Any]]:
     """The match's record (``None`` if there is none; only its version when ``known``, the
-    version a worker holds, says it has the rest) and its plies after ``known``."""
+    version a worker holds, says it has the rest) and its plies after ``known``: rows, or,
+    once it has ended, its packed plies."""
     record = conn.execute(READ_RECORD if known is None else READ_VERSION, {"match_id": match_id}).first()
-    if record is None or (known is not None and record.version <= known):
+    after = known or 0
+    if record is None or record.version <= after:
         return record, []
-    plies = conn.execute(READ_PLIES, {"match_id": match_id, "after": known or 0}).all()
-    return record, list(plies)
+    plies = list(conn.execute(READ_PLIES, {"match_id": match_id, "after": after}).all())
+    if plies and plies[-1].ply >= record.version:
+        return record, plies
+    # Rows short of the version read: the match has ended and its plies were packed (by
+    # then, or between the two reads: the commit that packs them deletes their rows).
+    packed = record.plies_packed if known is None else None
+    if packed is None:
+        packed = conn.execute(READ_PACKED, {"match_id": match_id}).scalar()
+    if packed is None:
+        return record, plies
+    return record, [p for p in unpack(packed) if p.ply > after]
 
 
 class Store:
@@ -128,12 +147,20 @@ class Store:
             for i, p in enumerate(probe.plies[len(m.plies) :], start=1)
         ]
 
+        ended = probe.status != "running"
+        packed = pack(probe.plies) if ended else b""
+
         def store(conn: Connection) -> bool:
             # Core statements, not the ORM: every move passes here, and the ORM's session
             # and unit of work cost about as much again as the two statements themselves.
             if conn.execute(STORE_VERSION, moved_on).rowcount != 1:
                 return False
-            conn.execute(STORE_PLIES, rows)
+            if ended:
+                # No ply comes after the last: all of them go into the record at once.
+                conn.execute(STORE_PACKED, {"match_id": m.id, "packed": packed})
+                conn.execute(DELETE_PLIES, {"match_id": m.id})
+            else:
+                conn.execute(STORE_PLIES, rows)
             return True
 
         try:
