@@ -6,13 +6,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import math
 import secrets
-import time
 from typing import Any
 
 from sqlalchemy import and_, case, delete, func, select, update
-from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from ..db import ChatRow, MatchRow, OutageRow, PlyRow, PresenceRow, WorkerRow
@@ -22,8 +19,6 @@ from .held import HeldMatches
 from .match import PRECEDENCE, Match, Ply
 
 log = logging.getLogger("spielwerk_api")
-# How often a worker refreshes SQLite's statistics of the matches (``Lifecycle.analyze``).
-ANALYZE_EVERY_S = 600.0
 
 
 class Lifecycle:
@@ -36,8 +31,6 @@ class Lifecycle:
         # The server's outages (every worker silent), in order (``open``).
         self.outages: list[tuple[float, float]] = []
         self.background: set[asyncio.Task[Any]] = set()
-        # When this worker last refreshed SQLite's statistics (``analyze``).
-        self.analyzed_at = -math.inf
 
     async def open(self) -> None:
         """On start: if every worker was silent for longer than ``outage_after_s``, that
@@ -118,25 +111,9 @@ class Lifecycle:
 
     # -- the match rules, enforced without any request ----------------------------------
 
-    async def analyze(self, now: float) -> None:
-        """SQLite's query planner chooses the lobby's partial indexes only with statistics
-        of the table (without them it guesses that an equality on ``status`` is narrower
-        and sorts every open match): they are refreshed every ``ANALYZE_EVERY_S``, whole (a
-        sample of 1,000 rows misled it just the same), on the worker's own turn to write.
-        PostgreSQL's autovacuum keeps its own."""
-        if self.service.store.engine.dialect.name != "sqlite" or now - self.analyzed_at < ANALYZE_EVERY_S:
-            return
-        self.analyzed_at = now
-
-        def refresh(conn: Connection) -> None:
-            conn.exec_driver_sql("ANALYZE matches")
-
-        await self.service.store.write(refresh)
-
     async def sweep(self) -> int:
         """End every running match a rule has ended by now; returns how many."""
         now = self.service.clock.now()
-        await self.analyze(time.monotonic())
         async with self.service.store.sessions() as session:
             due = set(
                 (
