@@ -214,7 +214,9 @@ class MatchRoutes(Controller):
         id: MatchId,
         seat: NamedDependency[Seat],
     ) -> schemas.MatchOut:
-        return seat.match.out(seat.number, matches.clock.now(), lang=language(request))
+        now = matches.clock.now()
+        absent = await matches.seats.absent(seat.match, now)
+        return seat.match.out(seat.number, now, lang=language(request), absent=absent)
 
     @get(
         "/{id:str}/moves",
@@ -468,7 +470,9 @@ async def stream(
         # C11: an open event stream counts as being at the table.
         while True:
             await matches.seats.touch(m, seat, force=True)
-            await asyncio.sleep(max(1.0, min(20.0, (m.rules["leave_s"] or 80.0) / 4)))
+            # Every sixth of the leave time: well inside the third after which the others'
+            # pages count the seat down as gone (``Seats.absent``).
+            await asyncio.sleep(max(1.0, min(20.0, (m.rules["leave_s"] or 120.0) / 6)))
 
     present = asyncio.create_task(keep_present()) if seat is not None else None
     try:
@@ -489,18 +493,27 @@ async def stream(
         # Open seats as the page last saw them: a seat taken from the lobby begins the match
         # without a new version, and is sent as a `seats` event with the view now.
         open_seats = len(m.free_seats())
+        # The seats the leave rule counts down as this stream last said (``rules`` events).
+        gone: set[int | None] = set()
         while True:
             if watch.open_seats < open_seats and m.status == "running":
                 m = await matches.get(m.id)  # (reads the seats taken, on any worker)
                 open_seats = min(len(m.free_seats()), watch.open_seats)
-                data = schemas.encode(m.out(seat, matches.clock.now(), lang=lang)).decode()
+                now = matches.clock.now()
+                absent = await matches.seats.absent(m, now)
+                gone = {a[2] for a in absent}
+                data = schemas.encode(m.out(seat, now, lang=lang, absent=absent)).decode()
                 yield ServerSentEventMessage(event="seats", id=f"{sent}-{said}", data=data)
                 continue
             if watch.version > sent or m.version > sent:
                 m = await watch.latest(matches)
+                now = matches.clock.now()
+                # (The leave rule's countdown is the latest version's only: the presence rows.)
+                absent = await matches.seats.absent(m, now) if m.status == "running" else []
+                gone = {a[2] for a in absent}
                 for version, snapshot in m.past(sent + 1):
                     sent = version
-                    out = m.out(seat, matches.clock.now(), version, snapshot, lang)
+                    out = m.out(seat, now, version, snapshot, lang, absent)
                     data = schemas.encode(out).decode()
                     yield ServerSentEventMessage(event="version", id=f"{sent}-{said}", data=data)
                 continue
@@ -524,7 +537,16 @@ async def stream(
             try:
                 await asyncio.wait_for(changed.wait(), streams.heartbeat_s)
             except TimeoutError:
-                yield ServerSentEventMessage(comment="heartbeat", data=None)
+                now = matches.clock.now()
+                absent = await matches.seats.absent(m, now)
+                if {a[2] for a in absent} != gone:
+                    # A seat left the table or came back: the leave rule's countdown (C11)
+                    # changes with no new version. The view now, as a `rules` event.
+                    gone = {a[2] for a in absent}
+                    data = schemas.encode(m.out(seat, now, lang=lang, absent=absent)).decode()
+                    yield ServerSentEventMessage(event="rules", id=f"{sent}-{said}", data=data)
+                else:
+                    yield ServerSentEventMessage(comment="heartbeat", data=None)
     finally:
         ticket.release()
         if present is not None:

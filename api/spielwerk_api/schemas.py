@@ -373,7 +373,9 @@ class MatchResult(Struct):
 
 
 class RuleDue(Struct):
-    rule: Literal["aborted", "no_move", "withdrawn"]
+    # "left": a person seat not seen for over a third of the match's leave_s (C11); in_s until
+    # the match ends for it unless it is back.
+    rule: Literal["aborted", "no_move", "withdrawn", "left"]
     seat: int | None
     in_s: float
 

@@ -128,6 +128,31 @@ def test_leaving_for_a_minute_loses(client: Client, clock: ManualClock) -> None:
     assert result["reason"] == "left" and result["seat"] == 1 and result["returns"] == [1.0, -1.0]
 
 
+def test_a_seat_gone_for_half_the_leave_time_is_counted_down_for_the_others(
+    client: Client, clock: ManualClock
+) -> None:
+    """Issue 35: the leave rule ended a match with no warning on the page. Its countdown is
+    in ``rules_due`` once a seat has not been seen for a third of ``leave_s`` (an open page's
+    stream shows it every sixth); it goes when the seat is back."""
+    match_id, tokens = new_match(client, "schotten_totten", ["p", "p"], seed=1, rules={"untimed_move_s": 0})
+    clock.advance(5)
+    first_move(client, match_id, tokens[0])
+    clock.advance(5)
+    first_move(client, match_id, tokens[1])  # seat 1 last seen at 10 s
+    clock.advance(15)
+    assert show(client, match_id, tokens[0])["rules_due"] == []  # 25 s: gone for 15 s, not yet
+    clock.advance(10)  # 35 s: seat 1 gone for 25 s, seat 0 seen now
+    due = show(client, match_id, tokens[0])["rules_due"]
+    assert due == [{"rule": "left", "seat": 1, "in_s": 35.0}]
+    assert show(client, match_id)["rules_due"] == due  # a spectator sees it too
+    show(client, match_id, tokens[1])  # seat 1 is back
+    assert show(client, match_id, tokens[0])["rules_due"] == []
+    clock.advance(25)  # 60 s: both last seen at 35 s
+    due = show(client, match_id)["rules_due"]
+    assert [(r["rule"], r["seat"], r["in_s"]) for r in due] == [("left", 0, 35.0), ("left", 1, 35.0)]
+    assert sweep(client) == 0
+
+
 def test_leaving_a_team_game_loses_it_for_the_team(client: Client, clock: ManualClock) -> None:
     match_id, _ = new_match(client, "dog", ["b", "p", "b", "b"], rules={"untimed_move_s": 0})
     clock.advance(61)

@@ -36,7 +36,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     port = free_port()
     database = tmp_path_factory.mktemp("web") / "spielwerk.db"
     log = (tmp_path_factory.getbasetemp() / "server.log").open("w")
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    # Streams look at the leave rule's countdown on each heartbeat: every 2 s, not 15.
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", "SPIELWERK_STREAM_HEARTBEAT_S": "2"}
     # The worktree's API package first, so the page served is the one under test.
     api = str(Path(__file__).resolve().parents[2] / "api")
     env["PYTHONPATH"] = os.pathsep.join(p for p in (api, env.get("PYTHONPATH")) if p)

@@ -201,3 +201,26 @@ def test_the_creator_learns_at_once_that_a_guest_took_the_open_seat(
         )
     finally:
         guest_context.close()
+
+
+def test_a_seat_that_left_the_table_is_counted_down_until_it_is_back(page: Page, server: str) -> None:
+    """Seen on the site: the leave rule (C11) ended a match with no warning. A seat not seen
+    for a third of the leave time is counted down on the others' pages (a `rules` event on
+    the stream, no new version needed); the count goes when the seat is back."""
+    rules = {"leave_s": 30, "first_move_s": 0, "untimed_move_s": 0}
+    body = {"game": "schotten_totten", "seed": 4, "seats": [{"kind": "person"}] * 2, "rules": rules}
+    created = api(server, "/v1/matches", body=body)
+    page.goto(created["seats"][0]["invitation"])
+    page.wait_for_url("**/#/match/*")
+    settled(page)
+    expect(page.locator("#rule-clock")).to_have_text("")
+    # Seat 2 plays by its token alone and was last seen when the match was made.
+    expect(page.locator("#rule-clock")).to_have_text(
+        re.compile(
+            r"^Sitz 2 ist nicht mehr am Tisch: ist Sitz 2 in [12]?[0-9] s nicht zurück, endet die Partie\.$"
+        ),
+        timeout=16_000,
+    )
+    api(server, f"/v1/matches/{created['id']}", token=created["seats"][1]["token"])  # back
+    expect(page.locator("#rule-clock")).to_have_text("", timeout=8_000)
+    assert settled(page)["status"] == "running"

@@ -9,6 +9,8 @@ from dataclasses import dataclass
 
 # Presence is written at most this often per seat and worker (a request is a sign of life).
 PRESENCE_WRITE_S = 5.0
+# A worker reads a match's presence for the leave rule's countdown at most this often.
+PRESENCE_READ_S = 2.0
 # Rule-based bots' plies are stored in chunks of at most this many plies or this much
 # deciding, so a match of them played out at once leaves the event loop to others in between.
 FAST_PLIES = 64

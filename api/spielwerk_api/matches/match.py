@@ -387,10 +387,12 @@ class Match:
         version: int | None = None,
         snapshot: tuple[spielwerk.State, Texts | None, bool] | None = None,
         lang: str = "en",
+        absent: list[tuple[float, str, int | None]] | None = None,
     ) -> schemas.MatchOut:
         """What ``seat`` sees at ``version`` (the latest by default); ``snapshot`` is that
         version's state and last move where the caller has it (``past``). The last move and
-        the result line are in ``lang`` ("de" or "en")."""
+        the result line are in ``lang`` ("de" or "en"); ``absent``: the seats the leave rule
+        counts down (``Seats.absent``, read from the presence rows)."""
         latest = version is None or version == self.version
         if snapshot is not None:
             state, last_move, is_action = snapshot
@@ -433,16 +435,16 @@ class Match:
             bots=[spec.get("bot") if spec["kind"] == "bot" else None for spec in self.seats],
             last_seat=self.seat_of_ply(self.version if version is None else version),
             clock=schemas.ClockSpec(**self.clock) if self.clock is not None else None,
-            rules_due=self.rules_due(now) if latest and status == "running" else [],
+            rules_due=self.rules_due(now, absent or []) if latest and status == "running" else [],
         )
 
-    def rules_due(self, now: float) -> list[schemas.RuleDue]:
-        """The match rules a page counts down (``due``), earliest first: the page warns
-        before one ends the match."""
-        shown = ("aborted", "no_move", "withdrawn")
+    def rules_due(self, now: float, absent: list[tuple[float, str, int | None]]) -> list[schemas.RuleDue]:
+        """The match rules a page counts down (``due``, and leaving for the seats in
+        ``absent``), earliest first: the page warns before one ends the match."""
+        shown = ("aborted", "no_move", "withdrawn", "left")
         return [
             schemas.RuleDue(rule=kind, seat=seat, in_s=round(max(0.0, at - now), 1))  # type: ignore[arg-type]
-            for at, kind, seat in sorted(self.due(), key=lambda d: d[0])
+            for at, kind, seat in sorted([*self.due(), *absent], key=lambda d: d[0])
             if kind in shown
         ]
 

@@ -16,7 +16,7 @@ from sqlalchemy import select, update
 from ..clock import Clock
 from ..db import PresenceRow, SeatJoinRow
 from ..problems import Problem
-from .limits import PRESENCE_WRITE_S
+from .limits import PRESENCE_READ_S, PRESENCE_WRITE_S
 from .match import Match
 from .store import Store
 
@@ -73,6 +73,9 @@ class Seats:
         self.store = store
         self.clock = clock
         self.presence_written: dict[tuple[str, int], float] = {}
+        # When each person seat of a match was last seen, as read for ``absent`` (at most
+        # every ``PRESENCE_READ_S`` per match and worker; this worker's own writes go in).
+        self.presence_read: dict[str, tuple[float, dict[int, float]]] = {}
 
     async def taken(self, m: Match) -> None:
         """The open seats of ``m`` taken meanwhile (on any worker): their tokens' hashes, and
@@ -123,11 +126,33 @@ class Seats:
         if len(self.presence_written) > 100_000:
             self.presence_written.clear()  # only a throttle: forgetting it costs a write
         self.presence_written[key] = now
+        read = self.presence_read.get(m.id)
+        if read is not None:
+            read[1][seat] = now
         async with self.store.writing() as session:
             await session.execute(
                 update(PresenceRow)
                 .where(PresenceRow.match_id == m.id, PresenceRow.seat == seat)
                 .values(last_seen=now)
             )
+
+    async def absent(self, m: Match, now: float) -> list[tuple[float, str, int | None]]:
+        """The leave rule (C11) as a page counts it down: each person seat not seen for more
+        than a third of ``leave_s`` (an open page is seen every sixth of it: its event
+        stream), with the moment the sweep ends the match for it."""
+        leave_s = m.rules["leave_s"]
+        if leave_s <= 0 or m.status != "running" or m.waiting():
+            return []
+        read = self.presence_read.get(m.id)
+        if read is None or now - read[0] > PRESENCE_READ_S:
+            async with self.store.sessions() as session:
+                rows = await session.execute(
+                    select(PresenceRow.seat, PresenceRow.last_seen).where(PresenceRow.match_id == m.id)
+                )
+                read = (now, {r.seat: r.last_seen for r in rows})
+            if len(self.presence_read) > 10_000:
+                self.presence_read.clear()  # only a cache: forgetting it costs a read
+            self.presence_read[m.id] = read
+        return [(seen + leave_s, "left", seat) for seat, seen in read[1].items() if now - seen > leave_s / 3]
 
     # -- creating -------------------------------------------------------------------

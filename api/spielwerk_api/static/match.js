@@ -122,7 +122,7 @@ export class MatchScreen {
           }
           return;
         }
-        if (message.event !== "version" && message.event !== "seats") return;
+        if (message.event !== "version" && message.event !== "seats" && message.event !== "rules") return;
         let out;
         try {
           out = JSON.parse(message.data);
@@ -130,7 +130,8 @@ export class MatchScreen {
           return;
         }
         // `seats`: a person took an open seat; same version, but the match may have begun.
-        this.accept(out, { force: message.event === "seats" }).catch((error) => this.showError(error));
+        // `rules`: a seat left the table or came back (the leave rule's countdown).
+        this.accept(out, { force: message.event !== "version" }).catch((error) => this.showError(error));
       },
     });
   }
@@ -553,11 +554,12 @@ export class MatchScreen {
   }
 
   // The match rules that end a match unless someone acts, counted down (the API's
-  // `rules_due`): the first move, a move without a clock, the open seat. Under 20 s, a warning.
+  // `rules_due`): the first move, a move without a clock, the open seat, a seat that left the
+  // table (not this page's own: it is here). Under 20 s, a warning.
   tickRules() {
     const el = this.section && this.section.querySelector("#rule-clock");
     if (!el || !this.out) return;
-    const due = (this.out.rules_due || [])[0];
+    const due = (this.out.rules_due || []).find((r) => !(r.rule === "left" && r.seat === this.seat));
     if (!due || this.out.status !== "running") {
       el.textContent = "";
       el.classList.remove("warning");
@@ -566,7 +568,12 @@ export class MatchScreen {
     const left = Math.max(0, Math.ceil(due.in_s - (performance.now() - this.receivedAt) / 1000));
     const time = left >= 120 ? t("minutes_n", { n: Math.ceil(left / 60) }) : t("seconds_n", { n: left });
     const mine = due.seat !== null && due.seat === this.seat;
-    const key = { aborted: mine ? "due_first_move_mine" : "due_first_move", no_move: mine ? "due_move_mine" : "due_move", withdrawn: "due_withdrawn" }[due.rule];
+    const key = {
+      aborted: mine ? "due_first_move_mine" : "due_first_move",
+      no_move: mine ? "due_move_mine" : "due_move",
+      withdrawn: "due_withdrawn",
+      left: "due_left",
+    }[due.rule];
     el.textContent = t(key, { time, who: due.seat === null ? "" : this.who(due.seat) });
     el.classList.toggle("warning", left < 20);
   }

@@ -10,7 +10,7 @@
 export function openStream(url, { onEvent, onStatus = () => {} }) {
   const source = new EventSource(url, { withCredentials: true });
   const forward = (message) => onEvent({ event: message.type, data: message.data, id: message.lastEventId || null });
-  for (const kind of ["version", "seats", "chat"]) source.addEventListener(kind, forward);
+  for (const kind of ["version", "seats", "rules", "chat"]) source.addEventListener(kind, forward);
   source.addEventListener("end", (message) => {
     source.close();
     forward(message);
