@@ -98,3 +98,44 @@ def test_a_search_bot_is_charged_its_search_never_its_wait_for_a_thread() -> Non
     assert played.clocks == [pytest.approx(9.7), 10.0]
     # A person's clock runs as before.
     assert played.ended_by(150.0) == ("time", 1)
+
+
+def test_a_long_match_replayed_at_once_is_the_match_replayed_ply_by_ply() -> None:
+    """``replay_all`` (a match read anew) keeps only the latest versions' states and texts:
+    everything a seat can see is as if every ply had been replayed and kept."""
+    one = new_match(clock={"initial_s": 900.0, "increment_s": 1.0})
+    plies: list[Ply] = []
+    at = 100.0
+    probe = one.fork()
+    while not probe.state.is_terminal():
+        at += 1.5
+        legal = probe.state.legal_actions()
+        ply = Ply("move", probe.state.current_player(), legal[len(plies) % len(legal)], at)
+        probe.replay(ply)
+        plies.append(ply)
+    for ply in plies:
+        one.replay(ply)
+    many = new_match(clock={"initial_s": 900.0, "increment_s": 1.0})
+    many.replay_all(plies)
+    assert len(plies) > 64, len(plies)  # some plies replayed without keeping their state
+    assert (many.version, many.plies, many.clocks, many.to_move_since, many.moved) == (
+        one.version,
+        one.plies,
+        one.clocks,
+        one.to_move_since,
+        one.moved,
+    )
+    assert (many.last_move, many.last_is_action, many.status, many.result) == (
+        one.last_move,
+        one.last_is_action,
+        one.status,
+        one.result,
+    )
+    assert list(many.recent) == list(one.recent) == list(range(one.version - 63, one.version + 1))
+    for version in many.recent:
+        assert (
+            many.recent[version][0] == one.recent[version][0]
+            and many.recent[version][1:] == one.recent[version][1:]
+        )
+    assert [v for v, _ in many.past(0)] == list(range(one.version + 1))
+    assert [s[1] for _, s in many.past(1)] == [s[1] for _, s in one.past(1)]

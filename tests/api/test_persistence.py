@@ -89,6 +89,9 @@ def test_a_restart_in_the_middle_of_a_match_loses_nothing(
             clock.advance(rng.uniform(0.5, 4.0))
             play_one(client, match_id, tokens, rng)
         clock.advance(1.25)
+        # Every seat seen now first: a seat only looking is a seat back at the table, which
+        # the leave rule's countdown (rules_due) shows; then the views to compare.
+        seen_by_everyone(client, match_id, tokens)
         before = seen_by_everyone(client, match_id, tokens)
     assert before["spectator"]["version"] == (3 if game == "dog" else 7)
     assert before["spectator"]["status"] == "running"

@@ -143,13 +143,14 @@ class Match:
         self.to_move_since = dict.fromkeys(self.to_move(), self.created_at)
         self.remember()
 
-    def replay(self, ply: Ply) -> None:
-        """Apply one stored ply (they were checked when stored)."""
+    def replay(self, ply: Ply, *, kept: bool = True) -> None:
+        """Apply one stored ply (they were checked when stored). ``kept=False``: a ply far
+        behind the latest (``replay_all``), whose state and text no version keeps."""
         if ply.kind == "move":
             assert ply.action is not None and ply.seat is not None
             before = set(self.to_move())
             self.charge(ply.at, ply.seat, ply.thought)
-            self.last_move = action_texts(self.state, ply.action)
+            self.last_move = action_texts(self.state, ply.action) if kept else None
             self.last_is_action = True
             self.state.apply_action(ply.action, ply.seat)
             self.moved.add(ply.seat)
@@ -183,7 +184,15 @@ class Match:
             self.last_is_action = False
         self.plies.append(ply)
         self.version += 1
-        self.remember()
+        if kept:
+            self.remember()
+
+    def replay_all(self, plies: list[Ply]) -> None:
+        """Apply stored plies in order; only the latest ``RECENT_STATES`` are kept with their
+        state and text (a long match read anew replays its earlier plies at half the cost)."""
+        quiet = len(plies) - RECENT_STATES
+        for i, ply in enumerate(plies):
+            self.replay(ply, kept=i >= quiet)
 
     def charge(self, at: float, seat: int | None = None, thought: float | None = None) -> None:
         """The time since the last ply runs on the clock of every seat to move; a search bot's

@@ -97,11 +97,9 @@ class Matches:
             # Seats taken meanwhile (on any worker), read after the plies: every join
             # stored before a ply read here is seen, so the match began before its first ply.
             await self.seats.taken(m)
-        for p in plies:
-            # Several requests may catch up the same cached match at once (every event
-            # stream wakes on the same note): a ply another one replayed meanwhile is done.
-            if p.ply > m.version:
-                m.replay(Ply(p.kind, p.seat, p.action, p.at, p.thought_s))
+        # Several requests may catch up the same cached match at once (every event stream
+        # wakes on the same note): a ply another one replayed meanwhile is done.
+        m.replay_all([Ply(p.kind, p.seat, p.action, p.at, p.thought_s) for p in plies if p.ply > m.version])
         self._keep(m)
         return m
 
