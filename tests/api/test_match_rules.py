@@ -128,7 +128,7 @@ def test_leaving_for_a_minute_loses(client: Client, clock: ManualClock) -> None:
     assert result["reason"] == "left" and result["seat"] == 1 and result["returns"] == [1.0, -1.0]
 
 
-def test_a_seat_gone_for_half_the_leave_time_is_counted_down_for_the_others(
+def test_a_seat_gone_for_a_third_of_the_leave_time_is_counted_down_for_the_others(
     client: Client, clock: ManualClock
 ) -> None:
     """Issue 35: the leave rule ended a match with no warning on the page. Its countdown is
