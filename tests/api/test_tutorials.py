@@ -76,15 +76,43 @@ def test_the_game_teaches_the_backwards_trick() -> None:
     assert pile["direction"] == "ascending" and step["move"]["card"] == pile["top"] - 10
 
 
-def test_caravan_teaches_the_direction_and_dog_leaves_the_kennel() -> None:
-    *_, (before, step) = played(lessons()["caravan"])
+def after(before: spielwerk.State, step: dict[str, Any]) -> spielwerk.State:
+    state = spielwerk.load_game("caravan").deserialize_state(before.serialize())
+    state.apply_action(state.action_from_json(step["move"]), 0)
+    return state
+
+
+def test_caravan_teaches_the_direction_the_suit_selling_and_a_queen_and_dog_leaves_the_kennel() -> None:
+    steps = played(lessons()["caravan"])
+    (before, step), (eight, _), (five, five_step), (queen, queen_step) = steps[3:]
     caravan = before.view(0)["caravans"][step["move"]["caravan"]]
     assert caravan["direction"] is None and len(caravan["cards"]) == 1
     # The engine decides the direction the second card sets.
-    state = spielwerk.load_game("caravan").deserialize_state(before.serialize())
-    state.apply_action(state.action_from_json(step["move"]), 0)
-    assert state.view(0)["caravans"][step["move"]["caravan"]]["direction"] == "ascending"
+    assert after(before, step).view(0)["caravans"][0]["direction"] == "ascending"
+    # The 5C goes down an ascending caravan only because clubs is its suit (C4), and sells it.
+    shown = five.view(0)["caravans"][0]
+    assert (shown["direction"], shown["suit"], shown["value"]) == ("ascending", "clubs", 18)
+    assert eight.view(0)["caravans"][0]["value"] == 10
+    sold = after(five, five_step).view(0)["caravans"][0]
+    assert sold["direction"] == "descending" and 21 <= sold["value"] <= 26  # the last two cards: 8, 5
+    # The queen on the last card turns the caravan round and gives it her suit.
+    turned = after(queen, queen_step).view(0)["caravans"][0]
+    assert (turned["direction"], turned["suit"], turned["value"]) == ("ascending", "spades", 23)
     steps = played(lessons()["dog"])
     start = next((b, s) for b, s in steps if s["move"]["type"] == "start")
     assert start[1]["move"]["card"] in ("A", "K")
     assert all(m["place"] == "kennel" for m in start[0].view(0)["marbles"][:4])
+
+
+def test_dog_teaches_a_seven_split_with_the_partners_marble() -> None:
+    """The joker as a seven in two parts (D8): one of my marbles, then my partner's (seat 2's)."""
+    steps = played(lessons()["dog"])
+    parts = [(before, step) for before, step in steps if step["move"]["type"] == "seven"]
+    assert [step["move"]["steps"] for _, step in parts] == [3, 4]
+    (first, _), (second, second_step) = parts
+    owners = [first.view(0)["marbles"][step["move"]["marble"]]["player"] for _, step in parts]
+    assert owners == [0, 2]
+    assert first.view(0)["seven"] is None and second.view(0)["seven"] is not None
+    state = spielwerk.load_game("dog").deserialize_state(second.serialize())
+    state.apply_action(state.action_from_json(second_step["move"]), 0)
+    assert state.view(0)["seven"] is None  # all seven steps used: the card is played

@@ -86,6 +86,9 @@ def make(page: Page, move: dict[str, Any]) -> None:
     board = page.locator("#board")
     if "card" in move and move.get("type") != "seven":
         board.locator(f".hand [data-card='{move['card']}']").first.click()
+    elif move.get("type") == "seven" and board.locator(f".hand [data-card='{move['card']}']").count():
+        # A seven's first part takes its card from the hand; the later parts are its own.
+        board.locator(f".hand [data-card='{move['card']}']").first.click()
     if "marble" in move:  # Dog: a card, then a marble, then a target
         board.locator(f"[data-marble='{move['marble']}']").first.click()
     if move.get("type") == "play" and "stone" in move:  # Schotten Totten: a card, then a stone

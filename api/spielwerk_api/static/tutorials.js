@@ -166,6 +166,40 @@ export const TUTORIALS = {
           "de": "Die zweite Zahlenkarte legt die Richtung fest: die 6H auf Route 1 (4 → 6) macht sie aufsteigend.",
           "en": "The second number card sets the direction: 6H on caravan 1 (4 → 6) makes it ascending."
         }
+      },
+      {
+        "move": {
+          "type": "play",
+          "card": "8C",
+          "caravan": 0
+        },
+        "text": {
+          "de": "Route 1 steigt: lege die 8C darauf (4 → 6 → 8, Wert 18). Die Farbe einer Route ist die ihrer letzten Karte, jetzt also Kreuz.",
+          "en": "Caravan 1 ascends: play 8C on it (4 → 6 → 8, value 18). A caravan's suit is its last card's, so now clubs."
+        }
+      },
+      {
+        "move": {
+          "type": "play",
+          "card": "5C",
+          "caravan": 0
+        },
+        "text": {
+          "de": "Eine Karte in der Farbe der Route darf auch gegen die Richtung: lege die 5C auf Route 1 (8 → 5, jetzt absteigend). Wert 23: zwischen 21 und 26 wird eine Route verkauft, wenn sie die Route gegenüber schlägt. Wer zwei der drei Paare verkauft, gewinnt.",
+          "en": "A card of the caravan's suit may also go against the direction: play 5C on caravan 1 (8 → 5, now descending). Value 23: between 21 and 26 a caravan sells if it beats the one opposite. Whoever sells two of the three pairs wins."
+        }
+      },
+      {
+        "move": {
+          "type": "play",
+          "card": "QS",
+          "caravan": 0,
+          "position": 3
+        },
+        "text": {
+          "de": "Bildkarten liegen an einer Zahlenkarte. Eine Dame auf der letzten Karte kehrt die Richtung um und gibt der Route ihre Farbe: lege die QS an die 5C. Ein König verdoppelt den Wert seiner Karte, ein Bube entfernt sie, ein Joker räumt den Tisch ab: so wirft man eine Route wieder aus dem Bereich, bis die Partie endet.",
+          "en": "Face cards go on a number card. A queen on the last card reverses the direction and gives the caravan her suit: play QS on the 5C. A king doubles its card's value, a jack removes it, a joker clears the table: that is how a caravan is thrown out of range again until the game ends."
+        }
       }
     ]
   },
@@ -320,6 +354,32 @@ export const TUTORIALS = {
         "text": {
           "de": "Jetzt zieh die Murmel mit der 6 sechs Felder vor: Karte, dann Murmel, dann Ziel.",
           "en": "Now move that marble six fields with the 6: card, then marble, then target."
+        }
+      },
+      {
+        "move": {
+          "card": "JK",
+          "goal": false,
+          "marble": 0,
+          "steps": 3,
+          "type": "seven"
+        },
+        "text": {
+          "de": "Der Joker gilt als jede Karte. Als Sieben darfst du die sieben Schritte auf mehrere Murmeln deiner Partei aufteilen: zieh zuerst deine Murmel 3 Felder vor.",
+          "en": "The joker counts as any card. As a seven you may split its seven steps over several marbles of your team: first move your marble 3 fields."
+        }
+      },
+      {
+        "move": {
+          "card": "JK",
+          "goal": false,
+          "marble": 8,
+          "steps": 4,
+          "type": "seven"
+        },
+        "text": {
+          "de": "Die übrigen 4 Schritte fährt die grüne Murmel deines Partners gegenüber: gewonnen ist erst, wenn alle acht Murmeln eurer Partei im Ziel sind. Wen eine Sieben überholt, der muss zurück in den Zwinger.",
+          "en": "Your partner's green marble opposite takes the other 4 steps: you win only when all eight marbles of your team are home. A marble a seven passes goes back to its kennel."
         }
       }
     ]
