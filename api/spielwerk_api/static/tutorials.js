@@ -100,8 +100,8 @@ export const TUTORIALS = {
           "stone": 6
         },
         "text": {
-          "de": "Lege die O7 an Stein 7: mit deinen zwei Siebenern dort wird das ein Dreierpasch.",
-          "en": "Play O7 at stone 7: with your two sevens there it makes three of a kind."
+          "de": "Lege die O7 an Stein 7: mit deinen zwei Siebenern dort wird das ein Dreierpasch. Drei Karten auf einer Seite sind eine Formation, von stark nach schwach: Farbenfolge, Dreierpasch, Farbe, Strasse, Summe; im selben Rang gewinnt die höhere Summe.",
+          "en": "Play O7 at stone 7: with your two sevens there it makes three of a kind. Three cards on a side are a formation, strongest first: colour run, three of a kind, colour, run, sum; within a rank the higher sum wins."
         }
       },
       {
@@ -110,8 +110,8 @@ export const TUTORIALS = {
           "stone": 6
         },
         "text": {
-          "de": "Kein Rest der Karten kann deinen Dreierpasch dort noch schlagen (S5): Stein 7 ist beweisbar. Drück Nehmen.",
-          "en": "No cards left can beat your three of a kind there (S5): stone 7 is provable. Press Claim."
+          "de": "Keine Karte, die noch im Spiel sein kann, lässt dein Gegenüber dort einen stärkeren Dreierpasch oder eine Farbenfolge bauen: Stein 7 ist beweisbar. Drück Nehmen. Wer fünf Steine besitzt oder drei, die nebeneinander liegen, gewinnt die Partie.",
+          "en": "No card still in play lets your opponent build a stronger three of a kind or a colour run there: stone 7 is provable. Press Claim. Three adjacent stones or any five win the game."
         }
       }
     ]
