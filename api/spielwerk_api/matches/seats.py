@@ -14,11 +14,13 @@ import math
 from sqlalchemy import select, update
 
 from ..clock import Clock
-from ..db import PresenceRow, SeatJoinRow
+from ..db import Base, PresenceRow, SeatJoinRow
 from ..problems import Problem
 from .limits import PRESENCE_READ_S, PRESENCE_WRITE_S
 from .match import Match
 from .store import Store
+
+PRESENCE = Base.metadata.tables["presence"]
 
 
 def hash_token(token: str) -> str:
@@ -145,11 +147,11 @@ class Seats:
             return []
         read = self.presence_read.get(m.id)
         if read is None or now - read[0] > PRESENCE_READ_S:
-            async with self.store.sessions() as session:
-                rows = await session.execute(
-                    select(PresenceRow.seat, PresenceRow.last_seen).where(PresenceRow.match_id == m.id)
-                )
-                read = (now, {r.seat: r.last_seen for r in rows})
+            # A core statement on the store's connection (inline on SQLite): streams ask on
+            # every heartbeat.
+            seen = select(PRESENCE.c.seat, PRESENCE.c.last_seen).where(PRESENCE.c.match_id == m.id)
+            rows = await self.store.read(lambda conn: conn.execute(seen).all())
+            read = (now, {r.seat: r.last_seen for r in rows})
             if len(self.presence_read) > 10_000:
                 self.presence_read.clear()  # only a cache: forgetting it costs a read
             self.presence_read[m.id] = read
