@@ -52,6 +52,8 @@ EVENTS_DOC = """The text/event-stream format (HTML's server-sent events). Events
   per version in order; the first is the version now.
 - `seats`: data is the match now (`MatchOut`, same version): a person took an open seat
   from the lobby (`open_seats` shrank; when none is left, the match has begun).
+- `rules`: data is the match now (`MatchOut`, same version): a seat left the table or came
+  back, so `rules_due` counts the leave rule down (C11) or no longer does.
 - `chat`: data is a message of the table talk (`ChatOut`).
 - `end`: data is `{status, version, result}` once the match is over and every version is
   sent; then the stream closes (a client does not reconnect).

@@ -11,6 +11,7 @@ from typing import Protocol
 from ..clock import Clock
 from .limits import Limits
 from .match import Match
+from .seats import Seats
 from .store import Store
 
 
@@ -20,6 +21,7 @@ class HeldMatches(Protocol):
     clock: Clock
     limits: Limits
     store: Store
+    seats: Seats
     cache: OrderedDict[str, Match]
     cache_size: int
 

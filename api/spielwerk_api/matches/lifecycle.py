@@ -195,15 +195,8 @@ class Lifecycle:
         return len(old)
 
     async def _expired(self, m: Match, now: float) -> tuple[str, int | None] | None:
-        due = [(t, kind, seat) for t, kind, seat in m.due() if t <= now]
-        if m.rules["leave_s"] > 0 and not m.waiting():
-            async with self.service.store.sessions() as session:
-                rows = (
-                    await session.execute(select(PresenceRow).where(PresenceRow.match_id == m.id))
-                ).scalars()
-                for r in rows:
-                    if r.last_seen + m.rules["leave_s"] <= now:
-                        due.append((r.last_seen + m.rules["leave_s"], "left", r.seat))
+        leaving = await self.service.seats.leaving(m, now, fresh=True)
+        due = [(t, kind, seat) for t, kind, seat in [*m.due(), *leaving] if t <= now]
         if not due:
             return None
         _, kind, seat = min(due, key=lambda d: (d[0], PRECEDENCE[d[1]]))

@@ -138,15 +138,16 @@ class Seats:
                 .values(last_seen=now)
             )
 
-    async def absent(self, m: Match, now: float) -> list[tuple[float, str, int | None]]:
-        """The leave rule (C11) as a page counts it down: each person seat not seen for more
-        than a third of ``leave_s`` (an open page is seen every sixth of it: its event
-        stream), with the moment the sweep ends the match for it."""
+    async def leaving(
+        self, m: Match, now: float, *, fresh: bool = False
+    ) -> list[tuple[float, str, int | None]]:
+        """When the leave rule (C11) ends the match for each person seat, as last seen: the
+        sweep's decision (``fresh``: read now) and the page's countdown (``absent``) alike."""
         leave_s = m.rules["leave_s"]
         if leave_s <= 0 or m.status != "running" or m.waiting():
             return []
         read = self.presence_read.get(m.id)
-        if read is None or now - read[0] > PRESENCE_READ_S:
+        if fresh or read is None or now - read[0] > PRESENCE_READ_S:
             # A core statement on the store's connection (inline on SQLite): streams ask on
             # every heartbeat.
             seen = select(PRESENCE.c.seat, PRESENCE.c.last_seen).where(PRESENCE.c.match_id == m.id)
@@ -155,6 +156,13 @@ class Seats:
             if len(self.presence_read) > 10_000:
                 self.presence_read.clear()  # only a cache: forgetting it costs a read
             self.presence_read[m.id] = read
-        return [(seen + leave_s, "left", seat) for seat, seen in read[1].items() if now - seen > leave_s / 3]
+        return [(last + leave_s, "left", seat) for seat, last in read[1].items()]
+
+    async def absent(self, m: Match, now: float) -> list[tuple[float, str, int | None]]:
+        """The leave rule as a page counts it down: each person seat not seen for more than a
+        third of ``leave_s`` (an open page is seen every sixth of it: its event stream), with
+        the moment the sweep ends the match for it."""
+        leave_s = m.rules["leave_s"]
+        return [due for due in await self.leaving(m, now) if now - (due[0] - leave_s) > leave_s / 3]
 
     # -- creating -------------------------------------------------------------------
