@@ -7,6 +7,7 @@ import re
 
 from playwright.sync_api import Browser, Page, expect
 
+from .conftest import screenshot
 from .play import api, match_of, settled, start_match
 
 
@@ -221,6 +222,7 @@ def test_a_seat_that_left_the_table_is_counted_down_until_it_is_back(page: Page,
         ),
         timeout=16_000,
     )
+    screenshot(page, "leave_countdown")
     api(server, f"/v1/matches/{created['id']}", token=created["seats"][1]["token"])  # back
     expect(page.locator("#rule-clock")).to_have_text("", timeout=8_000)
     assert settled(page)["status"] == "running"
