@@ -7,7 +7,7 @@
 import { api, ApiError, canonical } from "./api.js";
 import { h } from "./dom.js";
 import { gameName, levelName, t } from "./i18n.js";
-import { openStream } from "./stream.js";
+import { openStream, STATE_EVENTS } from "./stream.js";
 import { replayViewer } from "./replay.js";
 import { scrollToNewest, talkBox } from "./talk.js";
 import { screenFor } from "./screens.js";
@@ -122,7 +122,7 @@ export class MatchScreen {
           }
           return;
         }
-        if (message.event !== "version" && message.event !== "seats" && message.event !== "rules") return;
+        if (!STATE_EVENTS.includes(message.event)) return;
         let out;
         try {
           out = JSON.parse(message.data);
