@@ -24,6 +24,8 @@ use crate::error::{Error, IllegalAction, Message, Result};
 pub use crate::history::History;
 pub use crate::lang::Lang;
 use crate::meta::{OptionSpec, Utility};
+pub use crate::names::Names;
+use crate::names::team_number;
 pub use crate::tensor::ObservationTensor;
 
 /// An action id: an index into the game's fixed action space.
@@ -171,16 +173,23 @@ pub trait GameState: Clone + Send + Sync + Serialize + DeserializeOwned + 'stati
     fn rewards(&self) -> Vec<f64> {
         self.returns()
     }
-    /// The result in one line for people, in English, e.g. "player 1 wins: three
-    /// adjacent stones"; `None` while the game is running. See [`GameState::result_text_in`].
+    /// The result in one line for people, in English, e.g. "player 2 wins: three
+    /// adjacent stones (4-5-6)" (seats counted from 1); `None` while the game is running.
+    /// See [`GameState::result_text_named`].
     fn result_text(&self) -> Option<String> {
         self.result_text_in(Lang::En)
     }
-    /// The result in one line for people in `lang` ("Spieler 1 gewinnt: drei benachbarte
-    /// Steine"); `None` while the game is running.
+    /// The result in one line for people in `lang` ("Spieler 2 gewinnt: drei benachbarte
+    /// Steine (4-5-6)"); `None` while the game is running.
     fn result_text_in(&self, lang: Lang) -> Option<String> {
+        self.result_text_named(lang, &Names::default())
+    }
+    /// The result in one line in `lang`, naming the seats by `names` ("Anna gewinnt: drei
+    /// benachbarte Steine (4-5-6)"); `None` while the game is running. A game with its own
+    /// words for its end overrides this one.
+    fn result_text_named(&self, lang: Lang, names: &Names) -> Option<String> {
         let returns = self.returns();
-        default_result_text(self.is_terminal(), Game::utility(self.game()), &returns, lang)
+        default_result_text(self.is_terminal(), Game::utility(self.game()), &returns, lang, names)
     }
     /// The returns if `seat`'s side loses now by a match rule (resigning, the clock,
     /// leaving; C11, R1): in a zero-sum game the seat −1 and the others +1, in Dog its
@@ -201,76 +210,86 @@ pub trait GameState: Clone + Send + Sync + Serialize + DeserializeOwned + 'stati
         None
     }
     /// The result of a match that `end` stops now, before its game is over: the returns
-    /// and the line for people in English, worded like [`GameState::result_text`]
-    /// (players 0-based). See [`GameState::match_ending_in`].
+    /// and the line for people in English, worded like [`GameState::result_text`] (seats
+    /// counted from 1). See [`GameState::match_ending_named`].
     fn match_ending(&self, end: MatchEnd) -> Ending {
         self.match_ending_in(end, Lang::En)
     }
     /// As [`GameState::match_ending`], the line for people in `lang`.
     fn match_ending_in(&self, end: MatchEnd, lang: Lang) -> Ending {
+        self.match_ending_named(end, lang, &Names::default())
+    }
+    /// As [`GameState::match_ending_in`], naming the seats by `names`. The line says what
+    /// happened; the rule that ended the match (C11, D13) is the ending's `rule`, for a
+    /// link to its text, never a code in the sentence.
+    fn match_ending_named(&self, end: MatchEnd, lang: Lang, names: &Names) -> Ending {
         let n = Game::num_players(self.game());
         let Some((seat, why)) = end.loser(lang) else {
+            let no_winner = |points, rule, text| Ending {
+                returns: vec![0.0; n],
+                points,
+                rule,
+                text,
+            };
             return match (end, self.playing_time_points()) {
-                (MatchEnd::Aborted(seat), _) => Ending {
-                    returns: vec![0.0; n],
-                    points: None,
-                    text: match lang {
+                (MatchEnd::Aborted(seat), _) => {
+                    let who = names.seat(seat, lang);
+                    no_winner(
+                        None,
+                        Some("C11"),
+                        match lang {
+                            Lang::De => {
+                                format!("abgebrochen: {who} hat den ersten Zug nicht rechtzeitig gemacht")
+                            }
+                            Lang::En => format!("aborted: {who} did not make a first move in time"),
+                        },
+                    )
+                }
+                (MatchEnd::Withdrawn, _) => no_winner(
+                    None,
+                    None,
+                    lang.pick(
+                        "zurückgezogen: ein offener Platz wurde nicht rechtzeitig besetzt, \
+                         die Partie hat also nie begonnen (niemand gewinnt)",
+                        "withdrawn: nobody took an open seat in time, so the match never began \
+                         (nobody wins)",
+                    )
+                    .to_string(),
+                ),
+                (_, Some([a, b])) => no_winner(
+                    Some([a, b]),
+                    Some("D13"),
+                    match lang {
                         Lang::De => format!(
-                            "abgebrochen: Spieler {seat} hat den ersten Zug nicht rechtzeitig gemacht (C11)"
+                            "kein Sieger: die Spielzeit ist abgelaufen; ein Punkt je Murmel im Zielraum: {a}:{b}"
                         ),
                         Lang::En => {
-                            format!("aborted: player {seat} did not make a first move in time (C11)")
+                            format!("no winner: the playing time is over; a point per marble home: {a}:{b}")
                         }
                     },
-                },
-                (MatchEnd::Withdrawn, _) => Ending {
-                    returns: vec![0.0; n],
-                    points: None,
-                    text: lang
-                        .pick(
-                            "zurückgezogen: ein offener Platz wurde nicht rechtzeitig besetzt, \
-                             die Partie hat also nie begonnen (niemand gewinnt)",
-                            "withdrawn: nobody took an open seat in time, so the match never began \
-                             (nobody wins)",
-                        )
-                        .to_string(),
-                },
-                (_, Some([a, b])) => Ending {
-                    returns: vec![0.0; n],
-                    points: Some([a, b]),
-                    text: match lang {
-                        Lang::De => format!(
-                            "kein Sieger: die Spielzeit ist abgelaufen; ein Punkt je Murmel im Zielraum: {a}:{b} (D13)"
-                        ),
-                        Lang::En => format!(
-                            "no winner: the playing time is over; a point per marble home: {a}:{b} (D13)"
-                        ),
-                    },
-                },
-                (_, None) => Ending {
-                    returns: vec![0.0; n],
-                    points: None,
-                    text: lang
-                        .pick(
-                            "unentschieden: die Spielzeit ist abgelaufen",
-                            "a draw: the playing time is over",
-                        )
-                        .to_string(),
-                },
+                ),
+                (_, None) => no_winner(
+                    None,
+                    None,
+                    lang.pick(
+                        "unentschieden: die Spielzeit ist abgelaufen",
+                        "a draw: the playing time is over",
+                    )
+                    .to_string(),
+                ),
             };
         };
         let returns = self.forfeit_returns(seat);
-        let outcome = default_result_text(true, Game::utility(self.game()), &returns, lang)
+        let outcome = default_result_text(true, Game::utility(self.game()), &returns, lang, names)
             .unwrap_or_default()
             .replace("a draw", "nobody wins")
             .replace("unentschieden", "niemand gewinnt");
+        let who = names.seat(seat, lang);
         Ending {
             returns,
             points: None,
-            text: match lang {
-                Lang::De => format!("Spieler {seat} {why}: {outcome}"),
-                Lang::En => format!("player {seat} {why}: {outcome}"),
-            },
+            rule: end.rule(),
+            text: format!("{who} {why}: {outcome}"),
         }
     }
     /// Every action applied since the initial state (the referee's record), shared
@@ -501,14 +520,20 @@ fn fits(schema: &Value, value: &Value) -> bool {
     }
 }
 
-/// The result line of [`GameState::result_text`] from the returns alone.
-pub fn default_result_text(terminal: bool, utility: Utility, returns: &[f64], lang: Lang) -> Option<String> {
+/// The result line of [`GameState::result_text_named`] from the returns alone, naming the
+/// seats by `names`.
+pub fn default_result_text(
+    terminal: bool,
+    utility: Utility,
+    returns: &[f64],
+    lang: Lang,
+    names: &Names,
+) -> Option<String> {
     if !terminal {
         return None;
     }
     let best = returns.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     let winners: Vec<usize> = (0..returns.len()).filter(|&p| returns[p] == best).collect();
-    let names: Vec<String> = winners.iter().map(usize::to_string).collect();
     Some(match (utility, lang) {
         (Utility::Cooperative, Lang::De) => match -best {
             0.0 => "die Spieler gewinnen: jede Karte ist gespielt".to_string(),
@@ -519,18 +544,14 @@ pub fn default_result_text(terminal: bool, utility: Utility, returns: &[f64], la
             left => format!("the players lose with {left} cards left"),
         },
         _ if winners.len() == returns.len() => lang.pick("unentschieden", "a draw").to_string(),
-        (Utility::TeamZeroSum, Lang::De) => {
-            format!(
-                "Partei {} (Spieler {}) gewinnt",
-                winners[0] % 2,
-                names.join(" und ")
-            )
+        (Utility::TeamZeroSum, _) => {
+            let (team, who) = (team_number(winners[0] % 2, lang), names.seats(&winners, lang));
+            lang.pick(format!("{team} ({who}) gewinnt"), format!("{team} ({who}) wins"))
         }
-        (Utility::TeamZeroSum, Lang::En) => {
-            format!("team {} (players {}) wins", winners[0] % 2, names.join(" and "))
+        (Utility::ZeroSum, _) => {
+            let who = names.seat(winners[0], lang);
+            lang.pick(format!("{who} gewinnt"), format!("{who} wins"))
         }
-        (Utility::ZeroSum, Lang::De) => format!("Spieler {} gewinnt", winners[0]),
-        (Utility::ZeroSum, Lang::En) => format!("player {} wins", winners[0]),
     })
 }
 
@@ -625,32 +646,35 @@ impl MatchEnd {
     fn loser(self, lang: Lang) -> Option<(usize, &'static str)> {
         match self {
             MatchEnd::Resigned(s) => Some((s, lang.pick("hat aufgegeben", "resigned"))),
-            MatchEnd::Time(s) => Some((
-                s,
-                lang.pick("hat die Zeit überschritten (C11)", "ran out of time (C11)"),
-            )),
-            MatchEnd::Left(s) => Some((
-                s,
-                lang.pick("hat die Partie verlassen (C11)", "left the match (C11)"),
-            )),
+            MatchEnd::Time(s) => Some((s, lang.pick("hat die Zeit überschritten", "ran out of time"))),
+            MatchEnd::Left(s) => Some((s, lang.pick("hat die Partie verlassen", "left the match"))),
             MatchEnd::NoMove(s) => Some((
                 s,
-                lang.pick(
-                    "hat nicht rechtzeitig gezogen (C11)",
-                    "did not move in time (C11)",
-                ),
+                lang.pick("hat nicht rechtzeitig gezogen", "did not move in time"),
             )),
             MatchEnd::Aborted(_) | MatchEnd::PlayingTime | MatchEnd::Withdrawn => None,
+        }
+    }
+
+    /// The ruling that ends a match this way, for a link to its text: C11 for the clock,
+    /// leaving, a missed move and the first move; none for resigning or a withdrawn match.
+    /// (Dog's playing time, D13, is the game's: see [`GameState::match_ending_named`].)
+    pub fn rule(self) -> Option<&'static str> {
+        match self {
+            MatchEnd::Time(_) | MatchEnd::Left(_) | MatchEnd::NoMove(_) | MatchEnd::Aborted(_) => Some("C11"),
+            MatchEnd::Resigned(_) | MatchEnd::PlayingTime | MatchEnd::Withdrawn => None,
         }
     }
 }
 
 /// How a match stopped by a [`MatchEnd`] ends: returns as R1 has them, D13's points where
-/// the game has points, and the line for people.
+/// the game has points, the ruling that ended it (for a "Regel" link; never in the text)
+/// and the line for people.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Ending {
     pub returns: Vec<f64>,
     pub points: Option<[u32; 2]>,
+    pub rule: Option<&'static str>,
     pub text: String,
 }
 

@@ -1053,13 +1053,17 @@ fn match_rules_end_a_match_as_r1_and_d13_say() {
             ] {
                 let e = spielwerk_core::with_state!(state, s => s.match_ending(end));
                 assert_eq!(e.returns.len(), n, "{at}");
-                assert!(e.text.starts_with(&format!("player {seat} ")), "{at}: {}", e.text);
+                // Seats counted from 1 in the text; the rule is a field, never "(C11)" in it.
+                assert!(e.text.starts_with(&format!("player {} ", seat + 1)), "{at}: {}", e.text);
+                assert!(!e.text.contains("C11"), "{at}: {}", e.text);
+                let rule = if matches!(end, MatchEnd::Resigned(_)) { None } else { Some("C11") };
+                assert_eq!(e.rule, rule, "{at}");
                 match game.utility() {
                     Utility::ZeroSum => {
                         assert_eq!(e.returns[seat], -1.0, "{at}");
                         assert_eq!(e.returns.iter().sum::<f64>(), f64::from(n as u32) - 2.0, "{at}");
                         assert!(
-                            e.text.ends_with(&format!("player {} wins", 1 - seat)),
+                            e.text.ends_with(&format!("player {} wins", 2 - seat)),
                             "{at}: {}",
                             e.text
                         );
@@ -1069,7 +1073,7 @@ fn match_rules_end_a_match_as_r1_and_d13_say() {
                             assert_eq!(e.returns[p], if p % 2 == seat % 2 { -1.0 } else { 1.0 }, "{at}");
                         }
                         assert!(
-                            e.text.contains(&format!("team {} ", 1 - seat % 2)),
+                            e.text.contains(&format!("team {} ", 2 - seat % 2)),
                             "{at}: {}",
                             e.text
                         );
@@ -1095,6 +1099,7 @@ fn match_rules_end_a_match_as_r1_and_d13_say() {
             let aborted = spielwerk_core::with_state!(state, s => s.match_ending(MatchEnd::Aborted(seat)));
             assert!(aborted.returns.iter().all(|&r| r == 0.0), "{at}");
             assert!(aborted.text.contains("aborted"), "{at}");
+            assert_eq!(aborted.rule, Some("C11"), "{at}");
         }
         // An open seat nobody took: the match never began, so nobody wins and no seat is
         // named (it is not C11's missed first move).

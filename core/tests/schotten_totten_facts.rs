@@ -301,8 +301,8 @@ fn the_settlement_step_by_step_equals_s9_read_plainly() {
                 };
                 let (de, en) = match p {
                     Some(p) => (
-                        format!("{word_de} {list_de} an Spieler {p}"),
-                        format!("{word_en} {list_en} to player {p}"),
+                        format!("{word_de} {list_de} an Spieler {}", p + 1),
+                        format!("{word_en} {list_en} to player {}", p + 1),
                     ),
                     None => (
                         format!("{word_de} {list_de} bleib"),
@@ -334,7 +334,8 @@ fn the_settlement_step_by_step_equals_s9_read_plainly() {
         };
         assert_eq!(outcome.winner, winner);
         let end = match winner {
-            Some(w) => (format!("Spieler {w} gewinnt."), format!("player {w} wins.")),
+            // Seats counted from 1, as a person counts them.
+            Some(w) => (format!("Spieler {} gewinnt.", w + 1), format!("player {} wins.", w + 1)),
             None => ("unentschieden.".into(), "a draw.".into()),
         };
         assert!(

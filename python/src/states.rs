@@ -7,7 +7,7 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 use spielwerk_core::stored::{self, Deal, Stored};
-use spielwerk_core::{Action, DynState, Error, GameState};
+use spielwerk_core::{Action, DynState, Error, GameState, Names};
 
 use crate::convert::{
     DEFAULT_LANG, Int, LangArg, Reduce, Seed, Text, lock, move_json, text, to_py, with_actions,
@@ -66,6 +66,23 @@ impl State {
             Some(s) => state.legal_actions_for(s, buf),
             None => state.legal_actions_into(buf),
         }
+    }
+
+    /// The seats' display names for a text: at most one per seat.
+    fn names(&self, py: Python<'_>, names: Option<Vec<Option<String>>>) -> PyResult<Names> {
+        let names = Names::new(names.unwrap_or_default());
+        let n = self.game.get().inner.num_players();
+        if names.len() > n {
+            let given = names.len();
+            return Err(invalid_argument(
+                py,
+                spielwerk_core::msg!(
+                    "{given} names for {n} seats: give at most one name per seat",
+                    "{given} Namen für {n} Plätze: gib höchstens einen Namen je Platz an"
+                ),
+            ));
+        }
+        Ok(names)
     }
 
     /// The seat a tensor is of: `seat`, or the player to move if `None` (refused once the
@@ -365,11 +382,19 @@ impl State {
     }
 
     /// The result in one line for people in `lang` ("de" or "en", default "en"), or
-    /// `None` while the game runs.
-    #[pyo3(signature = (lang = None))]
-    fn result_text(&self, py: Python<'_>, lang: Option<LangArg>) -> Option<String> {
+    /// `None` while the game runs. `names`: a display name per seat (None: "player 2",
+    /// counted from 1) for the seats the line names.
+    #[pyo3(signature = (lang = None, names = None))]
+    fn result_text(
+        &self,
+        py: Python<'_>,
+        lang: Option<LangArg>,
+        names: Option<Vec<Option<String>>>,
+    ) -> PyResult<Option<String>> {
+        let names = self.names(py, names)?;
         let held = self.lock(py);
-        spielwerk_core::with_state!(held.state.as_ref(), s => s.result_text_in(lang.unwrap_or(DEFAULT_LANG).0))
+        let lang = lang.unwrap_or(DEFAULT_LANG).0;
+        Ok(spielwerk_core::with_state!(held.state.as_ref(), s => s.result_text_named(lang, &names)))
     }
 
     /// The board as a terminal shows it, in `lang` ("de" or "en", default "en"): with no
@@ -433,24 +458,31 @@ impl State {
     /// `seat` the seat it concerns (none for `playing_time` and withdrawn: an open seat
     /// nobody took, so the match never began). A dict with `returns` (R1), `points`
     /// (D13's, or None) and `text`; the state does not change.
-    /// The text is in `lang` ("de" or "en", default "en").
-    #[pyo3(signature = (kind, seat=None, lang = None))]
+    /// The text is in `lang` ("de" or "en", default "en"), naming the seats by `names`
+    /// (as `result_text`); `rule` is the ruling that ended the match (e.g. "C11") or None,
+    /// for a link to its text: the text itself carries no rule id.
+    #[pyo3(signature = (kind, seat=None, lang = None, names = None))]
     fn match_ending<'py>(
         &self,
         py: Python<'py>,
         kind: Text,
         seat: Option<Int>,
         lang: Option<LangArg>,
+        names: Option<Vec<Option<String>>>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let seat = self.seat(py, seat)?;
         let end = spielwerk_core::game::MatchEnd::parse(kind.0, seat).map_err(err(py))?;
+        let names = self.names(py, names)?;
+        let lang = lang.unwrap_or(DEFAULT_LANG).0;
         let held = self.lock(py);
         // A capability of the rules trait, reached through the registered game's own type.
-        let ending = spielwerk_core::with_state!(held.state.as_ref(), s => s.match_ending_in(end, lang.unwrap_or(DEFAULT_LANG).0));
+        let ending =
+            spielwerk_core::with_state!(held.state.as_ref(), s => s.match_ending_named(end, lang, &names));
         drop(held);
         let out = PyDict::new(py);
         out.set_item("returns", ending.returns)?;
         out.set_item("points", ending.points.map(|p| p.to_vec()))?;
+        out.set_item("rule", ending.rule)?;
         out.set_item("text", ending.text)?;
         Ok(out)
     }

@@ -29,8 +29,8 @@ fn not_in_hand(card: Card, me: usize) -> IllegalAction {
     IllegalAction::new(
         "C8",
         "card_not_in_hand",
-        format!("{card} is not in player {me}'s hand"),
-        format!("{card} ist nicht auf der Hand von Spieler {me}"),
+        format!("{card} is not in player {me_n}'s hand", me_n = crate::names::shown(me)),
+        format!("{card} ist nicht auf der Hand von Spieler {me_n}", me_n = crate::names::shown(me)),
     )
     .with("card", card.to_string())
     .with("player", me)
@@ -66,10 +66,12 @@ impl State {
                             "C5",
                             "not_own_caravan",
                             format!(
-                                "number cards go onto the player's own caravans only: caravan {n} is player {owner}'s"
+                                "number cards go onto the player's own caravans only: caravan {n} is player {owner_n}'s",
+owner_n = crate::names::shown(owner)
                             ),
                             format!(
-                                "Zahlenkarten kommen nur auf eigene Routen: Route {n} gehört Spieler {owner}"
+                                "Zahlenkarten kommen nur auf eigene Routen: Route {n} gehört Spieler {owner_n}",
+owner_n = crate::names::shown(owner)
                             ),
                         )
                         .with("caravan", caravan)
@@ -216,8 +218,8 @@ impl State {
                     return Err(IllegalAction::new(
                         "C8",
                         "disband_not_own",
-                        format!("only one's own caravans can be disbanded: caravan {n} is player {owner}'s"),
-                        format!("Auflösen kann man nur eigene Routen: Route {n} gehört Spieler {owner}"),
+                        format!("only one's own caravans can be disbanded: caravan {n} is player {owner_n}'s", owner_n = crate::names::shown(owner)),
+                        format!("Auflösen kann man nur eigene Routen: Route {n} gehört Spieler {owner_n}", owner_n = crate::names::shown(owner)),
                     )
                     .with("caravan", caravan)
                     .with("owner", owner));

@@ -373,8 +373,8 @@ impl GameState for State {
         winner_returns(2, self.outcome.and_then(|o| o.winner).map(usize::from), |p| p)
     }
 
-    fn result_text_in(&self, lang: Lang) -> Option<String> {
-        self.result_line(lang)
+    fn result_text_named(&self, lang: Lang, names: &crate::names::Names) -> Option<String> {
+        self.result_line(lang, names)
     }
 
     fn history(&self) -> &crate::history::History {

@@ -850,7 +850,7 @@ fn finding_three_sold_pairs_end_the_game_and_the_outcome_is_derived() {
     assert_eq!(state.returns(), vec![1.0, -1.0]);
     assert_eq!(
         state.result_text().unwrap(),
-        "player 0 wins: sold 2 of the three pairs"
+        "player 1 wins: sold 2 of the three pairs"
     );
     let mut running = pos_json(&Pos::new(EMPTY, ["2C", "2H"]));
     running["outcome"] = json!({"winner": 0, "reason": "out_of_cards"});
@@ -1143,8 +1143,8 @@ fn texts_number_caravans_as_the_board_shows_them() {
     let disband = action(&state, &json!({"type": "disband", "caravan": 0}));
     assert_eq!(state.action_to_string(disband), "disband caravan 1");
     let render = state.render();
-    assert!(render.starts_with("caravan 1 (player 0)"), "{render}");
-    assert!(render.contains("caravan 6 (player 1)"), "{render}");
+    assert!(render.starts_with("caravan 1 (player 1)"), "{render}");
+    assert!(render.contains("caravan 6 (player 2)"), "{render}");
 }
 
 #[test]
@@ -1193,7 +1193,7 @@ fn result_text_says_why_the_game_ended() {
     play(&mut state, "2C", 1);
     assert_eq!(
         state.result_text().unwrap(),
-        "player 1 wins: player 0 ran out of cards"
+        "player 2 wins: player 1 ran out of cards"
     );
 }
 

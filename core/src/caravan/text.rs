@@ -12,6 +12,7 @@ use super::rules::NUM_CARAVANS;
 use super::state::{EndReason, State};
 use super::table::{Direction, owner_of};
 use crate::game::{Action, GameState, Lang};
+use crate::names::{Names, seat_number};
 
 /// The German names of the suits, in the order of [`SUIT_NAMES`].
 const SUIT_NAMES_DE: [&str; 4] = ["Kreuz", "Karo", "Herz", "Pik"];
@@ -90,7 +91,7 @@ impl State {
                 lang.pick("Route", "caravan"),
                 shown(i),
                 lang.pick("Spieler", "player"),
-                owner_of(i),
+                shown(owner_of(i)),
                 c.value(&self.rules),
                 cards.join(" ")
             );
@@ -112,13 +113,15 @@ impl State {
             let _ = match lang {
                 Lang::De => writeln!(
                     out,
-                    "Spieler {p}: Hand {hand} | Deck {} | Ablagestapel {}{opening}",
+                    "Spieler {}: Hand {hand} | Deck {} | Ablagestapel {}{opening}",
+                    shown(p),
                     self.decks[p].len(),
                     self.discards[p].len(),
                 ),
                 Lang::En => writeln!(
                     out,
-                    "player {p}: hand {hand} | deck {} | discard {}{opening}",
+                    "player {}: hand {hand} | deck {} | discard {}{opening}",
+                    shown(p),
                     self.decks[p].len(),
                     self.discards[p].len(),
                 ),
@@ -126,9 +129,8 @@ impl State {
         }
         let sales: Vec<String> = (0..3)
             .map(|i| {
-                self.sells(i).map_or("-".to_string(), |p| {
-                    format!("{} {p}", lang.pick("Spieler", "player"))
-                })
+                self.sells(i)
+                    .map_or("-".to_string(), |p| seat_number(usize::from(p), lang))
             })
             .collect();
         let _ = write!(
@@ -140,28 +142,29 @@ impl State {
         out
     }
 
-    /// Why the game ended, for people (C9).
-    pub(super) fn result_line(&self, lang: Lang) -> Option<String> {
+    /// Why the game ended, for people (C9), naming the seats by `names`.
+    pub(super) fn result_line(&self, lang: Lang, names: &Names) -> Option<String> {
         let outcome = self.outcome?;
         let sold = |w: u8| (0..3).filter(|&i| self.sells(i) == Some(w)).count();
+        let name = |p: u8| names.seat(usize::from(p), lang);
         Some(match (outcome.winner, outcome.reason, lang) {
             (Some(w), EndReason::Sold, Lang::De) => {
-                format!("Spieler {w} gewinnt: {} der drei Paare verkauft", sold(w))
+                format!("{} gewinnt: {} der drei Paare verkauft", name(w), sold(w))
             }
             (Some(w), EndReason::Sold, Lang::En) => {
-                format!("player {w} wins: sold {} of the three pairs", sold(w))
+                format!("{} wins: sold {} of the three pairs", name(w), sold(w))
             }
             (Some(w), EndReason::QuickSale, Lang::De) => {
-                format!("Spieler {w} gewinnt: zwei Paare auf einmal verkauft (Schnellverkauf)")
+                format!("{} gewinnt: zwei Paare auf einmal verkauft (Schnellverkauf)", name(w))
             }
             (Some(w), EndReason::QuickSale, Lang::En) => {
-                format!("player {w} wins: sold two pairs at once (quick sale)")
+                format!("{} wins: sold two pairs at once (quick sale)", name(w))
             }
             (Some(w), EndReason::OutOfCards, Lang::De) => {
-                format!("Spieler {w} gewinnt: Spieler {} hat keine Karten mehr", 1 - w)
+                format!("{} gewinnt: {} hat keine Karten mehr", name(w), name(1 - w))
             }
             (Some(w), EndReason::OutOfCards, Lang::En) => {
-                format!("player {w} wins: player {} ran out of cards", 1 - w)
+                format!("{} wins: {} ran out of cards", name(w), name(1 - w))
             }
             (None, _, Lang::De) => "unentschieden: beiden Spielern sind die Karten ausgegangen".to_string(),
             (None, _, Lang::En) => "a draw: both players ran out of cards".to_string(),

@@ -8,10 +8,18 @@ use super::cards::Card;
 use super::codec::*;
 use super::rules::*;
 use crate::error::IllegalAction;
-use crate::game::GameState;
+use crate::game::{GameState, Lang};
+use crate::names::seat_number;
 
 /// The German colour names (the seed's language), seat 0-3.
 pub(super) const COLORS_DE: [&str; 4] = ["rot", "blau", "grün", "gelb"];
+
+/// A marble as a rejection names it: its colour and its number within the colour, counted
+/// 1-4 as a person counts ("blau 2" for marble 5).
+fn marble_label(marble: usize, lang: Lang) -> String {
+    let color = lang.pick(COLORS_DE, COLORS)[color_of(marble)];
+    format!("{color} {}", crate::names::shown(marble % 4))
+}
 
 impl From<Blocked> for IllegalAction {
     fn from(b: Blocked) -> IllegalAction {
@@ -190,8 +198,8 @@ impl State {
                 return Err(IllegalAction::new(
                     "D4",
                     "already_picked",
-                    format!("player {seat} has already picked a card for the partner this round"),
-                    format!("Spieler {seat} hat in dieser Runde schon eine Karte für den Partner gewählt"),
+                    format!("player {seat_n} has already picked a card for the partner this round", seat_n = crate::names::shown(seat)),
+                    format!("Spieler {seat_n} hat in dieser Runde schon eine Karte für den Partner gewählt", seat_n = crate::names::shown(seat)),
                 )
                 .with("seat", seat));
             }
@@ -229,8 +237,8 @@ impl State {
                 return Err(IllegalAction::new(
                     "D4",
                     "card_not_in_hand",
-                    format!("{card} is not in player {me}'s hand"),
-                    format!("{card} ist nicht in der Hand von Spieler {me}"),
+                    format!("{card} is not in player {me_n}'s hand", me_n = crate::names::shown(me)),
+                    format!("{card} ist nicht in der Hand von Spieler {me_n}", me_n = crate::names::shown(me)),
                 )
                 .with("card", card.to_string())
                 .with("seat", me));
@@ -281,8 +289,8 @@ impl State {
             return Err(IllegalAction::new(
                 "D5",
                 "card_not_in_hand",
-                format!("{card} is not in player {me}'s hand"),
-                format!("{card} ist nicht in der Hand von Spieler {me}"),
+                format!("{card} is not in player {me_n}'s hand", me_n = crate::names::shown(me)),
+                format!("{card} ist nicht in der Hand von Spieler {me_n}", me_n = crate::names::shown(me)),
             )
             .with("card", card.to_string())
             .with("seat", me));
@@ -327,12 +335,12 @@ impl State {
                         "D8",
                         "seven_team_only",
                         format!(
-                            "a seven moves the team's marbles only; marble {marble} is {}",
-                            COLORS[color_of(marble)]
+                            "a seven moves the team's marbles only; {} is the opponents'",
+                            marble_label(marble, Lang::En)
                         ),
                         format!(
-                            "die Sieben fährt nur Murmeln der eigenen Partei; Murmel {marble} ist {}",
-                            COLORS_DE[color_of(marble)]
+                            "die Sieben fährt nur Murmeln der eigenen Partei; {} gehört den Gegnern",
+                            marble_label(marble, Lang::De)
                         ),
                     )
                     .with("marble", marble));
@@ -447,14 +455,16 @@ impl State {
             if color == me { "D7" } else { "D12" },
             "not_your_marble",
             format!(
-                "player {me} moves the {} marbles; marble {marble} is {}",
+                "{} moves the {} marbles; {} is not one of them",
+                seat_number(me, Lang::En),
                 COLORS[color],
-                COLORS[color_of(marble)]
+                marble_label(marble, Lang::En)
             ),
             format!(
-                "Spieler {me} fährt die Murmeln der Farbe {}; Murmel {marble} ist {}",
+                "{} fährt die Murmeln der Farbe {}; {} gehört nicht dazu",
+                seat_number(me, Lang::De),
                 COLORS_DE[color],
-                COLORS_DE[color_of(marble)]
+                marble_label(marble, Lang::De)
             ),
         )
         .with("marble", marble)

@@ -286,7 +286,7 @@ fn finding_the_result_in_words() {
     s.apply_action(a).unwrap();
     assert_eq!(
         s.result_text().unwrap(),
-        "team 0 (red and green) wins: all eight marbles home; points 16:0 (D13)"
+        "team 1 (red: player 1, green: player 3) wins: all eight marbles home; points 16:0"
     );
     let short = Dog { max_turns: 3 };
     let mut s = short.new_initial_state(1);
@@ -296,7 +296,7 @@ fn finding_the_result_in_words() {
     }
     assert_eq!(
         s.result_text().unwrap(),
-        "no winner: stopped after 3 turns; a point per marble home: 0:0 (D13)"
+        "no winner: stopped after 3 turns; a point per marble home: 0:0"
     );
     assert_eq!(s.returns(), vec![0.0; 4]);
 }

@@ -597,8 +597,8 @@ impl GameState for State {
         Ok(())
     }
 
-    fn result_text_in(&self, lang: Lang) -> Option<String> {
-        self.result_line(lang)
+    fn result_text_named(&self, lang: Lang, names: &crate::names::Names) -> Option<String> {
+        self.result_line(lang, names)
     }
 
     fn returns(&self) -> Vec<f64> {

@@ -347,7 +347,7 @@ fn d8_a_seven_split_over_the_partners_marbles() {
             &state,
             &json!({"type": "seven", "card": "7", "marble": 8, "steps": 4})
         )),
-        "7: red 0 forward 3, partner's green 0 forward 4 (0 left)"
+        "7: red 1 forward 3, partner's green 1 forward 4 (0 left)"
     );
     play(
         &mut state,

@@ -9,6 +9,7 @@ use super::board::*;
 use super::codec::*;
 use super::rules::*;
 use crate::game::{Action, Lang};
+use crate::names::{Names, shown, team_number};
 
 /// The colours of the seats in German, in the order of [`COLORS`].
 const COLORS_DE: [&str; 4] = ["rot", "blau", "grün", "gelb"];
@@ -17,12 +18,12 @@ fn color_name(color: usize, lang: Lang) -> &'static str {
     lang.pick(COLORS_DE, COLORS)[color]
 }
 
-/// A marble as `me` sees it: "red 1", "partner's green 0", "opponent's blue 2" /
-/// "rot 1", "grün 0 (Partner)", "blau 2 (Gegner)".
+/// A marble as `me` sees it: "red 1", "partner's green 1", "opponent's blue 3" /
+/// "rot 1", "grün 1 (Partner)", "blau 3 (Gegner)": each colour's marbles counted 1-4.
 fn marble_name(me: usize, marble: usize, lang: Lang) -> String {
     let c = color_of(marble);
     let color = color_name(c, lang);
-    let n = marble % 4;
+    let n = shown(marble % 4);
     let whose = if c == me {
         0
     } else if c == partner(me) {
@@ -142,30 +143,32 @@ impl State {
         }
     }
 
-    /// The result in one line for people (D13), `None` while the game runs.
-    pub(super) fn result_line(&self, lang: Lang) -> Option<String> {
+    /// The result in one line for people (D13), naming the winning team's seats by
+    /// `names` with their colours; `None` while the game runs.
+    pub(super) fn result_line(&self, lang: Lang, names: &Names) -> Option<String> {
         let o = self.d.outcome?;
         let [a, b] = o.points;
         Some(match (o.reason, o.winner) {
             (EndReason::AllHome, Some(t)) => {
                 let t = t as usize % 2;
-                let (first, second) = (color_name(t, lang), color_name(t + 2, lang));
+                let seat = |p: usize| format!("{}: {}", color_name(p, lang), names.seat(p, lang));
+                let (team, first, second) = (team_number(t, lang), seat(t), seat(t + 2));
                 match lang {
                     Lang::De => format!(
-                        "Partei {t} ({first} und {second}) gewinnt: alle acht Murmeln im Zielraum; Punkte {a}:{b} (D13)"
+                        "{team} ({first}, {second}) gewinnt: alle acht Murmeln im Zielraum; Punkte {a}:{b}"
                     ),
                     Lang::En => format!(
-                        "team {t} ({first} and {second}) wins: all eight marbles home; points {a}:{b} (D13)"
+                        "{team} ({first}, {second}) wins: all eight marbles home; points {a}:{b}"
                     ),
                 }
             }
             _ => match lang {
                 Lang::De => format!(
-                    "kein Sieger: nach {} Zügen beendet; ein Punkt je Murmel im Zielraum: {a}:{b} (D13)",
+                    "kein Sieger: nach {} Zügen beendet; ein Punkt je Murmel im Zielraum: {a}:{b}",
                     self.d.turns
                 ),
                 Lang::En => format!(
-                    "no winner: stopped after {} turns; a point per marble home: {a}:{b} (D13)",
+                    "no winner: stopped after {} turns; a point per marble home: {a}:{b}",
                     self.d.turns
                 ),
             },
@@ -249,7 +252,7 @@ impl State {
                 Lang::En => write!(out, ", seven: {left} steps left"),
             };
         }
-        if let Some(text) = self.result_line(lang) {
+        if let Some(text) = self.result_line(lang, &Names::default()) {
             let _ = write!(out, "\n{text}");
         }
         out

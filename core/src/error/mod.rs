@@ -118,41 +118,28 @@ impl IllegalAction {
     }
 
     /// A move by a seat that is not to move now. `to_move` are the seats that are.
+    /// Seats are counted from 1 in the texts, as a person counts ("Spieler 1 ist nicht am
+    /// Zug: am Zug ist Spieler 2"); `params` keep the ids.
     pub fn not_your_turn(seat: usize, to_move: &[usize]) -> Self {
-        let list = |and: &str| match to_move {
-            [] => String::new(),
-            [one] => one.to_string(),
-            [rest @ .., last] => {
-                let rest: Vec<String> = rest.iter().map(usize::to_string).collect();
-                format!("{} {and} {last}", rest.join(", "))
-            }
-        };
+        use crate::names::{and_list, seat_number, shown};
+        // "2", "1, 2 und 3": the seats to move by their numbers.
+        let numbers: Vec<String> = to_move.iter().map(|&s| shown(s).to_string()).collect();
+        let list = |lang: Lang| and_list(&numbers, lang);
+        let (who, who_de) = (seat_number(seat, Lang::En), seat_number(seat, Lang::De));
         let (reason, reason_de) = if to_move.is_empty() {
             (
-                format!("player {seat} cannot move: the game is over"),
-                format!("Spieler {seat} kann nicht ziehen: das Spiel ist vorbei"),
+                format!("{who} cannot move: the game is over"),
+                format!("{who_de} kann nicht ziehen: das Spiel ist vorbei"),
             )
         } else if to_move.len() == 1 {
             (
-                format!(
-                    "it is not player {seat}'s turn: player {} is to move",
-                    list("and")
-                ),
-                format!(
-                    "Spieler {seat} ist nicht am Zug: am Zug ist Spieler {}",
-                    list("und")
-                ),
+                format!("it is not {who}'s turn: player {} is to move", list(Lang::En)),
+                format!("{who_de} ist nicht am Zug: am Zug ist Spieler {}", list(Lang::De)),
             )
         } else {
             (
-                format!(
-                    "it is not player {seat}'s turn: players {} are to move",
-                    list("and")
-                ),
-                format!(
-                    "Spieler {seat} ist nicht am Zug: am Zug sind die Spieler {}",
-                    list("und")
-                ),
+                format!("it is not {who}'s turn: players {} are to move", list(Lang::En)),
+                format!("{who_de} ist nicht am Zug: am Zug sind die Spieler {}", list(Lang::De)),
             )
         };
         Self::new("turn", "not_your_turn", reason, reason_de)

@@ -179,13 +179,13 @@ fn not_your_turn_names_who_is() {
     assert_eq!(e.code, "not_your_turn");
     assert_eq!(
         e.to_string(),
-        "turn: it is not player 1's turn: player 0 is to move"
+        "turn: it is not player 2's turn: player 1 is to move"
     );
     let e = IllegalAction::not_your_turn(3, &[0, 1, 2]);
     assert!(
-        e.reason.contains("players 0, 1 and 2 are to move"),
+        e.reason.contains("players 1, 2 and 3 are to move"),
         "{}",
         e.reason
     );
-    assert!(e.reason_de.contains("Spieler 0, 1 und 2"), "{}", e.reason_de);
+    assert!(e.reason_de.contains("Spieler 1, 2 und 3"), "{}", e.reason_de);
 }

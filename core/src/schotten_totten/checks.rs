@@ -48,8 +48,8 @@ impl State {
                     return Err(IllegalAction::new(
                         "S3a",
                         "card_not_in_hand",
-                        format!("{card} is not in player {me}'s hand"),
-                        format!("{card} ist nicht auf der Hand von Spieler {me}"),
+                        format!("{card} is not in player {me_n}'s hand", me_n = crate::names::shown(me)),
+                        format!("{card} ist nicht auf der Hand von Spieler {me_n}", me_n = crate::names::shown(me)),
                     )
                     .with("card", card.to_string())
                     .with("player", me));
@@ -60,9 +60,10 @@ impl State {
                     return Err(IllegalAction::new(
                         "S3a",
                         "stone_owned",
-                        format!("stone {n} is already owned by player {owner}; cards go to unowned stones only"),
+                        format!("stone {n} is already owned by player {owner_n}; cards go to unowned stones only", owner_n = crate::names::shown(owner)),
                         format!(
-                            "Grenzstein {n} gehört schon Spieler {owner}; Karten werden nur an Grenzsteine gelegt, die noch niemandem gehören"
+                            "Grenzstein {n} gehört schon Spieler {owner_n}; Karten werden nur an Grenzsteine gelegt, die noch niemandem gehören",
+owner_n = crate::names::shown(owner)
                         ),
                     )
                     .with("stone", stone)
@@ -72,9 +73,10 @@ impl State {
                     return Err(IllegalAction::new(
                         "S3a",
                         "side_full",
-                        format!("player {me} already has three cards at stone {n}; at most three per side"),
+                        format!("player {me_n} already has three cards at stone {n}; at most three per side", me_n = crate::names::shown(me)),
                         format!(
-                            "Spieler {me} hat an Grenzstein {n} schon drei Karten; pro Grenzstein und Person passen höchstens drei"
+                            "Spieler {me_n} hat an Grenzstein {n} schon drei Karten; pro Grenzstein und Person passen höchstens drei",
+me_n = crate::names::shown(me)
                         ),
                     )
                     .with("stone", stone)
@@ -91,9 +93,10 @@ impl State {
                         "S3a",
                         "must_play",
                         format!(
-                            "player {me} can still play a card, and passing is allowed only when no card can be played"
+                            "player {me_n} can still play a card, and passing is allowed only when no card can be played",
+me_n = crate::names::shown(me)
                         ),
-                        format!("Spieler {me} kann noch eine Karte legen; aussetzen darf nur, wer keine Karte legen kann"),
+                        format!("Spieler {me_n} kann noch eine Karte legen; aussetzen darf nur, wer keine Karte legen kann", me_n = crate::names::shown(me)),
                     )
                     .with("player", me));
                 }
@@ -115,8 +118,8 @@ impl State {
                     return Err(IllegalAction::new(
                         "S3b",
                         "stone_owned",
-                        format!("stone {n} is already owned by player {owner}"),
-                        format!("Grenzstein {n} gehört schon Spieler {owner}"),
+                        format!("stone {n} is already owned by player {owner_n}", owner_n = crate::names::shown(owner)),
+                        format!("Grenzstein {n} gehört schon Spieler {owner_n}", owner_n = crate::names::shown(owner)),
                     )
                     .with("stone", stone)
                     .with("owner", owner));
@@ -127,10 +130,12 @@ impl State {
                         "S5",
                         "claim_needs_three_cards",
                         format!(
-                            "player {me} has {k} card(s) at stone {n}; a claim needs the claimant's three cards there"
+                            "player {me_n} has {k} card(s) at stone {n}; a claim needs the claimant's three cards there",
+me_n = crate::names::shown(me)
                         ),
                         format!(
-                            "Spieler {me} hat {k} Karte(n) an Grenzstein {n}; beanspruchen kann nur, wessen drei Karten dort liegen"
+                            "Spieler {me_n} hat {k} Karte(n) an Grenzstein {n}; beanspruchen kann nur, wessen drei Karten dort liegen",
+me_n = crate::names::shown(me)
                         ),
                     )
                     .with("stone", stone)

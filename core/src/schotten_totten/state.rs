@@ -452,9 +452,9 @@ impl GameState for State {
         winner_returns(2, self.outcome.and_then(|o| o.winner).map(usize::from), |p| p)
     }
 
-    /// Why the game ended, e.g. "player 1 wins: three adjacent stones (4-5-6)" (`text.rs`).
-    fn result_text_in(&self, lang: Lang) -> Option<String> {
-        self.result_line(lang)
+    /// Why the game ended, e.g. "player 2 wins: three adjacent stones (4-5-6)" (`text.rs`).
+    fn result_text_named(&self, lang: Lang, names: &crate::names::Names) -> Option<String> {
+        self.result_line(lang, names)
     }
 
     fn history(&self) -> &crate::history::History {

@@ -145,7 +145,7 @@ fn s3a_cards_go_to_unowned_stones_with_room() {
         .build();
     assert_illegal(&mut state, play("P9", 0), "S3a", "already owned");
     assert_illegal(&mut state, play("P9", 1), "S3a", "already has three cards");
-    assert_illegal(&mut state, play("G1", 2), "S3a", "not in player 0's hand");
+    assert_illegal(&mut state, play("G1", 2), "S3a", "not in player 1's hand");
     assert_illegal(&mut state, PASS, "S3a", "can still play");
     let legal = state.legal_actions();
     assert_eq!(legal.len(), 2 * 7, "two cards, seven open stones");
@@ -480,24 +480,24 @@ fn s9_settlement_steps_one_to_four() {
         texts,
         vec![
             (
-                "1. Beweisbare Steine: Stein 1 an Spieler 0.",
-                "1. Provable stones: stone 1 to player 0."
+                "1. Beweisbare Steine: Stein 1 an Spieler 1.",
+                "1. Provable stones: stone 1 to player 1."
             ),
             (
-                "2. Eine Seite vollständig: Stein 7 an Spieler 0, Stein 2 an Spieler 1.",
-                "2. One side complete: stone 7 to player 0, stone 2 to player 1."
+                "2. Eine Seite vollständig: Stein 7 an Spieler 1, Stein 2 an Spieler 2.",
+                "2. One side complete: stone 7 to player 1, stone 2 to player 2."
             ),
             (
-                "3. Beide Seiten unvollständig: mehr Karten, dann höhere Summe: Stein 3 an Spieler 0 \
-                 (mehr Karten: 2 zu 1), Stein 4 an Spieler 1 (höhere Summe: 9 zu 2), Steine 5, 6, 8 \
+                "3. Beide Seiten unvollständig: mehr Karten, dann höhere Summe: Stein 3 an Spieler 1 \
+                 (mehr Karten: 2 zu 1), Stein 4 an Spieler 2 (höhere Summe: 9 zu 2), Steine 5, 6, 8 \
                  und 9 bleiben frei (gleich viele Karten, gleiche Summe).",
-                "3. Both sides incomplete: more cards, then the higher sum: stone 3 to player 0 \
-                 (more cards: 2 to 1), stone 4 to player 1 (higher sum: 9 to 2), stones 5, 6, 8 and \
+                "3. Both sides incomplete: more cards, then the higher sum: stone 3 to player 1 \
+                 (more cards: 2 to 1), stone 4 to player 2 (higher sum: 9 to 2), stones 5, 6, 8 and \
                  9 stay unowned (as many cards, the same sum)."
             ),
             (
-                "4. Zählen: Spieler 0 hat 3 Steine, Spieler 1 hat 2 Steine: Spieler 0 gewinnt.",
-                "4. Count: player 0 has 3 stones, player 1 has 2 stones: player 0 wins."
+                "4. Zählen: Spieler 1 hat 3 Steine, Spieler 2 hat 2 Steine: Spieler 1 gewinnt.",
+                "4. Count: player 1 has 3 stones, player 2 has 2 stones: player 1 wins."
             ),
         ]
     );

@@ -12,6 +12,7 @@ use super::facts::{SettledBy, SettledStone};
 use super::rules::NUM_STONES;
 use super::state::{Award, EndReason, Outcome, Side, State};
 use crate::game::{Action, GameState, Lang};
+use crate::names::{self, Names, seat_number};
 
 /// How an owned stone was won, for the board.
 fn award_text(award: Award, lang: Lang) -> &'static str {
@@ -46,14 +47,16 @@ impl State {
         }
     }
 
-    /// Why the game ended, e.g. "player 1 wins: three adjacent stones (4-5-6)".
-    pub(super) fn result_line(&self, lang: Lang) -> Option<String> {
+    /// Why the game ended, naming the seats by `names`, e.g. "Anna wins: three adjacent
+    /// stones (4-5-6)".
+    pub(super) fn result_line(&self, lang: Lang, names: &Names) -> Option<String> {
         let Outcome { winner, reason } = self.outcome?;
         let count = |p: u8| self.stones.iter().filter(|s| s.owner == Some(p)).count();
+        let name = |p: u8| names.seat(usize::from(p), lang);
         Some(match (winner, reason) {
             (Some(w), EndReason::FiveStones) => match lang {
-                Lang::De => format!("Spieler {w} gewinnt: fünf Steine"),
-                Lang::En => format!("player {w} wins: five stones"),
+                Lang::De => format!("{} gewinnt: fünf Steine", name(w)),
+                Lang::En => format!("{} wins: five stones", name(w)),
             },
             (Some(w), EndReason::ThreeAdjacent) => {
                 let first = (0..NUM_STONES - 2)
@@ -61,15 +64,15 @@ impl State {
                     .unwrap_or(0);
                 let (a, b, c) = (shown(first), shown(first + 1), shown(first + 2));
                 match lang {
-                    Lang::De => format!("Spieler {w} gewinnt: drei benachbarte Steine ({a}-{b}-{c})"),
-                    Lang::En => format!("player {w} wins: three adjacent stones ({a}-{b}-{c})"),
+                    Lang::De => format!("{} gewinnt: drei benachbarte Steine ({a}-{b}-{c})", name(w)),
+                    Lang::En => format!("{} wins: three adjacent stones ({a}-{b}-{c})", name(w)),
                 }
             }
             (Some(w), EndReason::Settlement) => {
                 let (mine, theirs) = (count(w), count(1 - w.min(1)));
                 match lang {
-                    Lang::De => format!("Spieler {w} gewinnt die Endabrechnung, {mine} Steine zu {theirs}"),
-                    Lang::En => format!("player {w} wins the settlement, {mine} stones to {theirs}"),
+                    Lang::De => format!("{} gewinnt die Endabrechnung, {mine} Steine zu {theirs}", name(w)),
+                    Lang::En => format!("{} wins the settlement, {mine} stones to {theirs}", name(w)),
                 }
             }
             (None, _) => match lang {
@@ -83,10 +86,11 @@ impl State {
     }
 
     /// Step `step` (1-4) of the settlement (S9) for people, e.g. "1. Beweisbare Steine:
-    /// Steine 2 und 5 an Spieler 0, Stein 7 an Spieler 1." / "3. Both sides incomplete: more
-    /// cards, then the higher sum: stone 8 to player 0 (more cards: 2 to 1), stone 4 stays
-    /// unowned (as many cards, the same sum)." / "4. Count: player 0 has 5 stones, player 1
-    /// has 4: player 0 wins." Stones are numbered 1-9 as on the board (S1).
+    /// Steine 2 und 5 an Spieler 1, Stein 7 an Spieler 2." / "3. Both sides incomplete: more
+    /// cards, then the higher sum: stone 8 to player 1 (more cards: 2 to 1), stone 4 stays
+    /// unowned (as many cards, the same sum)." / "4. Count: player 1 has 5 stones, player 2
+    /// has 4: player 1 wins." Stones are numbered 1-9 as on the board (S1), and so are the
+    /// seats, from 1 (the steps are the state's facts, the same for every reader).
     pub(super) fn settlement_line(
         &self,
         step: u8,
@@ -112,13 +116,16 @@ impl State {
                 (n, Lang::En) => format!("{n} stones"),
             };
             let end = match winner {
-                Some(w) => lang.pick(format!("Spieler {w} gewinnt"), format!("player {w} wins")),
+                Some(w) => {
+                    let w = seat_number(usize::from(w), lang);
+                    lang.pick(format!("{w} gewinnt"), format!("{w} wins"))
+                }
                 None => lang.pick("unentschieden", "a draw").to_string(),
             };
             let (a, b) = (stones(counts[0]), stones(counts[1]));
             return match lang {
-                Lang::De => format!("4. {title}: Spieler 0 hat {a}, Spieler 1 hat {b}: {end}."),
-                Lang::En => format!("4. {title}: player 0 has {a}, player 1 has {b}: {end}."),
+                Lang::De => format!("4. {title}: Spieler 1 hat {a}, Spieler 2 hat {b}: {end}."),
+                Lang::En => format!("4. {title}: player 1 has {a}, player 2 has {b}: {end}."),
             };
         }
         if stones.is_empty() {
@@ -161,9 +168,10 @@ impl State {
                         format!("higher sum: {} to {}", mine.sum(), theirs.sum()),
                     ),
                 };
+                let who = seat_number(usize::from(p), lang);
                 parts.push(lang.pick(
-                    format!("Stein {n} an Spieler {p} ({why})"),
-                    format!("stone {n} to player {p} ({why})"),
+                    format!("Stein {n} an {who} ({why})"),
+                    format!("stone {n} to {who} ({why})"),
                 ));
             }
         } else {
@@ -172,9 +180,10 @@ impl State {
                 let theirs: Vec<&SettledStone> = stones.iter().filter(|s| s.owner == Some(p)).collect();
                 if !theirs.is_empty() {
                     let (word, list) = (stones_word(theirs.len()), list(&theirs));
+                    let who = seat_number(usize::from(p), lang);
                     parts.push(lang.pick(
-                        format!("{word} {list} an Spieler {p}"),
-                        format!("{word} {list} to player {p}"),
+                        format!("{word} {list} an {who}"),
+                        format!("{word} {list} to {who}"),
                     ));
                 }
             }
@@ -206,16 +215,16 @@ impl State {
             out,
             "{}",
             lang.pick(
-                "Stein  Spieler 0   Spieler 1   gehört",
-                "stone  player 0    player 1    owner"
+                "Stein  Spieler 1   Spieler 2   gehört",
+                "stone  player 1    player 2    owner"
             )
         );
         for (i, s) in self.stones.iter().enumerate() {
             let owner = match (s.owner, s.award) {
                 (Some(p), Some(how)) => {
                     format!(
-                        "{} {p} ({})",
-                        lang.pick("Spieler", "player"),
+                        "{} ({})",
+                        seat_number(usize::from(p), lang),
                         award_text(how, lang)
                     )
                 }
@@ -236,7 +245,7 @@ impl State {
                 let n = self.hands[p].len();
                 lang.pick(format!("{n} Karten"), format!("{n} cards"))
             };
-            let _ = writeln!(out, "{} {p}: {hand}", lang.pick("Hand", "hand"));
+            let _ = writeln!(out, "{} {}: {hand}", lang.pick("Hand", "hand"), names::shown(p));
         }
         let n = self.pile.len();
         let _ = write!(

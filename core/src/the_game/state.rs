@@ -188,8 +188,8 @@ impl GameState for State {
     }
 
     /// T6: whether the players won, else how many cards are left and where (`text.rs`).
-    fn result_text_in(&self, lang: Lang) -> Option<String> {
-        self.result_line(lang)
+    fn result_text_named(&self, lang: Lang, names: &crate::names::Names) -> Option<String> {
+        self.result_line(lang, names)
     }
 
     fn history(&self) -> &crate::history::History {

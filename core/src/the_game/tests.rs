@@ -419,7 +419,7 @@ fn finding_result_text_says_won_or_cards_left() {
     state.apply_action(END_TURN).unwrap();
     assert_eq!(
         state.result_text().as_deref(),
-        Some("the players lose: 4 cards left (4 in hands, 0 in the draw pile)")
+        Some("very good: only 4 cards left (4 in hands, 0 in the draw pile)")
     );
     assert_eq!(state.returns(), vec![-4.0, -4.0]);
     let mut state = position(2, false, &[&[50], &[]], [40, 1, 100, 100], 0, 0);

@@ -8,6 +8,7 @@ use super::codec::Decoded;
 use super::rules::{NUM_PILES, ascending};
 use super::state::State;
 use crate::game::{Action, GameState, Lang};
+use crate::names::{Names, shown};
 
 /// A pile as the board shows it: "ascending pile 1", …, "descending pile 2". Ids stay
 /// 0–3 in JSON and actions; texts for people count each pair of piles from 1.
@@ -60,8 +61,11 @@ impl State {
         }
     }
 
-    /// T6: whether the players won, else how many cards are left and where.
-    pub(super) fn result_line(&self, lang: Lang) -> Option<String> {
+    /// T6: whether the players won, else how many cards are left and where; under ten
+    /// cards left the seed calls the result very good ("unter zehn Restkarten sehr gut").
+    /// The Game is played together, so the line names the players as one ("die Spieler"),
+    /// and `names` is not needed.
+    pub(super) fn result_line(&self, lang: Lang, _names: &Names) -> Option<String> {
         let outcome = self.outcome?;
         if outcome.won {
             return Some(
@@ -74,17 +78,20 @@ impl State {
         }
         let in_hands: usize = self.hands.iter().map(|h| h.len()).sum();
         let (left, pile) = (outcome.score, self.draw_pile.len());
+        let very_good = left < 10;
         Some(match lang {
             Lang::De => {
                 let cards = if left == 1 { "Karte" } else { "Karten" };
+                let how = if very_good { "sehr gut: nur" } else { "die Spieler verlieren:" };
                 format!(
-                    "die Spieler verlieren: {left} {cards} übrig ({in_hands} auf der Hand, {pile} im Nachziehstapel)"
+                    "{how} {left} {cards} übrig ({in_hands} auf der Hand, {pile} im Nachziehstapel)"
                 )
             }
             Lang::En => {
                 let cards = if left == 1 { "card" } else { "cards" };
+                let how = if very_good { "very good: only" } else { "the players lose:" };
                 format!(
-                    "the players lose: {left} {cards} left ({in_hands} in hands, {pile} in the draw pile)"
+                    "{how} {left} {cards} left ({in_hands} in hands, {pile} in the draw pile)"
                 )
             }
         })
@@ -117,7 +124,7 @@ impl State {
                 let n = self.hands[p].len();
                 lang.pick(format!("{n} Karten"), format!("{n} cards"))
             };
-            let _ = writeln!(out, "{mark}{} {p}: {hand}", lang.pick("Hand", "hand"));
+            let _ = writeln!(out, "{mark}{} {}: {hand}", lang.pick("Hand", "hand"), shown(p));
         }
         let (pile, played, minimum) = (self.draw_pile.len(), self.played_this_turn, self.minimum());
         let _ = match lang {
@@ -130,7 +137,7 @@ impl State {
                 "draw pile: {pile} cards; played this turn: {played} of at least {minimum}"
             ),
         };
-        if let Some(result) = self.result_line(lang) {
+        if let Some(result) = self.result_line(lang, &Names::default()) {
             let _ = write!(out, "\n{result}");
         }
         out
