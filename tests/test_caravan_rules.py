@@ -431,7 +431,7 @@ def test_c5_number_cards_go_onto_own_caravans_only() -> None:
     state = build(["4S", "", "", "5H", "", ""], ["6C", "6D"])
     for caravan in (3, 4):
         # Texts number caravans 1-6 as the board shows them; the params stay 0-based.
-        refused(state, play_move("6C", caravan), "C5", says=f"caravan {caravan + 1} is player 1's")
+        refused(state, play_move("6C", caravan), "C5", says=f"caravan {caravan + 1} is player 2's")
         rejection = state.check_move(play_move("6C", caravan))
         assert rejection is not None and rejection.code == "not_own_caravan"
         assert rejection.params == {"caravan": caravan, "owner": 1}, rejection.params
@@ -611,7 +611,7 @@ def test_c8_play_and_discard_draw_the_next_card_disbanding_draws_nothing() -> No
     discard(state, "4H")
     refused(state, {"type": "disband", "caravan": 0}, "C8", says="empty")
     refused(state, {"type": "disband", "caravan": 3}, "C8", says="own caravans")
-    refused(state, {"type": "discard", "card": "KS"}, "C8", says="KS is not in player 0's hand")
+    refused(state, {"type": "discard", "card": "KS"}, "C8", says="KS is not in player 1's hand")
     refused(state, play_move("KS", 1, 0), "C8", says="KS")
 
 
@@ -695,7 +695,7 @@ def test_c9_a_tie_blocks_the_sale_and_the_game_ends_when_all_three_pairs_are_dec
     assert view["outcome"] == {"winner": 0, "reason": "sold"}
     assert state.is_terminal() and state.current_player() == spielwerk.TERMINAL
     assert state.returns() == [1.0, -1.0] and state.legal_actions() == []
-    assert state.result_text() == "player 0 wins: sold 2 of the three pairs"
+    assert state.result_text() == "player 1 wins: sold 2 of the three pairs"
     for move in (play_move("2H", 3), {"type": "discard", "card": "3H"}, {"type": "discard", "card": "4H"}):
         refused(state, move, "C9")
 
@@ -751,7 +751,7 @@ def test_c9_running_out_of_cards_loses_at_once() -> None:
     play(state, "2C", 1)
     assert state.view(1)["outcome"] == {"winner": 1, "reason": "out_of_cards"}
     assert state.returns() == [-1.0, 1.0] and state.current_player() == spielwerk.TERMINAL
-    assert state.result_text() == "player 1 wins: player 0 ran out of cards"
+    assert state.result_text() == "player 2 wins: player 1 ran out of cards"
     # Discarding the last card as well.
     state = build(["4S", "", "", "5H", "", ""], ["2C 3C", "KH"], deck_sizes=(None, 0), current=1)
     discard(state, "KH")
@@ -1016,7 +1016,7 @@ def test_moves_round_trip_for_every_action(variants: list[str]) -> None:
 
 def test_a_card_not_in_hand_is_refused() -> None:
     state = build(["4S", "", "", "", "", ""], ["2C KS", "2H"])
-    refused(state, play_move("3C", 1), "C8", says="3C is not in player 0's hand")
+    refused(state, play_move("3C", 1), "C8", says="3C is not in player 1's hand")
     refused(state, {"type": "discard", "card": "JK3"}, "C8", says="JK3")
     refused(state, play_move("KD", 0, 0), "C8", says="KD")
 

@@ -135,14 +135,14 @@ def test_play_shows_only_your_view_and_answers_illegal_moves(capsys: pytest.Capt
     assert code == 0, err
     # The engine's board for seat 0: its own hand, the other's size only.
     assert state.render(0, "en") in out
-    assert "hand 0: " + " ".join(mine) in out and "hand 1: 6 cards" in out
+    assert "hand 1: " + " ".join(mine) in out and "hand 2: 6 cards" in out
     assert " ".join(theirs) not in out
     assert "there is no move 99: the moves are numbered 1 to" in out
     assert "'fly to the moon' is not a move" in out
-    assert f"Not allowed: S3a: {absent} is not in player 0's hand" in out
+    assert f"Not allowed: S3a: {absent} is not in player 1's hand" in out
     assert f"You: {state.action_to_string(legal[1])}" in out
-    assert "Player 1 (ismcts): " in out
-    assert out.count("--- your board (player 0) ---") == 3  # at the start, after the bot, on help
+    assert "Player 2 (ismcts): " in out
+    assert out.count("--- your board (player 1) ---") == 3  # at the start, after the bot, on help
     assert "You left the game." in out
 
 
@@ -180,14 +180,14 @@ def test_play_is_german_by_default_with_the_engines_board(capsys: pytest.Capture
     )
     assert code == 0, err
     assert state.render(0, "de") in out
-    assert "Stein  Spieler 0" in out and "Hand 1: 6 Karten" in out and " ".join(theirs) not in out
+    assert "Stein  Spieler 1" in out and "Hand 2: 6 Karten" in out and " ".join(theirs) not in out
     assert "deine Züge:" in out and state.action_to_string(legal[0], "de") in out
     illegal = state.check_move({"type": "play", "card": absent, "stone": 0}, 0)
     assert illegal is not None
     assert f"Nicht erlaubt: {illegal.rule}: {illegal.reason_de}" in out
     assert "es gibt keinen Zug 99" in out
     assert f"Du: {state.action_to_string(legal[2], 'de')}" in out
-    assert "Spieler 1 (random): " in out and "Du hast das Spiel verlassen." in out
+    assert "Spieler 2 (random): " in out and "Du hast das Spiel verlassen." in out
 
 
 @pytest.mark.parametrize("lang", ["de", "en"])
@@ -198,7 +198,7 @@ def test_a_watched_game_prints_the_engines_board_and_result(
     assert code == 0, err
     state = spielwerk.load_game("the_game").new_initial_state(seed=3)
     assert state.render(lang=lang) in out
-    words = {"de": ("Zug 1, Spieler 0: ", "Spielende: "), "en": ("Turn 1, player 0: ", "Game over: ")}
+    words = {"de": ("Zug 1, Spieler 1: ", "Spielende: "), "en": ("Turn 1, player 1: ", "Game over: ")}
     assert all(w in out for w in words[lang])
 
 

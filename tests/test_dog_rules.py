@@ -233,7 +233,7 @@ def test_the_exchange_is_hidden_until_all_four_picked() -> None:
     state = load(hands=hands, phase="exchange", round_=1, current=1)
     assert state.legal_actions() == sorted(exchange_action(c) for c in ("6", "8", "9", "10", "J"))
     refused(state, mv("6", 4, 6), "D4", "first every player picks a card for the partner")
-    refused(state, {"type": "exchange", "card": "A"}, "D4", "A is not in player 1's hand")
+    refused(state, {"type": "exchange", "card": "A"}, "D4", "A is not in player 2's hand")
     picks = {1: "J", 2: "JK", 3: "7", 0: "A"}
     for n, p in enumerate((1, 2, 3, 0)):
         assert state.current_player() == p
@@ -271,7 +271,7 @@ def test_the_exchange_is_simultaneous_and_each_seat_picks_once() -> None:
     before = state.serialize()
     rejection = state.check_move({"type": "exchange", "card": "4"}, 3)
     assert rejection is not None and rejection.code == "already_picked" and rejection.rule == "D4"
-    with pytest.raises(spielwerk.IllegalActionError, match=r"^D4: player 3 has already picked"):
+    with pytest.raises(spielwerk.IllegalActionError, match=r"^D4: player 4 has already picked"):
         state.apply_action(exchange_action("4"), 3)
     assert state.serialize() == before
     # Only seat 3 and its partner (once all four picked) ever see seat 3's pick.
@@ -326,9 +326,9 @@ def test_a_player_without_a_move_sits_out_and_the_hand_is_discarded() -> None:
 
 def test_a_card_not_held_is_refused() -> None:
     state = load({0: ring(10)}, ("2", "2", "2", "2"))
-    refused(state, mv("5", 0, 5), "D5", "5 is not in player 0's hand")
-    refused(state, start("A"), "D5", "A is not in player 0's hand")
-    refused(state, seven(0, 7), "D5", "7 is not in player 0's hand")
+    refused(state, mv("5", 0, 5), "D5", "5 is not in player 1's hand")
+    refused(state, start("A"), "D5", "A is not in player 1's hand")
+    refused(state, seven(0, 7), "D5", "7 is not in player 1's hand")
 
 
 # --- D6: the start and protected marbles -----------------------------------------------------
@@ -471,9 +471,9 @@ def test_a_marble_in_the_kennel_cannot_move() -> None:
 
 def test_only_the_own_marbles_move_with_a_normal_card() -> None:
     state = load({0: ring(10), 5: ring(20), 8: ring(40)}, ("5 J", "2", "2", "2"))
-    refused(state, mv("5", 8, 5), "D7", "player 0 moves the red marbles; marble 8 is green")
-    refused(state, mv("5", 5, 5), "D7", "marble 5 is blue")
-    refused(state, jack(5, 0), "D7", "player 0 moves the red marbles")
+    refused(state, mv("5", 8, 5), "D7", "player 1 moves the red marbles; green 1 is not one of them")
+    refused(state, mv("5", 5, 5), "D7", "blue 2 is not one of them")
+    refused(state, jack(5, 0), "D7", "player 1 moves the red marbles")
 
 
 # --- D8: the seven -------------------------------------------------------------------------
@@ -502,7 +502,7 @@ def test_a_seven_split_over_the_partners_marbles() -> None:
     refused(state, SIT, "D8", "a seven must be used completely")
     refused(state, seven(8, 4, joker=True), "D8", "4 steps are left")
     refused(state, seven(8, 5), "D8", "only 4 steps of the seven are left")
-    refused(state, seven(5, 4), "D8", "a seven moves the team's marbles only; marble 5 is blue")
+    refused(state, seven(5, 4), "D8", "a seven moves the team's marbles only; blue 2 is the opponents'")
     play(state, seven(8, 4))
     assert (place(state, 0), place(state, 8), place(state, 5)) == (ring(13), ring(44), KENNEL)
     assert state.current_player() == 1 and state.view(0)["seven"] is None and state.view(0)["turns"] == 1
@@ -811,7 +811,7 @@ def test_a_player_with_four_home_starts_and_moves_the_partners_marbles() -> None
     greens = [m for m in range(8, 12) if place(state, m) != KENNEL]
     assert len(greens) == 1 and place(state, greens[0]) == ring(32) and protected(state, greens[0])
     green = greens[0]
-    refused(state, mv("3", 0, 3, True), "D12", "player 0 moves the green marbles; marble 0 is red")
+    refused(state, mv("3", 0, 3, True), "D12", "player 1 moves the green marbles; red 1 is not one of them")
     play(state, mv("3", green, 3))
     assert place(state, green) == ring(35)
     play(state, jack(green, 5))
@@ -820,7 +820,7 @@ def test_a_player_with_four_home_starts_and_moves_the_partners_marbles() -> None
 
 def test_before_all_four_are_home_the_partners_marbles_are_not_moved() -> None:
     state = load({0: goal(0), 1: goal(1), 2: goal(2), 3: ring(20), 8: ring(40)}, ("3", "2", "2", "2"))
-    refused(state, mv("3", 8, 3), "D7", "player 0 moves the red marbles; marble 8 is green")
+    refused(state, mv("3", 8, 3), "D7", "player 1 moves the red marbles; green 1 is not one of them")
 
 
 # --- D13: the end and the score --------------------------------------------------------------

@@ -13,7 +13,8 @@ def test_a_resigning_player_loses_a_two_player_game() -> None:
     assert state.match_ending("resigned", 0) == {
         "returns": [-1.0, 1.0],
         "points": None,
-        "text": "player 0 resigned: player 1 wins",
+        "rule": None,
+        "text": "player 1 resigned: player 2 wins",
     }
     assert state.match_ending("time", 1)["returns"] == [1.0, -1.0]
     assert not state.is_terminal()  # nothing changes
@@ -23,24 +24,37 @@ def test_a_team_loses_together_and_dogs_playing_time_counts_marbles_home() -> No
     state = spielwerk.load_game("dog").new_initial_state(2)
     left = state.match_ending("left", 3)
     assert left["returns"] == [1.0, -1.0, 1.0, -1.0]
-    assert left["text"] == "player 3 left the match (C11): team 0 (players 0 and 2) wins"
+    # Seats and teams counted from 1; the rule is a field, never a code in the sentence.
+    assert left["text"] == "player 4 left the match: team 1 (player 1 and player 3) wins"
+    assert left["rule"] == "C11"
     stopped = state.match_ending("playing_time")
     assert stopped["returns"] == [0.0] * 4 and stopped["points"] == [0, 0]
-    assert "D13" in stopped["text"]
+    assert stopped["rule"] == "D13" and "D13" not in stopped["text"]
 
 
 def test_in_the_game_everybody_loses_with_every_card_still_in_play() -> None:
     state = spielwerk.load_game("the_game", players=3).new_initial_state(4)
     ending = state.match_ending("no_move", 2)
     assert ending["returns"] == [-98.0] * 3
-    assert ending["text"] == "player 2 did not move in time (C11): the players lose with 98 cards left"
+    assert ending["text"] == "player 3 did not move in time: the players lose with 98 cards left"
 
 
 def test_an_aborted_match_has_no_winner() -> None:
     state = spielwerk.load_game("caravan").new_initial_state(0)
     ending = state.match_ending("aborted", 1)
     assert ending["returns"] == [0.0, 0.0]
-    assert ending["text"] == "aborted: player 1 did not make a first move in time (C11)"
+    assert ending["text"] == "aborted: player 2 did not make a first move in time"
+    assert ending["rule"] == "C11"
+
+
+def test_texts_name_the_seats_by_their_names_and_bots() -> None:
+    state = spielwerk.load_game("schotten_totten").new_initial_state(1)
+    ending = state.match_ending("time", 1, "de", names=["Anna", None], bots=[None, "strong"])
+    assert ending["text"] == "Bot stark hat die Zeit überschritten: Anna gewinnt"
+    ending = state.match_ending("resigned", 0, "en", names=["Anna", "Bert"])
+    assert ending["text"] == "Anna resigned: Bert wins"
+    with pytest.raises(SpielwerkError, match="at most one per seat"):
+        state.result_text("de", names=["a", "b", "c"])
 
 
 @pytest.mark.parametrize("game", ["schotten_totten", "caravan", "the_game", "dog"])

@@ -370,6 +370,9 @@ class MatchResult(Struct):
     text: str
     seat: int | None = None
     points: list[int] | None = None
+    # The ruling that ended the match (C11: the clock, leaving, a missed move; D13: Dog's
+    # playing time), for a link to its text; the text itself never carries the id.
+    rule: str | None = None
 
 
 class RuleDue(Struct):

@@ -16,11 +16,13 @@ pub fn shown(id: impl Into<usize>) -> usize {
     id.into() + 1
 }
 
-/// The display name of each seat, for texts a person reads; seats without one are
-/// "Spieler 1" / "player 1" (counted from 1).
+/// The display name of each seat, for texts a person reads: a person's given name, a bot
+/// by its level ("Bot stark" / "bot strong"), else "Spieler 1" / "player 1" (counted
+/// from 1).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Names {
     seats: Vec<Option<String>>,
+    bots: Vec<Option<String>>,
 }
 
 impl Names {
@@ -34,23 +36,41 @@ impl Names {
                     .filter(|n| !n.is_empty())
             })
             .collect();
-        Self { seats }
+        Self {
+            seats,
+            bots: Vec::new(),
+        }
     }
 
-    /// How many seats have an entry (named or not).
+    /// The bots by seat (a level's name such as `"strong"`, or a bot's such as
+    /// `"heuristic"`), for the seats that have no given name.
+    #[must_use]
+    pub fn with_bots(mut self, bots: impl IntoIterator<Item = Option<String>>) -> Self {
+        self.bots = bots
+            .into_iter()
+            .map(|bot| bot.map(|b| b.chars().take(NAME_CHARS).collect()))
+            .collect();
+        self
+    }
+
+    /// How many seats have an entry (a name or a bot, given or not).
     pub fn len(&self) -> usize {
-        self.seats.len()
+        self.seats.len().max(self.bots.len())
     }
 
     /// Whether no seat has an entry.
     pub fn is_empty(&self) -> bool {
-        self.seats.is_empty()
+        self.len() == 0
     }
 
-    /// `seat`'s name in `lang`: the given one, else "Spieler 3" / "player 3".
+    /// `seat`'s name in `lang`: the given one, else its bot ("Bot stark"), else
+    /// "Spieler 3" / "player 3".
     pub fn seat(&self, seat: usize, lang: Lang) -> String {
-        match self.seats.get(seat) {
-            Some(Some(name)) => name.clone(),
+        if let Some(Some(name)) = self.seats.get(seat) {
+            return name.clone();
+        }
+        match self.bots.get(seat) {
+            Some(Some(bot)) => bot_name(bot, lang),
             _ => seat_number(seat, lang),
         }
     }
@@ -66,6 +86,17 @@ impl Names {
 pub fn seat_number(seat: usize, lang: Lang) -> String {
     let n = shown(seat);
     lang.pick(format!("Spieler {n}"), format!("player {n}"))
+}
+
+/// "Bot stark" / "bot strong" for the level `strong`; a bot that is no level by its own
+/// name ("Bot heuristic"). The levels' words are the page's (leicht, normal, stark).
+pub fn bot_name(bot: &str, lang: Lang) -> String {
+    let level = match (bot, lang) {
+        ("easy", Lang::De) => "leicht",
+        ("strong", Lang::De) => "stark",
+        (other, _) => other,
+    };
+    lang.pick(format!("Bot {level}"), format!("bot {level}"))
 }
 
 /// "Partei 1" / "team 1" for team 0 (Dog's teams, counted from 1).
@@ -98,6 +129,12 @@ mod tests {
         assert_eq!(names.seats(&[0, 1, 2], Lang::De), "Anna, Spieler 2 und Spieler 3");
         assert_eq!(names.seats(&[0, 2], Lang::En), "Anna and player 3");
         assert_eq!(team_number(1, Lang::De), "Partei 2");
+        let names = names.with_bots([None, Some("strong".to_string()), Some("heuristic".to_string())]);
+        assert_eq!(names.seat(0, Lang::De), "Anna", "a given name goes first");
+        assert_eq!(names.seat(1, Lang::De), "Bot stark");
+        assert_eq!(names.seat(1, Lang::En), "bot strong");
+        assert_eq!(names.seat(2, Lang::De), "Bot heuristic");
+        assert_eq!(names.len(), 3);
     }
 
     #[test]

@@ -94,6 +94,8 @@ HELP = ("help", "?", "", "hilfe")
 
 
 def say(lang: str, key: str, **values: Any) -> str:
+    # Seats in these texts are counted from 1, as a person counts them (and as the engine's
+    # texts count them); ``--seat`` and the API take the ids from 0.
     return MESSAGES[lang][key].format(**values)
 
 
@@ -123,7 +125,7 @@ def play(game_name: str, seed: int, options: dict[str, Any], lang: str = "en") -
             action = bot.step(state)
             lines.append(state.action_to_string(action, lang))
             state.apply_action(action)
-        print(say(lang, "turn", turn=turn, player=player) + "; ".join(lines))
+        print(say(lang, "turn", turn=turn, player=player + 1) + "; ".join(lines))
         print(state.render(lang=lang), end="\n\n")
     print(outcome_line(state, lang))
 
@@ -464,7 +466,7 @@ def play_against(args: argparse.Namespace, stdin: TextIO) -> int:
         raise ValueError(f"--seat must be 0 to {game.num_players() - 1}")
     state = game.new_initial_state(seed=args.seed)
     lang = args.lang
-    print(say(lang, "intro", game=repr(game), seed=args.seed, seat=seat, bot=bot_label(*given[0])))
+    print(say(lang, "intro", game=repr(game), seed=args.seed, seat=seat + 1, bot=bot_label(*given[0])))
     print(say(lang, "how"))
     show = True
     while not state.is_terminal():
@@ -474,7 +476,7 @@ def play_against(args: argparse.Namespace, stdin: TextIO) -> int:
             legal = state.legal_actions(seat)
             if show:
                 # The board the watched games print, as this seat sees it (the engine's).
-                print(say(lang, "board", seat=seat))
+                print(say(lang, "board", seat=seat + 1))
                 print(state.render(seat, lang))
                 print(say(lang, "moves"))
                 print(
@@ -503,7 +505,7 @@ def play_against(args: argparse.Namespace, stdin: TextIO) -> int:
         state.apply_action(action, other)
         # What you see of the bot's move: hidden moves (a card given to a partner) stay hidden.
         seen = state.history_for(seat)[-1] is not None
-        print(say(lang, "bot", seat=other, bot=bot.name, move=text if seen else say(lang, "unseen")))
+        print(say(lang, "bot", seat=other + 1, bot=bot.name, move=text if seen else say(lang, "unseen")))
     print()
     print(state.render(seat, lang))
     print(outcome_line(state, lang))

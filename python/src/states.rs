@@ -68,17 +68,22 @@ impl State {
         }
     }
 
-    /// The seats' display names for a text: at most one per seat.
-    fn names(&self, py: Python<'_>, names: Option<Vec<Option<String>>>) -> PyResult<Names> {
-        let names = Names::new(names.unwrap_or_default());
+    /// The seats' display names for a text: at most one name and one bot per seat.
+    fn names(
+        &self,
+        py: Python<'_>,
+        names: Option<Vec<Option<String>>>,
+        bots: Option<Vec<Option<String>>>,
+    ) -> PyResult<Names> {
+        let names = Names::new(names.unwrap_or_default()).with_bots(bots.unwrap_or_default());
         let n = self.game.get().inner.num_players();
         if names.len() > n {
             let given = names.len();
             return Err(invalid_argument(
                 py,
                 spielwerk_core::msg!(
-                    "{given} names for {n} seats: give at most one name per seat",
-                    "{given} Namen für {n} Plätze: gib höchstens einen Namen je Platz an"
+                    "names or bots for {given} seats, but the game has {n}: give at most one per seat",
+                    "Namen oder Bots für {given} Plätze, das Spiel hat aber {n}: gib höchstens einen je Platz an"
                 ),
             ));
         }
@@ -382,16 +387,18 @@ impl State {
     }
 
     /// The result in one line for people in `lang` ("de" or "en", default "en"), or
-    /// `None` while the game runs. `names`: a display name per seat (None: "player 2",
-    /// counted from 1) for the seats the line names.
-    #[pyo3(signature = (lang = None, names = None))]
+    /// `None` while the game runs. `names`: a display name per seat, `bots`: the bot (a
+    /// level's name) per seat, for the seats the line names: a name first, else the bot
+    /// ("Bot stark"), else the seat counted from 1 ("player 2").
+    #[pyo3(signature = (lang = None, names = None, bots = None))]
     fn result_text(
         &self,
         py: Python<'_>,
         lang: Option<LangArg>,
         names: Option<Vec<Option<String>>>,
+        bots: Option<Vec<Option<String>>>,
     ) -> PyResult<Option<String>> {
-        let names = self.names(py, names)?;
+        let names = self.names(py, names, bots)?;
         let held = self.lock(py);
         let lang = lang.unwrap_or(DEFAULT_LANG).0;
         Ok(spielwerk_core::with_state!(held.state.as_ref(), s => s.result_text_named(lang, &names)))
@@ -459,9 +466,9 @@ impl State {
     /// nobody took, so the match never began). A dict with `returns` (R1), `points`
     /// (D13's, or None) and `text`; the state does not change.
     /// The text is in `lang` ("de" or "en", default "en"), naming the seats by `names`
-    /// (as `result_text`); `rule` is the ruling that ended the match (e.g. "C11") or None,
+    /// and `bots` (as `result_text`); `rule` is the ruling that ended the match (e.g. "C11") or None,
     /// for a link to its text: the text itself carries no rule id.
-    #[pyo3(signature = (kind, seat=None, lang = None, names = None))]
+    #[pyo3(signature = (kind, seat=None, lang = None, names = None, bots = None))]
     fn match_ending<'py>(
         &self,
         py: Python<'py>,
@@ -469,10 +476,11 @@ impl State {
         seat: Option<Int>,
         lang: Option<LangArg>,
         names: Option<Vec<Option<String>>>,
+        bots: Option<Vec<Option<String>>>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let seat = self.seat(py, seat)?;
         let end = spielwerk_core::game::MatchEnd::parse(kind.0, seat).map_err(err(py))?;
-        let names = self.names(py, names)?;
+        let names = self.names(py, names, bots)?;
         let lang = lang.unwrap_or(DEFAULT_LANG).0;
         let held = self.lock(py);
         // A capability of the rules trait, reached through the registered game's own type.

@@ -332,8 +332,10 @@ def test_moves_last_move_and_result_are_the_engines_in_the_language_asked(client
     }
     resigned = client.post(f"/v1/matches/{match_id}/resign", headers={**me, **DE}).json()
     en = client.get(f"/v1/matches/{match_id}", headers={**me, **EN}).json()
-    assert resigned["result"]["text"].startswith("Spieler 0 hat aufgegeben: ")
-    assert en["result"]["text"].startswith("player 0 resigned: ")
+    # The seats by their names (here none: seat 0 counted from 1, the bot by its name).
+    assert resigned["result"]["text"].startswith("Spieler 1 hat aufgegeben: ")
+    assert en["result"]["text"].startswith("player 1 resigned: ")
+    assert "Bot random" in resigned["result"]["text"] or "die Spieler" in resigned["result"]["text"]
     assert resigned["last_move"] == resigned["result"]["text"] and en["last_move"] == en["result"]["text"]
     replay = {
         lang: client.get(f"/v1/matches/{match_id}/replay", headers={"Accept-Language": lang}).json()

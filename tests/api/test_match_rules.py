@@ -77,9 +77,10 @@ def test_against_a_person_a_missing_first_move_aborts_the_match(client: Client, 
     assert out["result"] == {
         "returns": [0.0, 0.0],
         "reason": "aborted",
-        "text": f"aborted: player {first} did not make a first move in time (C11)",
+        "text": f"aborted: player {first + 1} did not make a first move in time",
         "seat": first,
         "points": None,
+        "rule": "C11",
     }
 
 
@@ -159,7 +160,9 @@ def test_leaving_a_team_game_loses_it_for_the_team(client: Client, clock: Manual
     assert sweep(client) == 1
     result = show(client, match_id)["result"]
     assert result["reason"] == "left" and result["returns"] == [1.0, -1.0, 1.0, -1.0]
-    assert result["text"] == "player 1 left the match (C11): team 0 (players 0 and 2) wins"
+    # Seats and teams counted from 1, the bots by name; the rule is a field, not in the text.
+    assert result["text"] == "player 2 left the match: team 1 (bot random and bot random) wins"
+    assert result["rule"] == "C11"
 
 
 def test_dogs_playing_time_scores_marbles_home_and_nobody_wins(client: Client, clock: ManualClock) -> None:
@@ -172,7 +175,7 @@ def test_dogs_playing_time_scores_marbles_home_and_nobody_wins(client: Client, c
     assert out["status"] == "finished"
     assert out["result"]["reason"] == "playing_time"
     assert out["result"]["points"] == [0, 0] and out["result"]["returns"] == [0.0, 0.0, 0.0, 0.0]
-    assert "D13" in out["result"]["text"]
+    assert out["result"]["rule"] == "D13" and "D13" not in out["result"]["text"]
 
 
 def test_the_sweeper_runs_by_itself(database_url: str, clock: ManualClock) -> None:

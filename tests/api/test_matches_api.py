@@ -205,7 +205,9 @@ def test_a_whole_match_against_bots_to_the_end(client: Client, game: str) -> Non
         truth.apply_action(a["action"], a["seat"])
     assert truth.is_terminal() and replay["final_state"] == json.loads(truth.serialize())
     assert end["result"]["returns"] == truth.returns() == replay["result"]["returns"]
-    assert end["result"]["text"] == truth.result_text()
+    # The engine's line with the seats named: the person counted from 1, the bots by name.
+    bots = [None if s == "p" else "random" for s in seats_for(game, person=1)]
+    assert end["result"]["text"] == truth.result_text("en", bots=bots)
     assert end["version"] == len(replay["actions"])
     seat_view = client.get(f"/v1/matches/{match_id}", headers=bearer(tokens[1])).json()["view"]
     assert seat_view == truth.view(1)

@@ -166,7 +166,7 @@ class Match:
                 self.result = {
                     "returns": self.state.returns(),
                     "reason": "end",
-                    "text": self.state.result_text() or "",
+                    "text": self.state.result_text("en", **self.who()) or "",
                 }
                 # Dog's team points (D13), as the engine counts them for the result text.
                 points = self.state.public_view().get("outcome", {}).get("points")
@@ -297,16 +297,27 @@ class Match:
         if self.result is None:
             return ""
         if self.result["reason"] == "end":
-            return self.state.result_text(lang) or ""
-        return str(self.state.match_ending(self.result["reason"], self.result.get("seat"), lang)["text"])
+            return self.state.result_text(lang, **self.who()) or ""
+        ending = self.state.match_ending(self.result["reason"], self.result.get("seat"), lang, **self.who())
+        return str(ending["text"])
+
+    def who(self) -> dict[str, list[str | None]]:
+        """Who sits where, for the engine's texts: each seat's name (a player's or guest's)
+        and bot (its level), so a result reads "Anna gewinnt" or "Bot stark gewinnt"."""
+        return {
+            "names": [n["name"] if n else None for n in self.seat_names()],
+            "bots": [spec.get("bot") if spec["kind"] == "bot" else None for spec in self.seats],
+        }
 
     def ending(self, kind: str, seat: int | None) -> dict[str, Any]:
         """The result of a match ended by a match rule instead of the game: the engine's
         (R1, C11, D13), with the rule and the seat it concerns."""
-        ending = self.state.match_ending(kind, seat)
+        ending = self.state.match_ending(kind, seat, "en", **self.who())
         out = {"returns": ending["returns"], "reason": kind, "text": ending["text"]}
         if seat is not None:
             out["seat"] = seat
+        if ending["rule"] is not None:
+            out["rule"] = ending["rule"]
         if ending["points"] is not None:
             out["points"] = ending["points"]
         return out

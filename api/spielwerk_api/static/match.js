@@ -53,6 +53,7 @@ export class MatchScreen {
     this.stopped = false;
     this.clockTimer = null;
     this.noticeText = "";
+    this.noticeRule = null;
     this.noticeKind = "";
     this.chat = new Map(); // The Game's table talk: message id -> { seat, text }
   }
@@ -256,8 +257,7 @@ export class MatchScreen {
     try {
       const answer = await api.check(this.id, this.token, move);
       if (answer.legal) return await this.play(move);
-      const reason = answer.rule ? `${answer.reason} (${answer.rule})` : answer.reason;
-      this.notice(t("refused", { reason }), "refused");
+      this.notice(t("refused", { reason: answer.reason }), "refused", answer.rule);
     } catch (error) {
       await this.refused(error);
     } finally {
@@ -331,7 +331,10 @@ export class MatchScreen {
       this.notice(t("stale"), "info");
       return this.reload();
     }
-    if (error.status === 422) return this.notice(t("refused", { reason: error.problem.detail }), "refused");
+    if (error.status === 422) {
+      const problem = error.problem;
+      return this.notice(t("refused", { reason: problem.reason || problem.detail }), "refused", problem.rule);
+    }
     return this.showError(error);
   }
 
@@ -339,14 +342,22 @@ export class MatchScreen {
     this.notice(t("error", { detail: error.message || String(error) }), "refused");
   }
 
-  notice(text, kind = "info") {
+  // A notice for the person; `rule`, the ruling behind a refusal (e.g. "S3a"), becomes a
+  // "Regel" link to the game's rules, never a code in the sentence.
+  notice(text, kind = "info", rule = null) {
     this.noticeText = text;
     this.noticeKind = kind;
+    this.noticeRule = rule;
     const el = this.section && this.section.querySelector("#notice");
     if (el) {
-      el.textContent = text;
+      el.replaceChildren(text, ...(rule ? [" ", this.ruleLink(rule)] : []));
       el.className = `notice ${kind}`;
     }
+  }
+
+  // "Regel": a link to the game's rule text; the ruling's id only in its title.
+  ruleLink(rule) {
+    return h("a", { href: `#/rules/${this.out ? this.out.game : ""}`, class: "rule-link", "data-rule": rule, title: `${t("rule")} ${rule}` }, t("rule"));
   }
 
   // Who sits where, as a person reads it: you, a player's or guest's name, a bot by its
@@ -398,7 +409,7 @@ export class MatchScreen {
     const parts = [
       this.renderHead(),
       this.renderInvites(),
-      h("p", { id: "notice", class: `notice ${this.noticeKind}`, role: "status", "aria-live": "polite" }, this.noticeText),
+      h("p", { id: "notice", class: `notice ${this.noticeKind}`, role: "status", "aria-live": "polite" }, this.noticeText, ...(this.noticeRule ? [" ", this.ruleLink(this.noticeRule)] : [])),
       this.renderResult(),
       board,
       talkBox(ctx, this.talkRestricted()),
@@ -495,7 +506,7 @@ export class MatchScreen {
       { id: "result", class: "result", role: "status" },
       h("h3", {}, t("result")),
       summary ? h("p", { class: "summary" }, summary) : null,
-      h("p", { id: "result-text" }, out.result.text),
+      h("p", { id: "result-text" }, out.result.text, ...(out.result.rule ? [" ", this.ruleLink(out.result.rule)] : [])),
       Array.isArray(out.result.points)
         ? h("p", { id: "team-points" }, t("team_points", { a: out.result.points[0], b: out.result.points[1] }))
         : null,

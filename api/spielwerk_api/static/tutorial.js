@@ -94,7 +94,7 @@ export class TutorialScreen {
       if (canonical(step.move) !== canonical(move)) {
         const answer = await rules(game, "check", { state: this.out.state, options, seat: this.seat, move });
         if (answer.legal) this.notice(t("tutorial_other"), "info");
-        else this.notice(t("refused", { reason: answer.rule ? `${answer.reason} (${answer.rule})` : answer.reason }), "refused");
+        else this.notice(t("refused", { reason: answer.reason }), "refused");
         return;
       }
       const applied = await rules(game, "apply", { state: this.out.state, options, seat: this.seat, move });
