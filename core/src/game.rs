@@ -189,7 +189,13 @@ pub trait GameState: Clone + Send + Sync + Serialize + DeserializeOwned + 'stati
     /// words for its end overrides this one.
     fn result_text_named(&self, lang: Lang, names: &Names) -> Option<String> {
         let returns = self.returns();
-        default_result_text(self.is_terminal(), Game::utility(self.game()), &returns, lang, names)
+        default_result_text(
+            self.is_terminal(),
+            Game::utility(self.game()),
+            &returns,
+            lang,
+            names,
+        )
     }
     /// The returns if `seat`'s side loses now by a match rule (resigning, the clock,
     /// leaving; C11, R1): in a zero-sum game the seat −1 and the others +1, in Dog its

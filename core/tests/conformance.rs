@@ -1054,9 +1054,17 @@ fn match_rules_end_a_match_as_r1_and_d13_say() {
                 let e = spielwerk_core::with_state!(state, s => s.match_ending(end));
                 assert_eq!(e.returns.len(), n, "{at}");
                 // Seats counted from 1 in the text; the rule is a field, never "(C11)" in it.
-                assert!(e.text.starts_with(&format!("player {} ", seat + 1)), "{at}: {}", e.text);
+                assert!(
+                    e.text.starts_with(&format!("player {} ", seat + 1)),
+                    "{at}: {}",
+                    e.text
+                );
                 assert!(!e.text.contains("C11"), "{at}: {}", e.text);
-                let rule = if matches!(end, MatchEnd::Resigned(_)) { None } else { Some("C11") };
+                let rule = if matches!(end, MatchEnd::Resigned(_)) {
+                    None
+                } else {
+                    Some("C11")
+                };
                 assert_eq!(e.rule, rule, "{at}");
                 match game.utility() {
                     Utility::ZeroSum => {

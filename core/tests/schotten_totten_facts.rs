@@ -335,7 +335,10 @@ fn the_settlement_step_by_step_equals_s9_read_plainly() {
         assert_eq!(outcome.winner, winner);
         let end = match winner {
             // Seats counted from 1, as a person counts them.
-            Some(w) => (format!("Spieler {} gewinnt.", w + 1), format!("player {} wins.", w + 1)),
+            Some(w) => (
+                format!("Spieler {} gewinnt.", w + 1),
+                format!("player {} wins.", w + 1),
+            ),
             None => ("unentschieden.".into(), "a draw.".into()),
         };
         assert!(

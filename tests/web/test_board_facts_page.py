@@ -203,7 +203,7 @@ def test_dog_highlights_exactly_the_view_targets(page: Page, server: str) -> Non
                     "() => [...document.querySelectorAll('#board .targets button')].map(b => b.dataset.move)"
                 )
                 assert sorted(buttons) == sorted(canonical(x["move"]) for x in mine)
-                # The board names the marble as the engine's move texts do ("rot 0 fährt 4
+                # The board names the marble as the engine's move texts do ("rot 1 fährt 4
                 # vorwärts"): the same colour word (capitalised on its own) and number.
                 name = page.locator(f"#board g.marble[data-marble='{marble}'] title").text_content()
                 assert name is not None

@@ -160,7 +160,11 @@ def test_an_illegal_attempt_shows_the_engines_reason_and_changes_nothing(page: P
         body={"move": {"type": "play", "card": code, "stone": 0}},
     )
     assert truth["legal"] is False and truth["reason"]
-    expect(page.locator("#notice")).to_have_text(f"Nicht erlaubt: {truth['reason']} ({truth['rule']})")
+    # The reason in words; the ruling only as a "Regel" link to the rules, never "(S3a)".
+    expect(page.locator("#notice")).to_have_text(f"Nicht erlaubt: {truth['reason']} Regel")
+    link = page.locator("#notice a.rule-link")
+    expect(link).to_have_attribute("data-rule", truth["rule"])
+    expect(link).to_have_attribute("href", "#/rules/schotten_totten")
     expect(page.locator("#notice")).to_have_class("notice refused")
     assert settled(page) == shown
     assert unchanged(api(server, f"/v1/matches/{match_id}", token)) == before
@@ -196,7 +200,7 @@ def test_a_card_dragged_onto_a_stone_is_played_or_refused_with_the_reason(page: 
         body={"move": {"type": "play", "card": code, "stone": 6}},
     )
     assert truth["legal"] is False
-    expect(page.locator("#notice")).to_have_text(f"Nicht erlaubt: {truth['reason']} ({truth['rule']})")
+    expect(page.locator("#notice")).to_have_text(f"Nicht erlaubt: {truth['reason']} Regel")
     assert settled(page) == shown
     assert unchanged(api(server, f"/v1/matches/{match_id}", token)) == before
 
@@ -234,7 +238,7 @@ def test_the_page_in_german_and_in_english(page: Page, server: str) -> None:
     # The selected card stays selected across the switch; the same attempt, in English.
     expect(page.locator(".hand button.card").first).to_have_attribute("aria-pressed", "true")
     page.locator('button.stone[data-stone="4"]').click()
-    expect(page.locator("#notice")).to_have_text(f"Not allowed: {reasons['en']} ({truth['en']['rule']})")
+    expect(page.locator("#notice")).to_have_text(f"Not allowed: {reasons['en']} rule")
     screenshot(page, "schotten_totten_english")
     # The choice of language outlives a reload; the lobby is English too.
     page.click("#lobby-link")

@@ -89,7 +89,7 @@ function exchangePicked(n) {
 
 export function marbleLabel(index, marbles) {
   const m = marbles[index];
-  return `${t(`dog_${m.color}`)} ${index % 4}`;
+  return `${t(`dog_${m.color}`)} ${index % 4 + 1}`;
 }
 
 export function renderDog(board, ctx) {
@@ -159,7 +159,7 @@ export function renderDog(board, ctx) {
   // The marbles: colour, letter and number; a protected one (D6) with a double ring.
   marbles.forEach((m, index) => {
     const [x, y] = placeXY(m, index);
-    const letter = `${LETTER[m.color]}${index % 4}`;
+    const letter = `${LETTER[m.color]}${index % 4 + 1}`;
     const cls = `marble${m.protected ? " protected" : ""}${movable.has(index) ? " movable" : ""}${ui.marble === index ? " chosen" : ""}`;
     const g = s(
       "g",

@@ -29,8 +29,14 @@ fn not_in_hand(card: Card, me: usize) -> IllegalAction {
     IllegalAction::new(
         "C8",
         "card_not_in_hand",
-        format!("{card} is not in player {me_n}'s hand", me_n = crate::names::shown(me)),
-        format!("{card} ist nicht auf der Hand von Spieler {me_n}", me_n = crate::names::shown(me)),
+        format!(
+            "{card} is not in player {me_n}'s hand",
+            me_n = crate::names::shown(me)
+        ),
+        format!(
+            "{card} ist nicht auf der Hand von Spieler {me_n}",
+            me_n = crate::names::shown(me)
+        ),
     )
     .with("card", card.to_string())
     .with("player", me)
@@ -218,8 +224,14 @@ owner_n = crate::names::shown(owner)
                     return Err(IllegalAction::new(
                         "C8",
                         "disband_not_own",
-                        format!("only one's own caravans can be disbanded: caravan {n} is player {owner_n}'s", owner_n = crate::names::shown(owner)),
-                        format!("Auflösen kann man nur eigene Routen: Route {n} gehört Spieler {owner_n}", owner_n = crate::names::shown(owner)),
+                        format!(
+                            "only one's own caravans can be disbanded: caravan {n} is player {owner_n}'s",
+                            owner_n = crate::names::shown(owner)
+                        ),
+                        format!(
+                            "Auflösen kann man nur eigene Routen: Route {n} gehört Spieler {owner_n}",
+                            owner_n = crate::names::shown(owner)
+                        ),
                     )
                     .with("caravan", caravan)
                     .with("owner", owner));

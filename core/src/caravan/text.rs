@@ -155,7 +155,10 @@ impl State {
                 format!("{} wins: sold {} of the three pairs", name(w), sold(w))
             }
             (Some(w), EndReason::QuickSale, Lang::De) => {
-                format!("{} gewinnt: zwei Paare auf einmal verkauft (Schnellverkauf)", name(w))
+                format!(
+                    "{} gewinnt: zwei Paare auf einmal verkauft (Schnellverkauf)",
+                    name(w)
+                )
             }
             (Some(w), EndReason::QuickSale, Lang::En) => {
                 format!("{} wins: sold two pairs at once (quick sale)", name(w))

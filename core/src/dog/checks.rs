@@ -198,8 +198,14 @@ impl State {
                 return Err(IllegalAction::new(
                     "D4",
                     "already_picked",
-                    format!("player {seat_n} has already picked a card for the partner this round", seat_n = crate::names::shown(seat)),
-                    format!("Spieler {seat_n} hat in dieser Runde schon eine Karte für den Partner gewählt", seat_n = crate::names::shown(seat)),
+                    format!(
+                        "player {seat_n} has already picked a card for the partner this round",
+                        seat_n = crate::names::shown(seat)
+                    ),
+                    format!(
+                        "Spieler {seat_n} hat in dieser Runde schon eine Karte für den Partner gewählt",
+                        seat_n = crate::names::shown(seat)
+                    ),
                 )
                 .with("seat", seat));
             }
@@ -237,8 +243,14 @@ impl State {
                 return Err(IllegalAction::new(
                     "D4",
                     "card_not_in_hand",
-                    format!("{card} is not in player {me_n}'s hand", me_n = crate::names::shown(me)),
-                    format!("{card} ist nicht in der Hand von Spieler {me_n}", me_n = crate::names::shown(me)),
+                    format!(
+                        "{card} is not in player {me_n}'s hand",
+                        me_n = crate::names::shown(me)
+                    ),
+                    format!(
+                        "{card} ist nicht in der Hand von Spieler {me_n}",
+                        me_n = crate::names::shown(me)
+                    ),
                 )
                 .with("card", card.to_string())
                 .with("seat", me));
@@ -289,8 +301,14 @@ impl State {
             return Err(IllegalAction::new(
                 "D5",
                 "card_not_in_hand",
-                format!("{card} is not in player {me_n}'s hand", me_n = crate::names::shown(me)),
-                format!("{card} ist nicht in der Hand von Spieler {me_n}", me_n = crate::names::shown(me)),
+                format!(
+                    "{card} is not in player {me_n}'s hand",
+                    me_n = crate::names::shown(me)
+                ),
+                format!(
+                    "{card} ist nicht in der Hand von Spieler {me_n}",
+                    me_n = crate::names::shown(me)
+                ),
             )
             .with("card", card.to_string())
             .with("seat", me));

@@ -157,9 +157,9 @@ impl State {
                     Lang::De => format!(
                         "{team} ({first}, {second}) gewinnt: alle acht Murmeln im Zielraum; Punkte {a}:{b}"
                     ),
-                    Lang::En => format!(
-                        "{team} ({first}, {second}) wins: all eight marbles home; points {a}:{b}"
-                    ),
+                    Lang::En => {
+                        format!("{team} ({first}, {second}) wins: all eight marbles home; points {a}:{b}")
+                    }
                 }
             }
             _ => match lang {

@@ -139,7 +139,10 @@ impl IllegalAction {
         } else {
             (
                 format!("it is not {who}'s turn: players {} are to move", list(Lang::En)),
-                format!("{who_de} ist nicht am Zug: am Zug sind die Spieler {}", list(Lang::De)),
+                format!(
+                    "{who_de} ist nicht am Zug: am Zug sind die Spieler {}",
+                    list(Lang::De)
+                ),
             )
         };
         Self::new("turn", "not_your_turn", reason, reason_de)

@@ -48,8 +48,14 @@ impl State {
                     return Err(IllegalAction::new(
                         "S3a",
                         "card_not_in_hand",
-                        format!("{card} is not in player {me_n}'s hand", me_n = crate::names::shown(me)),
-                        format!("{card} ist nicht auf der Hand von Spieler {me_n}", me_n = crate::names::shown(me)),
+                        format!(
+                            "{card} is not in player {me_n}'s hand",
+                            me_n = crate::names::shown(me)
+                        ),
+                        format!(
+                            "{card} ist nicht auf der Hand von Spieler {me_n}",
+                            me_n = crate::names::shown(me)
+                        ),
                     )
                     .with("card", card.to_string())
                     .with("player", me));
@@ -118,8 +124,14 @@ me_n = crate::names::shown(me)
                     return Err(IllegalAction::new(
                         "S3b",
                         "stone_owned",
-                        format!("stone {n} is already owned by player {owner_n}", owner_n = crate::names::shown(owner)),
-                        format!("Grenzstein {n} gehört schon Spieler {owner_n}", owner_n = crate::names::shown(owner)),
+                        format!(
+                            "stone {n} is already owned by player {owner_n}",
+                            owner_n = crate::names::shown(owner)
+                        ),
+                        format!(
+                            "Grenzstein {n} gehört schon Spieler {owner_n}",
+                            owner_n = crate::names::shown(owner)
+                        ),
                     )
                     .with("stone", stone)
                     .with("owner", owner));

@@ -48,8 +48,14 @@ impl State {
             return Err(IllegalAction::new(
                 "T3",
                 "card_not_in_hand",
-                format!("{card} is not in player {me_n}'s hand", me_n = crate::names::shown(me)),
-                format!("Die {card} ist keine Handkarte von Spieler {me_n}", me_n = crate::names::shown(me)),
+                format!(
+                    "{card} is not in player {me_n}'s hand",
+                    me_n = crate::names::shown(me)
+                ),
+                format!(
+                    "Die {card} ist keine Handkarte von Spieler {me_n}",
+                    me_n = crate::names::shown(me)
+                ),
             )
             .with("card", card)
             .with("player", me));

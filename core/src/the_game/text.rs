@@ -82,17 +82,21 @@ impl State {
         Some(match lang {
             Lang::De => {
                 let cards = if left == 1 { "Karte" } else { "Karten" };
-                let how = if very_good { "sehr gut: nur" } else { "die Spieler verlieren:" };
-                format!(
-                    "{how} {left} {cards} übrig ({in_hands} auf der Hand, {pile} im Nachziehstapel)"
-                )
+                let how = if very_good {
+                    "sehr gut: nur"
+                } else {
+                    "die Spieler verlieren:"
+                };
+                format!("{how} {left} {cards} übrig ({in_hands} auf der Hand, {pile} im Nachziehstapel)")
             }
             Lang::En => {
                 let cards = if left == 1 { "card" } else { "cards" };
-                let how = if very_good { "very good: only" } else { "the players lose:" };
-                format!(
-                    "{how} {left} {cards} left ({in_hands} in hands, {pile} in the draw pile)"
-                )
+                let how = if very_good {
+                    "very good: only"
+                } else {
+                    "the players lose:"
+                };
+                format!("{how} {left} {cards} left ({in_hands} in hands, {pile} in the draw pile)")
             }
         })
     }
