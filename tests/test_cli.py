@@ -174,7 +174,11 @@ def test_play_is_german_by_default_with_the_engines_board(capsys: pytest.Capture
     mine, theirs = state.hand(0), state.hand(1)
     absent = next(c for c in theirs if c not in mine)
     legal = state.legal_actions()
-    typed = [f"{absent} an Stein 1 legen", "99", state.action_to_string(legal[2], "de"), "ende"]
+    # A move typed as the German list says it ("Rot 2 an Stein 1 legen": cards by name).
+    absent_move = state.action_from_json({"type": "play", "card": absent, "stone": 0})
+    absent_de = state.action_to_string(absent_move, "de")
+    assert absent_de.endswith(" an Stein 1 legen") and not absent_de.startswith(absent)
+    typed = [absent_de, "99", state.action_to_string(legal[2], "de"), "ende"]
     code, out, err = run(
         capsys, ["play", "schotten_totten", "--vs", "random", "--seed", "5"], "\n".join(typed)
     )

@@ -385,7 +385,7 @@ pub trait GameState: Clone + Send + Sync + Serialize + DeserializeOwned + 'stati
         self.action_text(action, Lang::En)
     }
     /// A short readable text for an action in `lang` (in the context of this state), e.g.
-    /// "B5 an Stein 4 legen" / "play B5 at stone 4". Distinct legal actions have distinct
+    /// "Blau 5 an Stein 4 legen" / "play B5 at stone 4". Distinct legal actions have distinct
     /// texts in each language, so a person can name a move by its text.
     fn action_text(&self, action: Action, lang: Lang) -> String;
     /// The action as a JSON move, e.g. `{"type": "play", "card": "B5", "stone": 3}`.

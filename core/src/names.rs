@@ -178,6 +178,39 @@ mod tests {
     }
 
     #[test]
+    fn german_texts_say_cards_as_a_german_player_does() {
+        use crate::{caravan, dog, schotten_totten};
+        let card = |s: &str| s.parse::<schotten_totten::cards::Card>().unwrap();
+        assert_eq!(card("B5").name_de(), "Blau 5");
+        assert_eq!(
+            card("Y9").name_de(),
+            "Gelb 9",
+            "Y and G: the colours by name, no letters"
+        );
+        let card = |s: &str| s.parse::<caravan::cards::Card>().unwrap();
+        let names: Vec<String> = ["8C", "AS", "QH", "KD", "JC", "10H", "JK2"]
+            .iter()
+            .map(|c| card(c).name_de())
+            .collect();
+        let expected = [
+            "Kreuz 8",
+            "Pik Ass",
+            "Herz Dame",
+            "Karo König",
+            "Kreuz Bube",
+            "Herz 10",
+            "Joker 2",
+        ];
+        assert_eq!(names, expected);
+        let card = |s: &str| s.parse::<dog::cards::Card>().unwrap();
+        let names: Vec<&str> = ["A", "7", "J", "Q", "K", "JK"]
+            .iter()
+            .map(|c| card(c).name_de())
+            .collect();
+        assert_eq!(names, ["As", "7", "Bube", "Dame", "König", "Joker"]);
+    }
+
+    #[test]
     fn a_long_name_is_cut() {
         let names = Names::new([Some("x".repeat(500))]);
         assert_eq!(names.seat(0, Lang::De).chars().count(), NAME_CHARS);

@@ -522,7 +522,7 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None) -> int:
         help="play against a bot in the terminal (--vs BOT), or watch a seeded game of random bots",
         description="With --vs BOT you play at --seat against BOT at every other seat: you see "
         "the board as your seat sees it (the same board the watched games print, other hands as "
-        "their sizes), and type a move's number, its text as listed (e.g. 'Y8 an Stein 3 legen' or "
+        "their sizes), and type a move's number, its text as listed (e.g. 'Gelb 8 an Stein 3 legen' or "
         "'play Y8 at stone 3') or a JSON move; illegal moves are answered with the engine's reason. "
         "Texts are German unless --lang en. Without --vs it prints a seeded game between two "
         "random bots, turn by turn.\n\n" + BOTS_HELP,

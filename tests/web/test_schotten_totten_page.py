@@ -61,7 +61,9 @@ def test_a_whole_game_against_the_random_bot(page: Page, server: str) -> None:
     else:
         raise AssertionError("the game did not end")
     # Colours are not the only mark: every card on the board shows its value, its
-    # colour's letter and a shape of its own per colour (readable without colour vision).
+    # colour's letter in German (Gelb and Grün by two letters, never the notation's Y and
+    # G) and a shape of its own per colour (readable without colour vision).
+    letters_de = {"R": "R", "O": "O", "Y": "Ge", "G": "Gr", "B": "B", "P": "L"}
     faces = page.locator("#board .card").evaluate_all(
         """cs => cs.map(c => [c.dataset.card, c.querySelector('.card-value').textContent,
                               c.querySelector('.card-letter').textContent,
@@ -70,7 +72,7 @@ def test_a_whole_game_against_the_random_bot(page: Page, server: str) -> None:
     assert len(faces) >= 20
     shapes: dict[str, set[str]] = {}
     for code, value, letter, shape in faces:
-        assert (letter, value) == (code[0], code[1:]) and shape, (code, value, letter, shape)
+        assert (letter, value) == (letters_de[code[0]], code[1:]) and shape, (code, value, letter, shape)
         shapes.setdefault(letter, set()).add(shape)
     # One shape per colour, and no two colours with the same shape.
     assert all(len(s) == 1 for s in shapes.values())

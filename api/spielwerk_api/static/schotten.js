@@ -13,7 +13,8 @@ import { canonical } from "./api.js";
 import { arrowKeys, h } from "./dom.js";
 import { lang, t } from "./i18n.js";
 
-// A shape per colour besides the colour itself and its letter.
+// A shape per colour besides the colour itself and its letter (the page's language's:
+// "Ge"/"Gr" for Gelb and Grün in German, never the notation's Y and G).
 const SYMBOL = { R: "●", Y: "▲", G: "■", B: "◆", P: "★", O: "✚" };
 
 export function cardLabel(code) {
@@ -24,7 +25,7 @@ export function cardFace(code) {
   const colour = code[0];
   return [
     h("span", { class: "card-value" }, code.slice(1)),
-    h("span", { class: "card-letter" }, colour),
+    h("span", { class: "card-letter" }, t(`colour_letter_${colour}`)),
     h("span", { class: "card-symbol", "aria-hidden": "true" }, SYMBOL[colour] || ""),
   ];
 }

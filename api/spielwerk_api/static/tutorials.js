@@ -100,7 +100,7 @@ export const TUTORIALS = {
           "stone": 6
         },
         "text": {
-          "de": "Lege die O7 an Stein 7: mit deinen zwei Siebenern dort wird das ein Dreierpasch. Drei Karten auf einer Seite sind eine Formation, von stark nach schwach: Farbenfolge, Dreierpasch, Farbe, Strasse, Summe; im selben Rang gewinnt die höhere Summe.",
+          "de": "Lege die Orange 7 an Stein 7: mit deinen zwei Siebenern dort wird das ein Dreierpasch. Drei Karten auf einer Seite sind eine Formation, von stark nach schwach: Farbenfolge, Dreierpasch, Farbe, Strasse, Summe; im selben Rang gewinnt die höhere Summe.",
           "en": "Play O7 at stone 7: with your two sevens there it makes three of a kind. Three cards on a side are a formation, strongest first: colour run, three of a kind, colour, run, sum; within a rank the higher sum wins."
         }
       },
@@ -130,7 +130,7 @@ export const TUTORIALS = {
           "caravan": 0
         },
         "text": {
-          "de": "Eröffnung: gründe deine erste Route. Lege die 4D auf Route 1.",
+          "de": "Eröffnung: gründe deine erste Route. Lege die Karo 4 auf Route 1.",
           "en": "Opening: start your first caravan. Play 4D on caravan 1."
         }
       },
@@ -141,7 +141,7 @@ export const TUTORIALS = {
           "caravan": 1
         },
         "text": {
-          "de": "Jede deiner drei Routen bekommt zuerst eine Zahlenkarte: lege die 7C auf Route 2.",
+          "de": "Jede deiner drei Routen bekommt zuerst eine Zahlenkarte: lege die Kreuz 7 auf Route 2.",
           "en": "Each of your three caravans first gets a number card: play 7C on caravan 2."
         }
       },
@@ -152,7 +152,7 @@ export const TUTORIALS = {
           "caravan": 2
         },
         "text": {
-          "de": "Und die 9H auf Route 3: damit ist deine Eröffnung vorbei.",
+          "de": "Und die Herz 9 auf Route 3: damit ist deine Eröffnung vorbei.",
           "en": "And 9H on caravan 3: that ends your opening."
         }
       },
@@ -163,7 +163,7 @@ export const TUTORIALS = {
           "caravan": 0
         },
         "text": {
-          "de": "Die zweite Zahlenkarte legt die Richtung fest: die 6H auf Route 1 (4 → 6) macht sie aufsteigend.",
+          "de": "Die zweite Zahlenkarte legt die Richtung fest: die Herz 6 auf Route 1 (4 → 6) macht sie aufsteigend.",
           "en": "The second number card sets the direction: 6H on caravan 1 (4 → 6) makes it ascending."
         }
       },
@@ -174,7 +174,7 @@ export const TUTORIALS = {
           "caravan": 0
         },
         "text": {
-          "de": "Route 1 steigt: lege die 8C darauf (4 → 6 → 8, Wert 18). Die Farbe einer Route ist die ihrer letzten Karte, jetzt also Kreuz.",
+          "de": "Route 1 steigt: lege die Kreuz 8 darauf (4 → 6 → 8, Wert 18). Die Farbe einer Route ist die ihrer letzten Karte, jetzt also Kreuz.",
           "en": "Caravan 1 ascends: play 8C on it (4 → 6 → 8, value 18). A caravan's suit is its last card's, so now clubs."
         }
       },
@@ -185,7 +185,7 @@ export const TUTORIALS = {
           "caravan": 0
         },
         "text": {
-          "de": "Eine Karte in der Farbe der Route darf auch gegen die Richtung: lege die 5C auf Route 1 (8 → 5, jetzt absteigend). Wert 23: zwischen 21 und 26 wird eine Route verkauft, wenn sie die Route gegenüber schlägt. Wer zwei der drei Paare verkauft, gewinnt.",
+          "de": "Eine Karte in der Farbe der Route darf auch gegen die Richtung: lege die Kreuz 5 auf Route 1 (8 → 5, jetzt absteigend). Wert 23: zwischen 21 und 26 wird eine Route verkauft, wenn sie die Route gegenüber schlägt. Wer zwei der drei Paare verkauft, gewinnt.",
           "en": "A card of the caravan's suit may also go against the direction: play 5C on caravan 1 (8 → 5, now descending). Value 23: between 21 and 26 a caravan sells if it beats the one opposite. Whoever sells two of the three pairs wins."
         }
       },
@@ -197,7 +197,7 @@ export const TUTORIALS = {
           "position": 3
         },
         "text": {
-          "de": "Bildkarten liegen an einer Zahlenkarte. Eine Dame auf der letzten Karte kehrt die Richtung um und gibt der Route ihre Farbe: lege die QS an die 5C. Ein König verdoppelt den Wert seiner Karte, ein Bube entfernt sie, ein Joker räumt den Tisch ab: so wirft man eine Route wieder aus dem Bereich, bis die Partie endet.",
+          "de": "Bildkarten liegen an einer Zahlenkarte. Eine Dame auf der letzten Karte kehrt die Richtung um und gibt der Route ihre Farbe: lege die Pik Dame an die Kreuz 5. Ein König verdoppelt den Wert seiner Karte, ein Bube entfernt sie, ein Joker räumt den Tisch ab: so wirft man eine Route wieder aus dem Bereich, bis die Partie endet.",
           "en": "Face cards go on a number card. A queen on the last card reverses the direction and gives the caravan her suit: play QS on the 5C. A king doubles its card's value, a jack removes it, a joker clears the table: that is how a caravan is thrown out of range again until the game ends."
         }
       }

@@ -106,6 +106,28 @@ impl Card {
     }
 }
 
+/// The suits in German (the seed's Kreuz, Karo, Herz, Pik), in the order of [`SUITS`].
+pub const SUIT_NAMES_DE: [&str; 4] = ["Kreuz", "Karo", "Herz", "Pik"];
+
+impl Card {
+    /// The card as a German player says it: "Kreuz 8", "Pik Ass", "Herz Dame", "Joker 1"
+    /// (the seed's words); the notation (`"8C"`) stays the JSON's and the English texts'.
+    pub fn name_de(self) -> String {
+        let Some(suit) = self.suit() else {
+            return format!("Joker {}", self.0 - 51);
+        };
+        let suit = SUIT_NAMES_DE[suit as usize];
+        match self.rank() {
+            Some(1) => format!("{suit} Ass"),
+            Some(JACK) => format!("{suit} Bube"),
+            Some(QUEEN) => format!("{suit} Dame"),
+            Some(KING) => format!("{suit} König"),
+            Some(rank) => format!("{suit} {rank}"),
+            None => self.name().to_string(),
+        }
+    }
+}
+
 /// Every card's notation by index: `Display` (and so the JSON of views and states) writes
 /// it without formatting anything.
 const NAMES: [&str; NUM_FACES] = [

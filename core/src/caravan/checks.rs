@@ -34,7 +34,8 @@ fn not_in_hand(card: Card, me: usize) -> IllegalAction {
             me_n = crate::names::shown(me)
         ),
         format!(
-            "{card} ist nicht auf der Hand von Spieler {me_n}",
+            "{card_de} ist nicht auf der Hand von Spieler {me_n}",
+            card_de = card.name_de(),
             me_n = crate::names::shown(me)
         ),
     )
@@ -106,7 +107,8 @@ owner_n = crate::names::shown(owner)
                             "same_value",
                             format!("{card} cannot follow {last_card}: never the same value twice in a row"),
                             format!(
-                                "{card} kann nicht auf {last_card} folgen: nie zweimal hintereinander derselbe Wert"
+                                "{card_de} kann nicht auf {last_de} folgen: nie zweimal hintereinander derselbe Wert",
+card_de = card.name_de(), last_de = last_card.name_de()
                             ),
                         )
                         .with("card", card.to_string())
@@ -131,7 +133,8 @@ owner_n = crate::names::shown(owner)
                                     "{card} cannot follow {last_card} on {dir} caravan unless it is {suit_en}"
                                 ),
                                 format!(
-                                    "{card} kann auf {dir_de} Route nicht auf {last_card} folgen, außer in der Farbe {suit_de}"
+                                    "{card_de} kann auf {dir_de} Route nicht auf {last_de} folgen, außer in der Farbe {suit_de}",
+card_de = card.name_de(), last_de = last_card.name_de()
                                 ),
                             )
                             .with("card", card.to_string())

@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 
-use super::cards::SUIT_NAMES;
+use super::cards::{SUIT_NAMES, SUIT_NAMES_DE};
 use super::checks::shown;
 use super::codec::Decoded;
 use super::rules::NUM_CARAVANS;
@@ -14,14 +14,11 @@ use super::table::{Direction, owner_of};
 use crate::game::{Action, GameState, Lang};
 use crate::names::{Names, seat_number};
 
-/// The German names of the suits, in the order of [`SUIT_NAMES`].
-const SUIT_NAMES_DE: [&str; 4] = ["Kreuz", "Karo", "Herz", "Pik"];
-
 impl State {
     pub(super) fn action_line(&self, action: Action, lang: Lang) -> String {
         match (self.rules.decode(action), lang) {
             (Some(Decoded::Play { card, caravan, .. }), Lang::De) if card.is_number() => {
-                format!("{card} an Route {} legen", shown(caravan))
+                format!("{} an Route {} legen", card.name_de(), shown(caravan))
             }
             (Some(Decoded::Play { card, caravan, .. }), Lang::En) if card.is_number() => {
                 format!("play {card} on caravan {}", shown(caravan))
@@ -34,7 +31,8 @@ impl State {
                 }),
                 Lang::De,
             ) => format!(
-                "{card} an Route {}, Zahlenkarte {} legen",
+                "{} an Route {}, Zahlenkarte {} legen",
+                card.name_de(),
                 shown(caravan),
                 position + 1
             ),
@@ -50,7 +48,7 @@ impl State {
                 shown(caravan),
                 position + 1
             ),
-            (Some(Decoded::Discard(card)), Lang::De) => format!("{card} abwerfen"),
+            (Some(Decoded::Discard(card)), Lang::De) => format!("{} abwerfen", card.name_de()),
             (Some(Decoded::Discard(card)), Lang::En) => format!("discard {card}"),
             (Some(Decoded::Disband(caravan)), Lang::De) => format!("Route {} auflösen", shown(caravan)),
             (Some(Decoded::Disband(caravan)), Lang::En) => format!("disband caravan {}", shown(caravan)),

@@ -14,8 +14,22 @@ const NAMES: [&str; NUM_KINDS] = [
     "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "JK",
 ];
 
+/// The cards as a German player says them, in the seed's words (As, König, Joker; Bube and
+/// Dame as the other games say them), by kind.
+const NAMES_DE: [&str; NUM_KINDS] = [
+    "As", "2", "3", "4", "5", "6", "7", "8", "9", "10", "Bube", "Dame", "König", "Joker",
+];
+
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Card(pub(crate) u8);
+
+impl Card {
+    /// The card as a German player says it: "As", "7", "Bube", "König", "Joker"; the
+    /// notation (`"A"`, `"J"`, `"JK"`) stays the JSON's and the English texts'.
+    pub fn name_de(self) -> &'static str {
+        NAMES_DE[self.index()]
+    }
+}
 
 impl Card {
     pub const ACE: Card = Card(0);

@@ -248,7 +248,8 @@ impl State {
                         me_n = crate::names::shown(me)
                     ),
                     format!(
-                        "{card} ist nicht in der Hand von Spieler {me_n}",
+                        "{card_de} ist nicht in der Hand von Spieler {me_n}",
+                        card_de = card.name_de(),
                         me_n = crate::names::shown(me)
                     ),
                 )
@@ -306,7 +307,8 @@ impl State {
                     me_n = crate::names::shown(me)
                 ),
                 format!(
-                    "{card} ist nicht in der Hand von Spieler {me_n}",
+                    "{card_de} ist nicht in der Hand von Spieler {me_n}",
+                    card_de = card.name_de(),
                     me_n = crate::names::shown(me)
                 ),
             )

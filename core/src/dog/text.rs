@@ -1,7 +1,8 @@
 //! Texts for people, in German and English ([`Lang`]): actions, the board and the result.
 //! German words are the seed's: Murmel, Startraum, Zielraum, Partner, Partei, Runde; the
-//! colours rot, blau, grün, gelb; the cards As, König, Joker. Card notation (A, 2–10, J,
-//! Q, K, JK) is the same in both languages.
+//! colours rot, blau, grün, gelb; the cards As, Bube, Dame, König, Joker
+//! ([`super::cards::Card::name_de`]). English texts write the notation (A, 2–10, J, Q, K,
+//! JK), as JSON does. Marbles are counted 1–4 within their colour.
 
 use std::fmt::Write as _;
 
@@ -65,7 +66,7 @@ impl State {
         };
         match Decoded::decode(action) {
             Some(Decoded::Exchange(card)) => match lang {
-                Lang::De => format!("{card} dem Partner geben"),
+                Lang::De => format!("{} dem Partner geben", card.name_de()),
                 Lang::En => format!("give {card} to the partner"),
             },
             Some(Decoded::Start { source }) => {
@@ -93,6 +94,7 @@ impl State {
                     Lang::De => {
                         let dir = if steps < 0 { "rückwärts" } else { "vorwärts" };
                         let into = if goal { " in den Zielraum" } else { "" };
+                        let card = card.name_de();
                         format!("{}{card}: {name} fährt {n} {dir}{into}", joker(j))
                     }
                     Lang::En => {
@@ -108,7 +110,7 @@ impl State {
                 steps,
                 goal,
             }) => {
-                // The parts played so far come first: "7: red 1 forward 3, partner's green 0
+                // The parts played so far come first: "7: red 1 forward 3, partner's green 1
                 // forward 4 (0 left)".
                 let mut parts: Vec<String> = self
                     .seven_so_far()
@@ -126,7 +128,7 @@ impl State {
             }) => {
                 let (a, b) = (marble_name(me, marble, lang), marble_name(me, with, lang));
                 match lang {
-                    Lang::De => format!("{}J: {a} mit {b} tauschen", joker(j)),
+                    Lang::De => format!("{}Bube: {a} mit {b} tauschen", joker(j)),
                     Lang::En => format!("{}J: swap {a} with {b}", joker(j)),
                 }
             }

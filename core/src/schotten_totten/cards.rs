@@ -61,7 +61,16 @@ const NAMES: [&str; NUM_CARDS as usize] = [
     "P7", "P8", "P9",
 ];
 
+/// The colours in German as the glossary spells them, in the order of [`COLORS`].
+pub const COLOR_NAMES_DE: [&str; NUM_COLORS as usize] = ["Rot", "Orange", "Gelb", "Grün", "Blau", "Lila"];
+
 impl Card {
+    /// The card as a German player says it, e.g. "Blau 5" (the seed's "Blau 5-6-7"); the
+    /// notation (`"B5"`) stays the JSON's and the English texts'.
+    pub fn name_de(self) -> String {
+        format!("{} {}", COLOR_NAMES_DE[self.color() as usize], self.value())
+    }
+
     /// The card's notation, e.g. `"B5"`.
     pub const fn name(self) -> &'static str {
         NAMES[self.0 as usize]

@@ -53,7 +53,8 @@ impl State {
                             me_n = crate::names::shown(me)
                         ),
                         format!(
-                            "{card} ist nicht auf der Hand von Spieler {me_n}",
+                            "{card_de} ist nicht auf der Hand von Spieler {me_n}",
+                            card_de = card.name_de(),
                             me_n = crate::names::shown(me)
                         ),
                     )

@@ -28,12 +28,12 @@ fn award_text(award: Award, lang: Lang) -> &'static str {
 }
 
 impl State {
-    /// "play B5 at stone 4" / "B5 an Stein 4 legen", "claim stone 4" / "Stein 4 nehmen",
+    /// "play B5 at stone 4" / "Blau 5 an Stein 4 legen", "claim stone 4" / "Stein 4 nehmen",
     /// "pass" / "passen", "end turn" / "Zug beenden".
     pub(super) fn action_line(action: Action, lang: Lang) -> String {
         match (Move::decode(action), lang) {
             (Some(Move::Play { card, stone }), Lang::De) => {
-                format!("{card} an Stein {} legen", shown(stone.into()))
+                format!("{} an Stein {} legen", card.name_de(), shown(stone.into()))
             }
             (Some(Move::Play { card, stone }), Lang::En) => {
                 format!("play {card} at stone {}", shown(stone.into()))
