@@ -96,9 +96,10 @@ PROBLEM_DESCRIPTIONS = {
 
 def problem_responses(*statuses: int) -> dict[int, ResponseSpec]:
     """The problem details a route may answer, by status; any route may answer 400 (a parameter
-    or the body does not match its schema) and 431 (headers too large); routes that read a body
+    or the body does not match its schema), 429 (the client's requests beyond the worker's
+    per-client rate, whatever the route) and 431 (headers too large); routes that read a body
     (413) also 408 (read too slowly) and 415 (not JSON)."""
-    statuses = (*statuses, 400, 431, *((408, 415) if 413 in statuses else ()))
+    statuses = (*statuses, 400, 429, 431, *((408, 415) if 413 in statuses else ()))
     return {
         status: ResponseSpec(
             data_container=ProblemDetails,

@@ -376,6 +376,9 @@ class MatchResult(Struct):
 
 
 class RuleDue(Struct):
+    # A match rule counted down on the page, which words it by its name (i18n.js `due_<rule>`,
+    # `due_<rule>_mine` for the reader's own seat): a new rule is a name here, its moment in
+    # Match.rules_due and its words there.
     # "left": a person seat not seen for over a third of the match's leave_s (C11); in_s until
     # the match ends for it unless it is back.
     rule: Literal["aborted", "no_move", "withdrawn", "left"]

@@ -197,7 +197,7 @@ def test_the_creator_learns_at_once_that_a_guest_took_the_open_seat(
         )
         expect(guest.locator("#rule-clock")).to_have_text(
             re.compile(
-                r"^Sitz 1: noch [1-6]?[0-9] s für den ersten Zug, sonst wird die Partie abgebrochen\.$"
+                r"^Spieler 1: noch [1-6]?[0-9] s für den ersten Zug, sonst wird die Partie abgebrochen\.$"
             )
         )
     finally:
@@ -217,9 +217,7 @@ def test_a_seat_that_left_the_table_is_counted_down_until_it_is_back(page: Page,
     expect(page.locator("#rule-clock")).to_have_text("")
     # Seat 2 plays by its token alone and was last seen when the match was made.
     expect(page.locator("#rule-clock")).to_have_text(
-        re.compile(
-            r"^Sitz 2 ist nicht mehr am Tisch: ist Sitz 2 in [12]?[0-9] s nicht zurück, endet die Partie\.$"
-        ),
+        re.compile(r"^Spieler 2 ist nicht mehr am Tisch: ohne Rückkehr in [12]?[0-9] s endet die Partie\.$"),
         timeout=16_000,
     )
     screenshot(page, "leave_countdown")

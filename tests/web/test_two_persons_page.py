@@ -54,7 +54,7 @@ def test_a_second_person_joins_by_link_and_sees_the_moves_live(
         assert not set(hands[0]) & set(
             guest.locator(".card").evaluate_all("cs => cs.map(c => c.dataset.card)")
         )
-        expect(guest.locator("#turn")).to_have_text("Am Zug: Sitz 1.")
+        expect(guest.locator("#turn")).to_have_text("Am Zug: Spieler 1.")
 
         # The host plays; the guest's screen shows it through the event stream, no reload.
         version = settled(page)["version"]
@@ -67,7 +67,7 @@ def test_a_second_person_joins_by_link_and_sees_the_moves_live(
         expect(guest.locator("#turn")).to_have_text("Du bist am Zug.")
         # The last move names who made it: the creator, who gave no name, is seat 1.
         last = api(server, f"/v1/matches/{match_id}")["last_move"]
-        expect(guest.locator("#last-move")).to_have_text(f"Sitz 1: {last}")
+        expect(guest.locator("#last-move")).to_have_text(f"Spieler 1: {last}")
 
         version = settled(guest)["version"]
         answer = hands[1][0]

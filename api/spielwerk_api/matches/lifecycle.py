@@ -122,6 +122,9 @@ class Lifecycle:
                     )
                 ).scalars()
             )
+            # The leave rule's seats, prefiltered in SQL over every running match at once:
+            # the same moment as Seats.leaving (last seen + leave_s), which decides per match
+            # below (read fresh) and which the page counts down; change them together.
             gone = (
                 await session.execute(
                     select(PresenceRow.match_id, PresenceRow.seat).join(

@@ -162,7 +162,8 @@ class Seats:
         """The leave rule as a page counts it down: each person seat not seen for more than a
         third of ``leave_s`` (an open page is seen every sixth of it: its event stream), with
         the moment the sweep ends the match for it."""
+        # Unseen for over a third of leave_s is the same as under two thirds left to the end.
         leave_s = m.rules["leave_s"]
-        return [due for due in await self.leaving(m, now) if now - (due[0] - leave_s) > leave_s / 3]
+        return [due for due in await self.leaving(m, now) if due[0] - now < 2 * leave_s / 3]
 
     # -- creating -------------------------------------------------------------------

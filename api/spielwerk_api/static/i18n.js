@@ -90,7 +90,8 @@ const LABELS = {
     spectator: "Du schaust zu (kein Sitz in diesem Tab).",
     you_sit: "Du sitzt auf Sitz {n}.",
     bot_seat: "Bot {name}",
-    other_person: "Sitz {n}",
+    // A person without a name, as the engine's texts name them ("Spieler 2 gewinnt").
+    other_person: "Spieler {n}",
     invite: "Einladungslinks für die anderen Personen (nur einmal hier gezeigt):",
     clocks: "Uhren",
     your_hand: "Deine Hand",
@@ -208,12 +209,12 @@ const LABELS = {
     replay_slider: "Schritt der Wiederholung",
     seconds_n: "{n} s",
     minutes_n: "{n} min",
-    due_first_move_mine: "Dein erster Zug: noch {time}, sonst wird die Partie abgebrochen.",
-    due_first_move: "{who}: noch {time} für den ersten Zug, sonst wird die Partie abgebrochen.",
-    due_move_mine: "Noch {time} für deinen Zug, sonst ist die Partie verloren.",
-    due_move: "{who}: noch {time} für den Zug, sonst ist die Partie für {who} verloren.",
+    due_aborted_mine: "Dein erster Zug: noch {time}, sonst wird die Partie abgebrochen.",
+    due_aborted: "{who}: noch {time} für den ersten Zug, sonst wird die Partie abgebrochen.",
+    due_no_move_mine: "Noch {time} für deinen Zug, sonst ist die Partie verloren.",
+    due_no_move: "{who}: noch {time} für den Zug, sonst geht die Partie verloren.",
     due_withdrawn: "Die Partie wartet noch {time} auf Mitspieler, dann wird sie zurückgezogen.",
-    due_left: "{who} ist nicht mehr am Tisch: ist {who} in {time} nicht zurück, endet die Partie.",
+    due_left: "{who} ist nicht mehr am Tisch: ohne Rückkehr in {time} endet die Partie.",
     talk_say: "Etwas sagen",
     talk_send: "Sagen",
     dog_board: "Spielbrett",
@@ -340,7 +341,7 @@ const LABELS = {
     spectator: "You are watching (no seat in this tab).",
     you_sit: "You sit at seat {n}.",
     bot_seat: "Bot {name}",
-    other_person: "Seat {n}",
+    other_person: "Player {n}",
     invite: "Invitation links for the other persons (shown only here, once):",
     clocks: "Clocks",
     your_hand: "Your hand",
@@ -456,12 +457,12 @@ const LABELS = {
     replay_slider: "Step of the replay",
     seconds_n: "{n} s",
     minutes_n: "{n} min",
-    due_first_move_mine: "Your first move: {time} left, or the match is aborted.",
-    due_first_move: "{who}: {time} left for the first move, or the match is aborted.",
-    due_move_mine: "{time} left for your move, or the match is lost.",
-    due_move: "{who}: {time} left for the move, or the match is lost for {who}.",
+    due_aborted_mine: "Your first move: {time} left, or the match is aborted.",
+    due_aborted: "{who}: {time} left for the first move, or the match is aborted.",
+    due_no_move_mine: "{time} left for your move, or the match is lost.",
+    due_no_move: "{who}: {time} left for the move, or the match is lost.",
     due_withdrawn: "The match waits {time} more for players, then it is withdrawn.",
-    due_left: "{who} has left the table: unless {who} is back within {time}, the match ends.",
+    due_left: "{who} has left the table: without a return within {time}, the match ends.",
     talk_say: "Say something",
     talk_send: "Say",
     dog_board: "Board",
@@ -525,6 +526,11 @@ export function setLang(value) {
 export function t(key, params = {}) {
   const text = LABELS[lang()][key] ?? LABELS.de[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (_, name) => String(params[name] ?? ""));
+}
+
+// Whether the page has words for `key` (in the page's language or in German).
+export function hasText(key) {
+  return key in LABELS[lang()] || key in LABELS.de;
 }
 
 // A bot level's name in words ("stark"); a name without words stays as it is.

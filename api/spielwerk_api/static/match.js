@@ -6,7 +6,7 @@
 
 import { api, ApiError, canonical } from "./api.js";
 import { h } from "./dom.js";
-import { gameName, levelName, t } from "./i18n.js";
+import { gameName, hasText, levelName, t } from "./i18n.js";
 import { openStream, STATE_EVENTS } from "./stream.js";
 import { replayViewer } from "./replay.js";
 import { scrollToNewest, talkBox } from "./talk.js";
@@ -578,13 +578,10 @@ export class MatchScreen {
     }
     const left = Math.max(0, Math.ceil(due.in_s - (performance.now() - this.receivedAt) / 1000));
     const time = left >= 120 ? t("minutes_n", { n: Math.ceil(left / 60) }) : t("seconds_n", { n: left });
+    // The words are the rule's own, by its name (`due_<rule>`; the reader's own seat
+    // `due_<rule>_mine` where the words differ): a new rule adds its texts, nothing here.
     const mine = due.seat !== null && due.seat === this.seat;
-    const key = {
-      aborted: mine ? "due_first_move_mine" : "due_first_move",
-      no_move: mine ? "due_move_mine" : "due_move",
-      withdrawn: "due_withdrawn",
-      left: "due_left",
-    }[due.rule];
+    const key = mine && hasText(`due_${due.rule}_mine`) ? `due_${due.rule}_mine` : `due_${due.rule}`;
     el.textContent = t(key, { time, who: due.seat === null ? "" : this.who(due.seat) });
     el.classList.toggle("warning", left < 20);
   }
