@@ -10,7 +10,7 @@
 // text of each part (from GET …/moves) is on its button.
 
 import { h, arrowKeys } from "./dom.js";
-import { t } from "./i18n.js";
+import { hasText, t } from "./i18n.js";
 import { canonical } from "./api.js";
 import { escapeKey, hint, moveButton, otherMoves } from "./board.js";
 
@@ -85,6 +85,18 @@ function pressable(el, action, label) {
 // How many seats have chosen their card for the partner (D4), one in the singular.
 function exchangePicked(n) {
   return t(n === 1 ? "exchange_picked_one" : "exchange_picked", { n });
+}
+
+// A Dog card as a person reads it: its name ("Dame", "Joker"; the seed's "As") and the short
+// mark on its face ("D" for Dame in German, "Q" in English); numbers are themselves.
+export function dogCardName(card) {
+  const key = `dog_card_name_${card}`;
+  return hasText(key) ? t(key) : card;
+}
+
+function dogCardFace(card) {
+  const key = `dog_card_face_${card}`;
+  return hasText(key) ? t(key) : card;
 }
 
 export function marbleLabel(index, marbles) {
@@ -207,7 +219,7 @@ export function renderDog(board, ctx) {
           type: "button",
           class: `card dcard${ui.card === card ? " selected" : ""}`,
           "aria-pressed": String(ui.card === card),
-          "aria-label": t("dog_card", { card }),
+          "aria-label": t("dog_card", { card: dogCardName(card) }),
           dataset: { key: `card-${card}-${i}`, card },
           onclick: () => {
             ui.card = ui.card === card ? null : card;
@@ -215,7 +227,7 @@ export function renderDog(board, ctx) {
             ctx.rerender();
           },
         },
-        h("span", { class: "card-value" }, card),
+        h("span", { class: "card-value" }, dogCardFace(card)),
       ),
     ),
   );
@@ -228,8 +240,8 @@ export function renderDog(board, ctx) {
           "p",
           { class: "exchange" },
           `${t("exchange")}: `,
-          ex && ex.given ? t("exchange_given", { card: ex.given }) : t("exchange_pick"),
-          ex && ex.received ? ` · ${t("exchange_received", { card: ex.received })}` : "",
+          ex && ex.given ? t("exchange_given", { card: dogCardName(ex.given) }) : t("exchange_pick"),
+          ex && ex.received ? ` · ${t("exchange_received", { card: dogCardName(ex.received) })}` : "",
           view.phase === "exchange" && ex && Array.isArray(ex.picked)
             ? ` · ${exchangePicked(ex.picked.filter(Boolean).length)}`
             : "",
