@@ -26,21 +26,7 @@ pub(super) fn shown(caravan: usize) -> usize {
 }
 
 fn not_in_hand(card: Card, me: usize) -> IllegalAction {
-    IllegalAction::new(
-        "C8",
-        "card_not_in_hand",
-        format!(
-            "{card} is not in player {me_n}'s hand",
-            me_n = crate::names::shown(me)
-        ),
-        format!(
-            "{card_de} ist nicht auf der Hand von Spieler {me_n}",
-            card_de = card.name_de(),
-            me_n = crate::names::shown(me)
-        ),
-    )
-    .with("card", card.to_string())
-    .with("player", me)
+    IllegalAction::card_not_in_hand("C8", card.name(), &card.name_de(), me).with("player", me)
 }
 
 impl State {
@@ -74,11 +60,11 @@ impl State {
                             "not_own_caravan",
                             format!(
                                 "number cards go onto the player's own caravans only: caravan {n} is player {owner_n}'s",
-owner_n = crate::names::shown(owner)
+                                owner_n = crate::names::shown(owner),
                             ),
                             format!(
                                 "Zahlenkarten kommen nur auf eigene Routen: Route {n} gehört Spieler {owner_n}",
-owner_n = crate::names::shown(owner)
+                                owner_n = crate::names::shown(owner),
                             ),
                         )
                         .with("caravan", caravan)
@@ -108,7 +94,8 @@ owner_n = crate::names::shown(owner)
                             format!("{card} cannot follow {last_card}: never the same value twice in a row"),
                             format!(
                                 "{card_de} kann nicht auf {last_de} folgen: nie zweimal hintereinander derselbe Wert",
-card_de = card.name_de(), last_de = last_card.name_de()
+                                card_de = card.name_de(),
+                                last_de = last_card.name_de(),
                             ),
                         )
                         .with("card", card.to_string())
@@ -134,7 +121,8 @@ card_de = card.name_de(), last_de = last_card.name_de()
                                 ),
                                 format!(
                                     "{card_de} kann auf {dir_de} Route nicht auf {last_de} folgen, außer in der Farbe {suit_de}",
-card_de = card.name_de(), last_de = last_card.name_de()
+                                    card_de = card.name_de(),
+                                    last_de = last_card.name_de(),
                                 ),
                             )
                             .with("card", card.to_string())

@@ -17,7 +17,7 @@ pub(super) const COLORS_DE: [&str; 4] = ["rot", "blau", "grün", "gelb"];
 /// A marble as a rejection names it: its colour and its number within the colour, counted
 /// 1-4 as a person counts ("blau 2" for marble 5).
 fn marble_label(marble: usize, lang: Lang) -> String {
-    let color = lang.pick(COLORS_DE, COLORS)[color_of(marble)];
+    let color = super::text::color_name(color_of(marble), lang);
     format!("{color} {}", crate::names::shown(marble % 4))
 }
 
@@ -240,21 +240,10 @@ impl State {
                 ));
             }
             if !hand.has(card) {
-                return Err(IllegalAction::new(
-                    "D4",
-                    "card_not_in_hand",
-                    format!(
-                        "{card} is not in player {me_n}'s hand",
-                        me_n = crate::names::shown(me)
-                    ),
-                    format!(
-                        "{card_de} ist nicht in der Hand von Spieler {me_n}",
-                        card_de = card.name_de(),
-                        me_n = crate::names::shown(me)
-                    ),
-                )
-                .with("card", card.to_string())
-                .with("seat", me));
+                return Err(
+                    IllegalAction::card_not_in_hand("D4", &card.to_string(), card.name_de(), me)
+                        .with("seat", me),
+                );
             }
             return Ok(None);
         }
@@ -299,21 +288,9 @@ impl State {
         }
         let card = mv.card().expect("plays have cards");
         if self.d.seven.is_none() && !hand.has(card) {
-            return Err(IllegalAction::new(
-                "D5",
-                "card_not_in_hand",
-                format!(
-                    "{card} is not in player {me_n}'s hand",
-                    me_n = crate::names::shown(me)
-                ),
-                format!(
-                    "{card_de} ist nicht in der Hand von Spieler {me_n}",
-                    card_de = card.name_de(),
-                    me_n = crate::names::shown(me)
-                ),
-            )
-            .with("card", card.to_string())
-            .with("seat", me));
+            return Err(
+                IllegalAction::card_not_in_hand("D5", &card.to_string(), card.name_de(), me).with("seat", me),
+            );
         }
         let color = self.moving_color(me);
         match mv {

@@ -7,15 +7,13 @@
 use std::fmt::Write as _;
 
 use super::board::*;
+use super::checks::COLORS_DE;
 use super::codec::*;
 use super::rules::*;
 use crate::game::{Action, Lang};
 use crate::names::{Names, shown, team_number};
 
-/// The colours of the seats in German, in the order of [`COLORS`].
-const COLORS_DE: [&str; 4] = ["rot", "blau", "grün", "gelb"];
-
-fn color_name(color: usize, lang: Lang) -> &'static str {
+pub(super) fn color_name(color: usize, lang: Lang) -> &'static str {
     lang.pick(COLORS_DE, COLORS)[color]
 }
 

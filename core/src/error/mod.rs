@@ -117,6 +117,21 @@ impl IllegalAction {
         .with("num_actions", num_actions)
     }
 
+    /// A card the mover does not hold, under `rule`: `card` in notation (the English text and
+    /// `params`), `card_de` as a German player says it; the seat counted from 1 in the texts.
+    /// The caller adds the seat to `params` under its game's key.
+    pub fn card_not_in_hand(rule: &'static str, card: &str, card_de: &str, seat: usize) -> Self {
+        use crate::names::seat_number;
+        let (who, who_de) = (seat_number(seat, Lang::En), seat_number(seat, Lang::De));
+        Self::new(
+            rule,
+            "card_not_in_hand",
+            format!("{card} is not in {who}'s hand"),
+            format!("{card_de} ist nicht auf der Hand von {who_de}"),
+        )
+        .with("card", card)
+    }
+
     /// A move by a seat that is not to move now. `to_move` are the seats that are.
     /// Seats are counted from 1 in the texts, as a person counts ("Spieler 1 ist nicht am
     /// Zug: am Zug ist Spieler 2"); `params` keep the ids.

@@ -45,21 +45,8 @@ impl State {
                     return Err(already_played());
                 }
                 if !self.hands[me].contains(card) {
-                    return Err(IllegalAction::new(
-                        "S3a",
-                        "card_not_in_hand",
-                        format!(
-                            "{card} is not in player {me_n}'s hand",
-                            me_n = crate::names::shown(me)
-                        ),
-                        format!(
-                            "{card_de} ist nicht auf der Hand von Spieler {me_n}",
-                            card_de = card.name_de(),
-                            me_n = crate::names::shown(me)
-                        ),
-                    )
-                    .with("card", card.to_string())
-                    .with("player", me));
+                    let not_held = IllegalAction::card_not_in_hand("S3a", card.name(), &card.name_de(), me);
+                    return Err(not_held.with("player", me));
                 }
                 let s = &self.stones[stone];
                 let n = shown(stone);
@@ -70,7 +57,7 @@ impl State {
                         format!("stone {n} is already owned by player {owner_n}; cards go to unowned stones only", owner_n = crate::names::shown(owner)),
                         format!(
                             "Grenzstein {n} gehört schon Spieler {owner_n}; Karten werden nur an Grenzsteine gelegt, die noch niemandem gehören",
-owner_n = crate::names::shown(owner)
+                            owner_n = crate::names::shown(owner),
                         ),
                     )
                     .with("stone", stone)
@@ -83,7 +70,7 @@ owner_n = crate::names::shown(owner)
                         format!("player {me_n} already has three cards at stone {n}; at most three per side", me_n = crate::names::shown(me)),
                         format!(
                             "Spieler {me_n} hat an Grenzstein {n} schon drei Karten; pro Grenzstein und Person passen höchstens drei",
-me_n = crate::names::shown(me)
+                            me_n = crate::names::shown(me),
                         ),
                     )
                     .with("stone", stone)
@@ -101,7 +88,7 @@ me_n = crate::names::shown(me)
                         "must_play",
                         format!(
                             "player {me_n} can still play a card, and passing is allowed only when no card can be played",
-me_n = crate::names::shown(me)
+                            me_n = crate::names::shown(me),
                         ),
                         format!("Spieler {me_n} kann noch eine Karte legen; aussetzen darf nur, wer keine Karte legen kann", me_n = crate::names::shown(me)),
                     )
@@ -144,11 +131,11 @@ me_n = crate::names::shown(me)
                         "claim_needs_three_cards",
                         format!(
                             "player {me_n} has {k} card(s) at stone {n}; a claim needs the claimant's three cards there",
-me_n = crate::names::shown(me)
+                            me_n = crate::names::shown(me),
                         ),
                         format!(
                             "Spieler {me_n} hat {k} Karte(n) an Grenzstein {n}; beanspruchen kann nur, wessen drei Karten dort liegen",
-me_n = crate::names::shown(me)
+                            me_n = crate::names::shown(me),
                         ),
                     )
                     .with("stone", stone)
